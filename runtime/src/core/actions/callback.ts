@@ -1,0 +1,48 @@
+/** `callback/<provider>`: the end of a sign-in. Credentials arrive here by POST. */
+import type { CredentialsConfig } from "../../providers/types.js";
+import type { CredentialRecord, ResponseInternal, User } from "../../types.js";
+import type { RequestContext } from "../context.js";
+import { CallbackRouteError, CredentialsSignin, InvalidRequest, UnsupportedProvider } from "../errors.js";
+import { pathProvider, requireCsrf } from "../guards.js";
+import type { ResolvedProvider } from "../providers.js";
+import { askSignInCallback, completeJwtSignIn } from "../sign-in.js";
+
+export async function callbackAction(ctx: RequestContext): Promise<ResponseInternal> {
+  const provider = pathProvider(ctx);
+  if (provider.type === "credentials") {
+    if (ctx.route.method !== "POST") {
+      throw new InvalidRequest(`Credentials are submitted with POST ${ctx.config.basePath}/callback/${provider.id}.`);
+    }
+    await requireCsrf(ctx);
+    return credentialsCallback(ctx, provider as ResolvedProvider & CredentialsConfig);
+  }
+  throw new UnsupportedProvider(
+    `Sign-in with ${provider.type} providers ("${provider.id}") is not available in this version of @gatehouse/runtime.`,
+  );
+}
+
+async function credentialsCallback(
+  ctx: RequestContext,
+  provider: ResolvedProvider & CredentialsConfig,
+): Promise<ResponseInternal> {
+  const { csrfToken: _csrf, ...credentials } = ctx.body as CredentialRecord;
+  let user: User | null;
+  try {
+    user = await provider.authorize(credentials, ctx.request);
+  } catch (error) {
+    if (error instanceof CredentialsSignin) throw error;
+    throw new CallbackRouteError(`The authorize function of "${provider.id}" threw.`, error as Error);
+  }
+  if (user === null || user === undefined) throw new CredentialsSignin(`The authorize function of "${provider.id}" returned no user.`);
+  if (typeof user !== "object") {
+    throw new CallbackRouteError(`The authorize function of "${provider.id}" must return a user object or null.`);
+  }
+  const account = {
+    providerAccountId: user.id === undefined || user.id === null ? "" : String(user.id),
+    type: "credentials" as const,
+    provider: provider.id,
+  };
+  const redirect = await askSignInCallback(ctx, { user, account, credentials });
+  if (redirect !== undefined) return { redirect };
+  return completeJwtSignIn(ctx, { user, account });
+}

@@ -1,0 +1,12 @@
+/** `GET csrf`: the token for the double-submit check (404 when the check is off). */
+import type { ResponseInternal } from "../../types.js";
+import type { RequestContext } from "../context.js";
+import { NO_STORE } from "../response.js";
+
+export async function csrfAction(ctx: RequestContext): Promise<ResponseInternal> {
+  if (!ctx.config.csrfCheck) {
+    return { status: 404, headers: NO_STORE, body: { error: "NotFound", message: "CSRF protection is handled by the framework." } };
+  }
+  const { token, cookie } = await ctx.csrf();
+  return { headers: NO_STORE, body: { csrfToken: token }, cookies: cookie ? [cookie] : [] };
+}

@@ -1,0 +1,29 @@
+/** `GET error` and `GET verify-request`: built-in pages, or redirects to the app's own. */
+import { renderErrorPage, renderVerifyRequestPage } from "../../pages/index.js";
+import type { ResponseInternal } from "../../types.js";
+import type { RequestContext } from "../context.js";
+import { pageUrl } from "../guards.js";
+import { PAGE_HEADERS } from "../pages-headers.js";
+
+export function errorPage(ctx: RequestContext): ResponseInternal {
+  const error = ctx.query.get("error") ?? undefined;
+  if (ctx.config.pages.error) return { redirect: pageUrl(ctx, ctx.config.pages.error, "error", { error }) };
+  return renderError(ctx, error);
+}
+
+/** The built-in error page; also the answer when a page action itself fails, so there is no redirect loop. */
+export function renderError(ctx: RequestContext, error: string | undefined): ResponseInternal {
+  const { status, html } = renderErrorPage({
+    error,
+    signinUrl: `${ctx.authUrl}/signin`,
+    homeUrl: ctx.origin,
+    theme: ctx.config.theme,
+  });
+  return { status, headers: PAGE_HEADERS, body: html };
+}
+
+export function verifyRequestPage(ctx: RequestContext): ResponseInternal {
+  if (ctx.config.pages.verifyRequest) return { redirect: pageUrl(ctx, ctx.config.pages.verifyRequest, "verify-request") };
+  const html = renderVerifyRequestPage({ host: new URL(ctx.origin).host, homeUrl: ctx.origin, theme: ctx.config.theme });
+  return { headers: PAGE_HEADERS, body: html };
+}

@@ -1,0 +1,64 @@
+/**
+ * `GET session` reads the session, `POST session` updates it (client `update()`).
+ * The `jwt` callback runs on both; returning `null` ends the session.
+ */
+import type { JWT } from "../../jwt.js";
+import type { Cookie, ResponseInternal, Session } from "../../types.js";
+import type { RequestContext } from "../context.js";
+import { emit } from "../events.js";
+import { JWTSessionError, MissingCSRF } from "../errors.js";
+import { requireCsrf } from "../guards.js";
+import { NO_STORE } from "../response.js";
+import { clearSessionCookies, copyPayload, issueSession, needsReissue, readSession } from "../session-cookie.js";
+
+export async function sessionAction(ctx: RequestContext): Promise<ResponseInternal> {
+  const isUpdate = ctx.route.method === "POST";
+  if (isUpdate) {
+    try {
+      await requireCsrf(ctx);
+    } catch (error) {
+      ctx.config.logger.error(error as MissingCSRF);
+      return { status: 400, headers: NO_STORE, body: { error: "MissingCSRF", message: (error as Error).message } };
+    }
+  }
+  const read = await readSession(ctx);
+  if (read.kind === "none") return { headers: NO_STORE, body: null };
+  if (read.kind === "invalid") return { headers: NO_STORE, body: null, cookies: read.cookies };
+
+  const { config } = ctx;
+  const data = isUpdate ? ctx.body.data : undefined;
+  try {
+    const token = await config.callbacks.jwt({
+      token: copyPayload(read.decoded),
+      ...(isUpdate ? { trigger: "update" as const, session: data } : {}),
+    } as Parameters<typeof config.callbacks.jwt>[0]);
+    if (token === null || token === undefined) {
+      return { headers: NO_STORE, body: null, cookies: clearSessionCookies(ctx) };
+    }
+    let cookies: Cookie[] = [];
+    let expires = typeof token.exp === "number" ? new Date(token.exp * 1000) : undefined;
+    if (isUpdate || !expires || needsReissue(ctx, read.decoded, token)) {
+      const issued = await issueSession(ctx, token);
+      cookies = issued.cookies;
+      expires = issued.expires;
+    }
+    const session = await config.callbacks.session({
+      session: defaultSession(token, expires),
+      token,
+      ...(isUpdate ? { trigger: "update", newSession: data } : {}),
+    });
+    await emit(config, "session", { session: session as Session, token });
+    return { headers: NO_STORE, body: session, cookies };
+  } catch (error) {
+    config.logger.error(new JWTSessionError("A session callback failed; the session was ended.", error as Error));
+    return { headers: NO_STORE, body: null, cookies: clearSessionCookies(ctx) };
+  }
+}
+
+/** What the client sees by default: name, email and image, and when the session ends. */
+function defaultSession(token: JWT, expires: Date): Session {
+  return {
+    user: { name: token.name, email: token.email, image: token.picture },
+    expires: expires.toISOString(),
+  };
+}

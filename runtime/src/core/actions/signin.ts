@@ -1,0 +1,47 @@
+/** `GET signin` renders the sign-in page; `POST signin/<provider>` starts a sign-in. */
+import { renderSignInPage, type SignInPageProvider } from "../../pages/index.js";
+import type { CredentialsConfig } from "../../providers/types.js";
+import type { ResponseInternal } from "../../types.js";
+import { requestedCallbackUrl } from "../callback-url.js";
+import type { RequestContext } from "../context.js";
+import { UnsupportedProvider } from "../errors.js";
+import { pageUrl, pathProvider, requireCsrf } from "../guards.js";
+import { PAGE_HEADERS } from "../pages-headers.js";
+import { sameOriginUrl } from "../redirect.js";
+
+export async function signInPage(ctx: RequestContext): Promise<ResponseInternal> {
+  const { config } = ctx;
+  const callbackUrl = sameOriginUrl(requestedCallbackUrl(ctx), ctx.origin) ?? ctx.origin;
+  const error = ctx.query.get("error") ?? undefined;
+  const code = ctx.query.get("code") ?? undefined;
+  if (config.pages.signIn) {
+    return { redirect: pageUrl(ctx, config.pages.signIn, "signin", { callbackUrl, error, code }) };
+  }
+  const csrf = config.csrfCheck ? await ctx.csrf() : undefined;
+  const providers: SignInPageProvider[] = config.providers.map((p) => ({
+    id: p.id,
+    name: p.name,
+    type: p.type,
+    signinUrl: `${ctx.authUrl}/signin/${p.id}`,
+    callbackUrl: `${ctx.authUrl}/callback/${p.id}`,
+    ...(p.type === "credentials" ? { credentials: (p as CredentialsConfig).credentials ?? {} } : {}),
+  }));
+  const html = renderSignInPage({ providers, csrfToken: csrf?.token, callbackUrl, error, code, theme: config.theme });
+  return { headers: PAGE_HEADERS, body: html, cookies: csrf?.cookie ? [csrf.cookie] : [] };
+}
+
+export async function signInPost(ctx: RequestContext): Promise<ResponseInternal> {
+  await requireCsrf(ctx);
+  const callbackUrl = sameOriginUrl(requestedCallbackUrl(ctx), ctx.origin) ?? undefined;
+  if (ctx.route.providerId === undefined) {
+    return { redirect: pageUrl(ctx, ctx.config.pages.signIn, "signin", { callbackUrl }) };
+  }
+  const provider = pathProvider(ctx);
+  if (provider.type === "credentials") {
+    // Credentials are checked at callback/<id>; a POST here just shows the form.
+    return { redirect: pageUrl(ctx, ctx.config.pages.signIn, "signin", { callbackUrl }) };
+  }
+  throw new UnsupportedProvider(
+    `Sign-in with ${provider.type} providers ("${provider.id}") is not available in this version of @gatehouse/runtime.`,
+  );
+}

@@ -1,0 +1,34 @@
+/** `GET signout` renders the confirmation page; `POST signout` ends the session. */
+import { renderSignOutPage } from "../../pages/index.js";
+import type { JWT } from "../../jwt.js";
+import type { ResponseInternal } from "../../types.js";
+import { redirectTarget, requestedCallbackUrl } from "../callback-url.js";
+import type { RequestContext } from "../context.js";
+import { emit } from "../events.js";
+import { pageUrl, requireCsrf } from "../guards.js";
+import { PAGE_HEADERS } from "../pages-headers.js";
+import { sameOriginUrl } from "../redirect.js";
+import { clearSessionCookies, copyPayload, readSession } from "../session-cookie.js";
+
+export async function signOutPage(ctx: RequestContext): Promise<ResponseInternal> {
+  const { config } = ctx;
+  const callbackUrl = sameOriginUrl(requestedCallbackUrl(ctx), ctx.origin) ?? ctx.origin;
+  if (config.pages.signOut) return { redirect: pageUrl(ctx, config.pages.signOut, "signout", { callbackUrl }) };
+  const csrf = config.csrfCheck ? await ctx.csrf() : undefined;
+  const html = renderSignOutPage({
+    csrfToken: csrf?.token,
+    callbackUrl,
+    signoutUrl: `${ctx.authUrl}/signout`,
+    theme: config.theme,
+  });
+  return { headers: PAGE_HEADERS, body: html, cookies: csrf?.cookie ? [csrf.cookie] : [] };
+}
+
+export async function signOutPost(ctx: RequestContext): Promise<ResponseInternal> {
+  await requireCsrf(ctx);
+  const read = await readSession(ctx);
+  const token: JWT | null = read.kind === "valid" ? copyPayload(read.decoded) : null;
+  const cookies = clearSessionCookies(ctx);
+  await emit(ctx.config, "signOut", { token });
+  return { redirect: await redirectTarget(ctx), cookies };
+}

@@ -1,0 +1,89 @@
+/**
+ * `Auth(request, config)`: resolve the config (cached), route the action, read the
+ * body, run the action, and build the one `Response`.
+ */
+import type { AuthConfig, ResponseInternal } from "../types.js";
+import { callbackAction } from "./actions/callback.js";
+import { csrfAction } from "./actions/csrf.js";
+import { errorPage, verifyRequestPage } from "./actions/pages.js";
+import { providersAction } from "./actions/providers.js";
+import { sessionAction } from "./actions/session.js";
+import { signInPage, signInPost } from "./actions/signin.js";
+import { signOutPage, signOutPost } from "./actions/signout.js";
+import { webauthnOptionsAction } from "./actions/webauthn-options.js";
+import { readBody, type RequestBody } from "./body.js";
+import { resolveConfig, type ResolvedConfig } from "./config.js";
+import { createContext, type RequestContext } from "./context.js";
+import { configErrorResponse } from "./config-error.js";
+import { errorResult, requestErrorResult } from "./error-response.js";
+import { InvalidRequest, UnknownAction } from "./errors.js";
+import { toResponse } from "./response.js";
+import { route, type Route } from "./router.js";
+import type { raw } from "./symbols.js";
+
+type Handler = (ctx: RequestContext) => ResponseInternal | Promise<ResponseInternal>;
+
+const HANDLERS: Record<string, Handler> = {
+  "GET callback": callbackAction,
+  "POST callback": callbackAction,
+  "GET csrf": csrfAction,
+  "GET error": errorPage,
+  "GET providers": providersAction,
+  "GET session": sessionAction,
+  "POST session": sessionAction,
+  "GET signin": signInPage,
+  "POST signin": signInPost,
+  "GET signout": signOutPage,
+  "POST signout": signOutPost,
+  "GET verify-request": verifyRequestPage,
+  "GET webauthn-options": webauthnOptionsAction,
+};
+
+/**
+ * The auth handler. Give it every request under `basePath` (default `/auth`).
+ *
+ * @example
+ * ```ts
+ * import { Auth, setEnvDefaults } from "@gatehouse/runtime";
+ * import { Credentials } from "@gatehouse/runtime/providers";
+ *
+ * const config = setEnvDefaults(process.env, { providers: [Credentials({ authorize: checkPassword })] });
+ * const response = await Auth(request, config);
+ * ```
+ */
+export async function Auth(request: Request, config: AuthConfig & { raw: typeof raw }): Promise<ResponseInternal>;
+export async function Auth(request: Request, config: Omit<AuthConfig, "raw">): Promise<Response>;
+export async function Auth(request: Request, config: AuthConfig): Promise<Response | ResponseInternal> {
+  const wantsRaw = config.raw !== undefined;
+  let resolved: ResolvedConfig;
+  try {
+    resolved = resolveConfig(config);
+  } catch (error) {
+    return configErrorResponse(request, config, error as Error, wantsRaw);
+  }
+  const url = new URL(request.url);
+  let result: ResponseInternal;
+  let redirectAsJson = false;
+  let matched: Route;
+  let body: RequestBody = {};
+  try {
+    matched = route(url.pathname, request.method, resolved.basePath);
+    if (matched.method === "POST") body = await readBody(request);
+  } catch (error) {
+    resolved.logger.debug("rejected request", { path: url.pathname, method: request.method, reason: (error as Error).message });
+    if (error instanceof UnknownAction || error instanceof InvalidRequest) {
+      const result = requestErrorResult(error);
+      return wantsRaw ? result : toResponse(result, false);
+    }
+    throw error;
+  }
+  const ctx = createContext(resolved, request, url, matched, body);
+  redirectAsJson = ctx.redirectAsJson;
+  resolved.logger.debug(`${matched.method} ${matched.action}`, { provider: matched.providerId });
+  try {
+    result = await HANDLERS[`${matched.method} ${matched.action}`]!(ctx);
+  } catch (error) {
+    result = errorResult(ctx, error);
+  }
+  return wantsRaw ? result : toResponse(result, redirectAsJson);
+}

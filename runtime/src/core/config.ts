@@ -1,0 +1,258 @@
+/**
+ * Config resolution: validates the user's config once, fills in defaults and keeps
+ * the result (or the configuration error) per config object. The user's object is
+ * never changed, and nothing is shared between two configs.
+ */
+import { decode as defaultDecode, encode as defaultEncode, type JWT, type JWTOptions } from "../jwt.js";
+import type { Adapter } from "../adapters/types.js";
+import type {
+  AuthConfig,
+  CallbacksOptions,
+  EventCallbacks,
+  PagesOptions,
+  Session,
+  Theme,
+} from "../types.js";
+import { defaultCookies, mergeCookies, type CookieSet } from "./cookies.js";
+import {
+  AuthError,
+  InvalidConfig,
+  MissingAdapter,
+  MissingSecret,
+  UnsupportedStrategy,
+  UntrustedHost,
+} from "./errors.js";
+import { createLogger, type LoggerInstance } from "./logger.js";
+import { LruCache } from "./lru.js";
+import { resolveProviders, type ResolvedProvider } from "./providers.js";
+import { defaultRedirectCallback } from "./redirect.js";
+import { skipCSRFCheck } from "./symbols.js";
+
+export const MIN_SECRET_LENGTH = 32;
+const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60;
+const DEFAULT_UPDATE_AGE = 24 * 60 * 60;
+/** Decoded session tokens kept per config; enough for a busy server, bounded for memory. */
+const SESSION_CACHE_SIZE = 1000;
+
+export interface DecodedSession {
+  payload: JWT;
+  /** The payload as JSON, to tell whether the `jwt` callback changed it. */
+  json: string;
+}
+
+export interface ResolvedConfig {
+  basePath: string;
+  /** Fixed public origin from `url`/`AUTH_URL`; otherwise taken from each request. */
+  url?: URL;
+  trustHost: boolean;
+  /** Newest first. */
+  secrets: string[];
+  providers: ResolvedProvider[];
+  providerById: Map<string, ResolvedProvider>;
+  session: {
+    strategy: "jwt" | "database";
+    maxAge: number;
+    updateAge: number;
+    generateSessionToken: () => string;
+  };
+  jwt: JWTOptions & { usesDefaultCodec: boolean };
+  callbacks: Required<CallbacksOptions>;
+  events: EventCallbacks;
+  pages: Partial<PagesOptions>;
+  theme: Required<Theme>;
+  logger: LoggerInstance;
+  debug: boolean;
+  csrfCheck: boolean;
+  adapter?: Adapter;
+  useSecureCookies?: boolean;
+  cookies: (secure: boolean) => CookieSet;
+  /** Session JWTs already decrypted: the same ciphertext always decrypts to the same payload. */
+  sessionCache: LruCache<string, DecodedSession>;
+  redirectProxyUrl?: string;
+  experimental: { enableWebAuthn: boolean };
+}
+
+const resolved = new WeakMap<AuthConfig, ResolvedConfig | AuthError>();
+
+/** The resolved config, computed once per config object. Throws the configuration error, every time. */
+export function resolveConfig(config: AuthConfig): ResolvedConfig {
+  let entry = resolved.get(config);
+  if (!entry) {
+    try {
+      entry = buildConfig(config);
+    } catch (error) {
+      entry = error instanceof AuthError ? error : new InvalidConfig("The configuration could not be read.", error as Error);
+    }
+    resolved.set(config, entry);
+  }
+  if (entry instanceof AuthError) throw entry;
+  return entry;
+}
+
+function buildConfig(config: AuthConfig): ResolvedConfig {
+  if (!config || typeof config !== "object") throw new InvalidConfig("The config must be an object.");
+  const debug = config.debug === true;
+  const logger = createLogger(config.logger, debug);
+  const secrets = resolveSecrets(config.secret);
+  const url = resolveUrl(config.url);
+  const basePath = resolveBasePath(config.basePath, url, logger);
+  const trustHost = config.trustHost === true;
+  if (!trustHost && !url) {
+    throw new UntrustedHost(
+      "The request's host is not trusted. Set `trustHost: true` (or AUTH_TRUST_HOST=true) when your server or platform sets the Host header safely, or set AUTH_URL to the public URL of the app.",
+    );
+  }
+  const providers = resolveProviders(config);
+  const session = resolveSession(config);
+  if (session.strategy === "database") {
+    if (!config.adapter) {
+      throw new MissingAdapter('`session.strategy: "database"` stores sessions through an adapter: set `adapter`, or use the "jwt" strategy.');
+    }
+    throw new UnsupportedStrategy(
+      'Database sessions are not available in this version of @gatehouse/runtime: set `session: { strategy: "jwt" }`.',
+    );
+  }
+  const credentials = providers.find((p) => p.type === "credentials");
+  if (credentials && session.strategy !== "jwt") {
+    throw new UnsupportedStrategy(`The credentials provider "${credentials.id}" works with the "jwt" session strategy only.`);
+  }
+  const csrfCheck = config.skipCSRFCheck !== skipCSRFCheck;
+  if (debug) logger.warn("debug-enabled");
+  if (!csrfCheck) logger.warn("csrf-disabled");
+  if (config.experimental?.enableWebAuthn) logger.warn("experimental-webauthn");
+
+  const cookieVariants = new Map<boolean, CookieSet>();
+  return {
+    basePath,
+    url,
+    trustHost,
+    secrets,
+    providers,
+    providerById: new Map(providers.map((p) => [p.id, p])),
+    session,
+    jwt: resolveJwt(config, secrets, session.maxAge),
+    callbacks: resolveCallbacks(config.callbacks),
+    events: config.events ?? {},
+    pages: resolvePages(config.pages),
+    theme: {
+      colorScheme: config.theme?.colorScheme ?? "auto",
+      logo: config.theme?.logo ?? "",
+      brandColor: config.theme?.brandColor ?? "",
+      buttonText: config.theme?.buttonText ?? "",
+    },
+    logger,
+    debug,
+    csrfCheck,
+    adapter: config.adapter,
+    useSecureCookies: config.useSecureCookies,
+    cookies(secure) {
+      let set = cookieVariants.get(secure);
+      if (!set) cookieVariants.set(secure, (set = mergeCookies(defaultCookies(secure), config.cookies)));
+      return set;
+    },
+    sessionCache: new LruCache(SESSION_CACHE_SIZE),
+    redirectProxyUrl: config.redirectProxyUrl,
+    experimental: { enableWebAuthn: config.experimental?.enableWebAuthn === true },
+  };
+}
+
+function resolveSecrets(secret: AuthConfig["secret"]): string[] {
+  const list = secret === undefined ? [] : Array.isArray(secret) ? secret : [secret];
+  if (list.length === 0 || list.every((s) => s === "")) {
+    throw new MissingSecret(
+      "No secret is set. Set AUTH_SECRET in your environment (generate one with `npx auth secret`) or pass `secret` in the config.",
+    );
+  }
+  list.forEach((s, i) => {
+    const where = list.length > 1 ? `secret[${i}]` : "AUTH_SECRET (or `secret`)";
+    if (typeof s !== "string") throw new MissingSecret(`${where} must be a string.`);
+    if (s.length < MIN_SECRET_LENGTH) {
+      throw new MissingSecret(
+        `${where} is ${s.length} characters long; it must be at least ${MIN_SECRET_LENGTH}. Generate one with \`npx auth secret\`.`,
+      );
+    }
+  });
+  return list;
+}
+
+function resolveUrl(url: AuthConfig["url"]): URL | undefined {
+  if (url === undefined || url === "") return undefined;
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error("not http(s)");
+    return parsed;
+  } catch {
+    throw new InvalidConfig(`AUTH_URL (or \`url\`) is ${JSON.stringify(String(url))}; it must be an absolute http(s) URL such as https://example.com.`);
+  }
+}
+
+function normalizePath(path: string): string {
+  const trimmed = path.replace(/\/+$/, "");
+  return trimmed === "" ? "" : trimmed.startsWith("/") ? trimmed : `/${trimmed}`;
+}
+
+function resolveBasePath(basePath: unknown, url: URL | undefined, logger: LoggerInstance): string {
+  const urlPath = url ? normalizePath(url.pathname) : "";
+  if (basePath === undefined) return urlPath || "/auth";
+  if (typeof basePath !== "string" || /[?#\\\s]/.test(basePath)) {
+    throw new InvalidConfig(`basePath is ${JSON.stringify(basePath)}; it must be a path such as "/auth".`);
+  }
+  const path = normalizePath(basePath);
+  if (urlPath) logger.warn(urlPath === path ? "env-url-basepath-redundant" : "env-url-basepath-mismatch");
+  return path;
+}
+
+function positiveSeconds(value: unknown, name: string, fallback: number, allowZero = false): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
+    throw new InvalidConfig(`${name} is ${JSON.stringify(value)}; it must be a ${allowZero ? "non-negative" : "positive"} number of seconds.`);
+  }
+  return value;
+}
+
+function resolveSession(config: AuthConfig): ResolvedConfig["session"] {
+  const s = config.session ?? {};
+  const strategy = s.strategy ?? (config.adapter ? "database" : "jwt");
+  if (strategy !== "jwt" && strategy !== "database") {
+    throw new InvalidConfig(`session.strategy is ${JSON.stringify(strategy)}; use "jwt" or "database".`);
+  }
+  return {
+    strategy,
+    maxAge: positiveSeconds(s.maxAge, "session.maxAge", DEFAULT_MAX_AGE),
+    updateAge: positiveSeconds(s.updateAge, "session.updateAge", DEFAULT_UPDATE_AGE, true),
+    generateSessionToken: s.generateSessionToken ?? (() => crypto.randomUUID()),
+  };
+}
+
+function resolveJwt(config: AuthConfig, secrets: string[], sessionMaxAge: number): ResolvedConfig["jwt"] {
+  const jwt = config.jwt ?? {};
+  const usesDefaultCodec = jwt.encode === undefined && jwt.decode === undefined;
+  return {
+    secret: jwt.secret ?? secrets,
+    maxAge: positiveSeconds(jwt.maxAge, "jwt.maxAge", sessionMaxAge),
+    encode: jwt.encode ?? defaultEncode,
+    decode: jwt.decode ?? defaultDecode,
+    usesDefaultCodec,
+  };
+}
+
+function resolveCallbacks(callbacks: AuthConfig["callbacks"]): Required<CallbacksOptions> {
+  return {
+    signIn: callbacks?.signIn ?? (() => true),
+    redirect: callbacks?.redirect ?? defaultRedirectCallback,
+    jwt: callbacks?.jwt ?? (({ token }) => token),
+    session: callbacks?.session ?? (({ session }: { session: Session }) => session),
+  };
+}
+
+function resolvePages(pages: AuthConfig["pages"]): Partial<PagesOptions> {
+  const out: Partial<PagesOptions> = {};
+  for (const [key, value] of Object.entries(pages ?? {})) {
+    if (value === undefined) continue;
+    if (typeof value !== "string" || !(value.startsWith("/") || /^https?:\/\//.test(value)) || value.startsWith("//")) {
+      throw new InvalidConfig(`pages.${key} is ${JSON.stringify(value)}; it must be a path such as "/login" or an absolute http(s) URL.`);
+    }
+    out[key as keyof PagesOptions] = value;
+  }
+  return out;
+}

@@ -1,0 +1,99 @@
+/**
+ * Everything one request needs, computed once: the public origin, the cookie set
+ * for its scheme, the parsed cookies, the action. Per request, never shared.
+ */
+import type { Cookie } from "../types.js";
+import type { RequestBody } from "./body.js";
+import type { ResolvedConfig } from "./config.js";
+import { parseCookies, type CookieSet } from "./cookies.js";
+import { csrfCookieValue, newCsrfToken, readCsrfCookie, timingSafeEqual } from "./csrf.js";
+import type { Route } from "./router.js";
+
+export interface RequestContext {
+  config: ResolvedConfig;
+  request: Request;
+  route: Route;
+  /** Public origin of the app, e.g. `https://example.com`; the base of every redirect. */
+  origin: string;
+  /** `origin` + basePath. */
+  authUrl: string;
+  secure: boolean;
+  cookieSet: CookieSet;
+  cookies: Record<string, string>;
+  query: URLSearchParams;
+  body: RequestBody;
+  /** The caller asked for `200 {url}` instead of a redirect (`X-Auth-Return-Redirect: 1`). */
+  redirectAsJson: boolean;
+  csrf: () => Promise<CsrfState>;
+}
+
+export interface CsrfState {
+  token: string;
+  /** Set when the cookie must be (re)issued. */
+  cookie?: Cookie;
+  /** The request's body carried the token of a valid cookie. */
+  verified: boolean;
+}
+
+/** The public origin: `url` if configured, else the forwarded host (trusted by config), else the request URL. */
+export function publicOrigin(request: Request, requestUrl: URL, config: ResolvedConfig): string {
+  if (config.url) return config.url.origin;
+  const host = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim();
+  if (host) {
+    const proto = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() ?? requestUrl.protocol.slice(0, -1);
+    try {
+      if (proto === "http" || proto === "https") {
+        const forwarded = new URL(`${proto}://${host}`);
+        if (forwarded.host === host.toLowerCase()) return forwarded.origin;
+      }
+    } catch {
+      // An unreadable forwarded host falls back to the request URL.
+    }
+  }
+  return requestUrl.origin;
+}
+
+export function createContext(
+  config: ResolvedConfig,
+  request: Request,
+  requestUrl: URL,
+  route: Route,
+  body: RequestBody,
+): RequestContext {
+  const origin = publicOrigin(request, requestUrl, config);
+  const secure = config.useSecureCookies ?? origin.startsWith("https:");
+  const cookieSet = config.cookies(secure);
+  const cookies = parseCookies(request.headers.get("cookie"));
+  let csrf: Promise<CsrfState> | undefined;
+  const ctx: RequestContext = {
+    config,
+    request,
+    route,
+    origin,
+    authUrl: `${origin}${config.basePath}`,
+    secure,
+    cookieSet,
+    cookies,
+    query: requestUrl.searchParams,
+    body,
+    redirectAsJson: request.headers.get("x-auth-return-redirect") === "1",
+    csrf: () => (csrf ??= csrfState(ctx)),
+  };
+  return ctx;
+}
+
+async function csrfState(ctx: RequestContext): Promise<CsrfState> {
+  const { config, cookieSet } = ctx;
+  const existing = await readCsrfCookie(ctx.cookies[cookieSet.csrfToken.name], config.secrets);
+  const submitted = ctx.body.csrfToken;
+  const verified =
+    existing !== null && typeof submitted === "string" && timingSafeEqual(submitted, existing.token);
+  if (existing && !existing.stale) return { token: existing.token, verified };
+  const token = existing?.token ?? newCsrfToken();
+  const cookie: Cookie = {
+    name: cookieSet.csrfToken.name,
+    value: await csrfCookieValue(token, config.secrets[0]!),
+    options: cookieSet.csrfToken.options,
+  };
+  return { token, cookie, verified };
+}

@@ -1,0 +1,52 @@
+/**
+ * Double-submit CSRF tokens. The cookie holds `token|hash` with
+ * hash = SHA-256(token + secret), so only the server can mint a valid cookie; a
+ * state-changing POST must echo `token` in its body. Any secret of the rotation
+ * list validates a cookie, so rotating the secret does not break open forms.
+ */
+
+const encoder = new TextEncoder();
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(text)));
+  let hex = "";
+  for (const byte of digest) hex += byte.toString(16).padStart(2, "0");
+  return hex;
+}
+
+/** Compares without an early exit, so timing tells nothing about where strings differ. */
+export function timingSafeEqual(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+export function newCsrfToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  let hex = "";
+  for (const byte of bytes) hex += byte.toString(16).padStart(2, "0");
+  return hex;
+}
+
+export async function csrfCookieValue(token: string, secret: string): Promise<string> {
+  return `${token}|${await sha256Hex(`${token}${secret}`)}`;
+}
+
+export interface CsrfCookie {
+  token: string;
+  /** The cookie was made with an older secret and should be re-issued with the newest. */
+  stale: boolean;
+}
+
+const COOKIE_SHAPE = /^[0-9a-f]{64}\|[0-9a-f]{64}$/;
+
+/** The token inside a valid cookie, or `null` when the cookie is absent, malformed or forged. */
+export async function readCsrfCookie(value: string | undefined, secrets: string[]): Promise<CsrfCookie | null> {
+  if (!value || !COOKIE_SHAPE.test(value)) return null;
+  const [token, hash] = value.split("|") as [string, string];
+  for (let i = 0; i < secrets.length; i++) {
+    if (timingSafeEqual(await sha256Hex(`${token}${secrets[i]}`), hash)) return { token, stale: i > 0 };
+  }
+  return null;
+}

@@ -1,0 +1,74 @@
+/**
+ * The logger. Users may override any method; `debug` messages are only emitted
+ * with `debug: true`. Nothing logged here may contain a secret, a token or a cookie.
+ */
+import { AuthError } from "./errors.js";
+
+export type WarningCode =
+  | "debug-enabled"
+  | "csrf-disabled"
+  | "env-url-basepath-redundant"
+  | "env-url-basepath-mismatch"
+  | "experimental-webauthn";
+
+export interface LoggerInstance {
+  warn: (code: WarningCode) => void;
+  error: (error: Error) => void;
+  debug: (message: string, metadata?: unknown) => void;
+}
+
+const WARNING_TEXT: Record<WarningCode, string> = {
+  "debug-enabled": "Debug logging is on. Turn it off in production: it logs every step of every request.",
+  "csrf-disabled": "CSRF protection is off (skipCSRFCheck). Only do this when the framework checks the origin of form posts.",
+  "env-url-basepath-redundant": "AUTH_URL repeats basePath; one of them is enough.",
+  "env-url-basepath-mismatch": "The path of AUTH_URL differs from basePath; basePath wins.",
+  "experimental-webauthn": "WebAuthn is experimental: its API may change without notice.",
+};
+
+function formatCause(error: Error): string {
+  const cause = (error as AuthError).cause;
+  const inner = cause && typeof cause === "object" && "err" in cause ? cause.err : cause;
+  if (inner instanceof Error) return `\n[auth][cause]: ${inner.stack ?? inner.message}`;
+  if (inner !== undefined) return `\n[auth][details]: ${safeJson(inner)}`;
+  return "";
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return String(value);
+  }
+}
+
+export const consoleLogger: LoggerInstance = {
+  error(error) {
+    const type = error instanceof AuthError ? error.type : error.name;
+    console.error(`[auth][error] ${type}: ${error.message}${formatCause(error)}`);
+  },
+  warn(code) {
+    console.warn(`[auth][warn][${code}] ${WARNING_TEXT[code] ?? ""}`);
+  },
+  debug(message, metadata) {
+    console.log(`[auth][debug]: ${message}`, metadata === undefined ? "" : safeJson(metadata));
+  },
+};
+
+/** Merges the user's logger over the console logger; `debug` stays silent unless enabled. */
+export function createLogger(user: Partial<LoggerInstance> | undefined, debug: boolean): LoggerInstance {
+  const base = { ...consoleLogger, ...user };
+  return {
+    error: (error) => callSafely(() => base.error(error)),
+    warn: (code) => callSafely(() => base.warn(code)),
+    debug: debug ? (message, metadata) => callSafely(() => base.debug(message, metadata)) : () => {},
+  };
+}
+
+/** A broken user logger must never break a request. */
+function callSafely(log: () => void): void {
+  try {
+    log();
+  } catch {
+    // Nothing sensible to do: the logger itself failed.
+  }
+}

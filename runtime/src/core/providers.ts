@@ -1,0 +1,75 @@
+/**
+ * Turns the `providers` entries (objects or factories, with the user's overrides
+ * under `options`) into validated provider records, without touching the user's
+ * objects.
+ */
+import { ExperimentalFeatureNotEnabled, InvalidProvider, MissingAdapter, MissingAuthorize } from "./errors.js";
+import type { CredentialsConfig, ProviderConfig, ProviderType } from "../providers/types.js";
+import type { AuthConfig } from "../types.js";
+
+export type ResolvedProvider = ProviderConfig & { id: string; name: string; type: ProviderType };
+
+const PROVIDER_TYPES = new Set<ProviderType>(["oauth", "oidc", "email", "credentials", "webauthn"]);
+/** Provider ids become URL path segments: keep them to a safe alphabet. */
+const PROVIDER_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
+export function resolveProviders(config: AuthConfig): ResolvedProvider[] {
+  const entries = config.providers ?? [];
+  if (!Array.isArray(entries)) throw new InvalidProvider("`providers` must be an array of providers.");
+  const seen = new Set<string>();
+  return entries.map((entry, index) => {
+    const provider = normalize(entry, index);
+    if (seen.has(provider.id)) {
+      throw new InvalidProvider(
+        `Two providers have the id "${provider.id}". Give one of them another \`id\` (ids appear in URLs such as /signin/${provider.id}).`,
+      );
+    }
+    seen.add(provider.id);
+    checkRequirements(provider, config);
+    return provider;
+  });
+}
+
+function normalize(entry: unknown, index: number): ResolvedProvider {
+  const value = typeof entry === "function" ? (entry as () => unknown)() : entry;
+  if (!value || typeof value !== "object") {
+    throw new InvalidProvider(`providers[${index}] is neither a provider object nor a provider factory.`);
+  }
+  const { options, ...defaults } = value as ProviderConfig;
+  const merged = { ...defaults, ...(options ?? {}) } as ResolvedProvider;
+  if (!PROVIDER_TYPES.has(merged.type)) {
+    throw new InvalidProvider(
+      `providers[${index}] has type ${JSON.stringify(merged.type)}; use one of ${[...PROVIDER_TYPES].join(", ")}.`,
+    );
+  }
+  if (typeof merged.id !== "string" || !PROVIDER_ID.test(merged.id)) {
+    throw new InvalidProvider(
+      `providers[${index}] has id ${JSON.stringify(merged.id)}; an id is 1-64 letters, digits, "-" or "_".`,
+    );
+  }
+  if (typeof merged.name !== "string" || merged.name.length === 0) merged.name = merged.id;
+  return merged;
+}
+
+function checkRequirements(provider: ResolvedProvider, config: AuthConfig): void {
+  if (provider.type === "credentials") {
+    if (typeof (provider as CredentialsConfig).authorize !== "function") {
+      throw new MissingAuthorize(`The credentials provider "${provider.id}" needs an \`authorize\` function.`);
+    }
+  }
+  if (provider.type === "email" && !config.adapter) {
+    throw new MissingAdapter(
+      `The email provider "${provider.id}" stores verification tokens and needs an \`adapter\`.`,
+    );
+  }
+  if (provider.type === "webauthn") {
+    if (!config.experimental?.enableWebAuthn) {
+      throw new ExperimentalFeatureNotEnabled(
+        `The WebAuthn provider "${provider.id}" is experimental: set \`experimental: { enableWebAuthn: true }\` to use it.`,
+      );
+    }
+    if (!config.adapter) {
+      throw new MissingAdapter(`The WebAuthn provider "${provider.id}" stores authenticators and needs an \`adapter\`.`);
+    }
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * Maps a request path and method to an action. Anything outside the table is a
+ * client error (400) with a message that says what exists.
+ */
+import type { AuthAction } from "../types.js";
+import { UnknownAction } from "./errors.js";
+
+type Method = "GET" | "POST";
+
+const ROUTES: Record<AuthAction, readonly Method[]> = {
+  callback: ["GET", "POST"],
+  csrf: ["GET"],
+  error: ["GET"],
+  providers: ["GET"],
+  session: ["GET", "POST"],
+  signin: ["GET", "POST"],
+  signout: ["GET", "POST"],
+  "verify-request": ["GET"],
+  "webauthn-options": ["GET"],
+};
+
+/** Actions whose path may name a provider: `signin/<id>`, `callback/<id>`, `webauthn-options/<id>`. */
+const WITH_PROVIDER = new Set<AuthAction>(["signin", "callback", "webauthn-options"]);
+
+export interface Route {
+  action: AuthAction;
+  method: Method;
+  providerId?: string;
+}
+
+export function route(pathname: string, method: string, basePath: string): Route {
+  if (!pathname.startsWith(`${basePath}/`)) {
+    throw new UnknownAction(`${pathname} is outside the auth base path ${basePath || "/"}.`);
+  }
+  const segments = pathname.slice(basePath.length + 1).split("/");
+  // One trailing slash is harmless; any other empty segment is not a known path.
+  if (segments.length > 1 && segments[segments.length - 1] === "") segments.pop();
+  const [action, providerId, ...rest] = segments;
+  if (!action || !Object.hasOwn(ROUTES, action)) {
+    throw new UnknownAction(
+      `Unknown action ${JSON.stringify(action ?? "")}. Actions: ${Object.keys(ROUTES).join(", ")}.`,
+    );
+  }
+  const known = action as AuthAction;
+  if (rest.length > 0 || (providerId !== undefined && !WITH_PROVIDER.has(known)) || providerId === "") {
+    throw new UnknownAction(`${pathname} is not an auth path.`);
+  }
+  const methods = ROUTES[known];
+  if (!methods.includes(method as Method)) {
+    throw new UnknownAction(`${known} does not take ${method}; it takes ${methods.join(" or ")}.`);
+  }
+  return { action: known, method: method as Method, providerId };
+}

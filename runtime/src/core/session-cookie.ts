@@ -1,0 +1,90 @@
+/**
+ * The JWT session cookie, in one place: read and decode (with the decoded-token
+ * cache), issue (encode and chunk), clear. Every action that touches the session
+ * cookie goes through here.
+ */
+import type { JWT } from "../jwt.js";
+import type { Cookie } from "../types.js";
+import type { DecodedSession } from "./config.js";
+import type { RequestContext } from "./context.js";
+import { clearChunked, readChunked, writeChunked } from "./cookies.js";
+import { JWTSessionError } from "./errors.js";
+
+export type SessionRead =
+  | { kind: "none" }
+  /** A cookie was there but cannot be used (tampered, foreign secret, expired): clear it. */
+  | { kind: "invalid"; cookies: Cookie[] }
+  | { kind: "valid"; decoded: DecodedSession };
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+export function isExpired(payload: JWT, now = nowSeconds()): boolean {
+  return typeof payload.exp === "number" && payload.exp <= now;
+}
+
+export async function readSession(ctx: RequestContext): Promise<SessionRead> {
+  const { config } = ctx;
+  const name = ctx.cookieSet.sessionToken.name;
+  const token = readChunked(ctx.cookies, name);
+  if (!token) return { kind: "none" };
+  const cacheable = config.jwt.usesDefaultCodec;
+  let decoded = cacheable ? config.sessionCache.get(token) : undefined;
+  if (!decoded) {
+    let payload: JWT | null;
+    try {
+      payload = await config.jwt.decode({ token, secret: config.jwt.secret, salt: name });
+    } catch (error) {
+      const expired = (error as { code?: string }).code === "ERR_JWT_EXPIRED";
+      if (expired) config.logger.debug("session token expired");
+      else config.logger.error(new JWTSessionError("The session cookie could not be decrypted; it was cleared.", error as Error));
+      return { kind: "invalid", cookies: clearSessionCookies(ctx) };
+    }
+    if (!payload || typeof payload !== "object") return { kind: "invalid", cookies: clearSessionCookies(ctx) };
+    decoded = { payload, json: JSON.stringify(payload) };
+    if (cacheable) config.sessionCache.set(token, decoded);
+  }
+  if (isExpired(decoded.payload)) {
+    config.sessionCache.delete(token);
+    config.logger.debug("session token expired");
+    return { kind: "invalid", cookies: clearSessionCookies(ctx) };
+  }
+  return { kind: "valid", decoded };
+}
+
+/** A private copy of the payload: callbacks may mutate it without touching the cache. */
+export function copyPayload(decoded: DecodedSession): JWT {
+  return structuredClone(decoded.payload);
+}
+
+export interface IssuedSession {
+  cookies: Cookie[];
+  expires: Date;
+}
+
+/** Encrypts `payload` into the session cookie (chunked when large) with a fresh expiry. */
+export async function issueSession(ctx: RequestContext, payload: JWT): Promise<IssuedSession> {
+  const { config } = ctx;
+  const { name, options } = ctx.cookieSet.sessionToken;
+  const { iat: _iat, exp: _exp, jti: _jti, ...claims } = payload;
+  const maxAge = config.jwt.maxAge;
+  const token = await config.jwt.encode({ token: claims, secret: config.jwt.secret, salt: name, maxAge });
+  const expires = new Date(Date.now() + maxAge * 1000);
+  return { cookies: writeChunked(name, token, { ...options, expires }, ctx.cookies), expires };
+}
+
+export function clearSessionCookies(ctx: RequestContext): Cookie[] {
+  const { name, options } = ctx.cookieSet.sessionToken;
+  return clearChunked(name, options, ctx.cookies);
+}
+
+/**
+ * Whether a still-valid token should be re-issued on read: when the `jwt` callback
+ * changed it, or when it is older than `session.updateAge` (so an active user's
+ * session slides forward at most once per period, as database sessions do).
+ */
+export function needsReissue(ctx: RequestContext, decoded: DecodedSession, next: JWT): boolean {
+  const { config } = ctx;
+  if (!config.jwt.usesDefaultCodec || typeof decoded.payload.iat !== "number") return true;
+  if (nowSeconds() - decoded.payload.iat >= config.session.updateAge) return true;
+  return JSON.stringify(next) !== decoded.json;
+}

@@ -1,0 +1,52 @@
+/**
+ * The end of every successful sign-in, shared by all providers: ask the `signIn`
+ * callback, create the session, fire the event, pick the redirect.
+ */
+import type { JWT } from "../jwt.js";
+import type { Account, CredentialRecord, Profile, ResponseInternal, User } from "../types.js";
+import { redirectTarget } from "./callback-url.js";
+import type { RequestContext } from "./context.js";
+import { AccessDenied } from "./errors.js";
+import { emit } from "./events.js";
+import { clearSessionCookies, issueSession } from "./session-cookie.js";
+
+export interface SignInAttempt {
+  user: User;
+  account: Account | null;
+  profile?: Profile;
+  credentials?: CredentialRecord;
+  email?: { verificationRequest?: boolean };
+}
+
+/**
+ * Runs the `signIn` callback: `true` goes on (returns `undefined`), a string is a
+ * redirect (returned, through the redirect policy), `false` or a throw is
+ * `AccessDenied` carrying the original message.
+ */
+export async function askSignInCallback(ctx: RequestContext, attempt: SignInAttempt): Promise<string | undefined> {
+  let verdict: unknown;
+  try {
+    verdict = await ctx.config.callbacks.signIn(attempt);
+  } catch (error) {
+    throw new AccessDenied((error as Error)?.message ?? "The signIn callback threw.", error as Error);
+  }
+  if (typeof verdict === "string") return redirectTarget(ctx, verdict);
+  if (verdict !== true) throw new AccessDenied("The signIn callback refused the sign-in.");
+  return undefined;
+}
+
+/** Creates the JWT session of a signed-in user and redirects to the callback URL. */
+export async function completeJwtSignIn(ctx: RequestContext, attempt: SignInAttempt): Promise<ResponseInternal> {
+  const { config } = ctx;
+  const { user, account, profile } = attempt;
+  const defaultToken: JWT = {
+    name: user.name,
+    email: user.email,
+    picture: user.image,
+    sub: user.id === undefined || user.id === null ? undefined : String(user.id),
+  };
+  const token = await config.callbacks.jwt({ token: defaultToken, user, account, profile, trigger: "signIn", isNewUser: false });
+  const cookies = token ? (await issueSession(ctx, token)).cookies : clearSessionCookies(ctx);
+  await emit(config, "signIn", { user, account, profile, isNewUser: false });
+  return { redirect: await redirectTarget(ctx), cookies };
+}

@@ -1,0 +1,10 @@
+/**
+ * `@gatehouse/runtime`: the auth handler, its types, errors and symbols.
+ * Providers are in `@gatehouse/runtime/providers`, JWT helpers in `@gatehouse/runtime/jwt`.
+ */
+export { Auth } from "./core/auth.js";
+export { setEnvDefaults } from "./core/env.js";
+export type { Env } from "./core/env.js";
+export { skipCSRFCheck, raw } from "./core/symbols.js";
+export * from "./core/errors.js";
+export type * from "./types.js";

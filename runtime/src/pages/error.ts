@@ -1,0 +1,69 @@
+/**
+ * The built-in error page. Only the known Auth.js error names select a message;
+ * the error value itself is never shown, since it comes from the query string.
+ */
+import { escapeHtml, safeUrl } from "./escape.js";
+import { renderDocument } from "./layout.js";
+import type { ErrorPageParams, ErrorPageResult } from "./types.js";
+
+interface ErrorView {
+  status: number;
+  heading: string;
+  message: string;
+  link?: "signin" | "home";
+}
+
+const DEFAULT_ERROR: ErrorView = {
+  status: 400,
+  heading: "Error",
+  message: "Something went wrong.",
+  link: "home",
+};
+
+// A Map so that "constructor", "__proto__" and friends fall through to the default.
+const ERRORS = new Map<string, ErrorView>([
+  [
+    "Configuration",
+    {
+      status: 500,
+      heading: "Server error",
+      message: "There is a problem with the server configuration. Check the server logs for more information.",
+    },
+  ],
+  [
+    "AccessDenied",
+    {
+      status: 403,
+      heading: "Access Denied",
+      message: "You do not have permission to sign in.",
+      // As in Auth.js: another account may well be allowed.
+      link: "signin",
+    },
+  ],
+  [
+    "Verification",
+    {
+      status: 403,
+      heading: "Unable to sign in",
+      message: "The sign in link is no longer valid. It may have been used already or it may have expired.",
+      link: "signin",
+    },
+  ],
+]);
+
+export function renderErrorPage(p: ErrorPageParams): ErrorPageResult {
+  const view = (p.error !== undefined ? ERRORS.get(p.error) : undefined) ?? DEFAULT_ERROR;
+  const link =
+    view.link === "signin"
+      ? `<p class="actions"><a class="button" href="${safeUrl(p.signinUrl)}">Sign in</a></p>\n`
+      : view.link === "home"
+        ? `<p class="actions"><a href="${safeUrl(p.homeUrl)}">Go to the home page</a></p>\n`
+        : "";
+  const html = renderDocument({
+    title: view.heading,
+    theme: p.theme,
+    page: "error",
+    body: `<h1>${escapeHtml(view.heading)}</h1>\n<p class="message">${escapeHtml(view.message)}</p>\n${link}`,
+  });
+  return { status: view.status, html };
+}

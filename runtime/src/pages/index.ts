@@ -1,0 +1,19 @@
+/**
+ * Built-in pages as pure functions returning HTML strings, so they run on any
+ * runtime (Node, edge, workers) without a renderer or any dependency.
+ */
+export type {
+  CredentialField,
+  ErrorPageParams,
+  ErrorPageResult,
+  PageTheme,
+  SignInPageParams,
+  SignInPageProvider,
+  SignOutPageParams,
+  VerifyRequestPageParams,
+} from "./types.js";
+export { escapeHtml } from "./escape.js";
+export { renderSignInPage } from "./signin.js";
+export { renderSignOutPage } from "./signout.js";
+export { renderErrorPage } from "./error.js";
+export { renderVerifyRequestPage } from "./verify-request.js";

@@ -1,0 +1,63 @@
+/** Theme values come from config; "" means "not set" so callers need no optional chaining. */
+export interface PageTheme {
+  colorScheme: "auto" | "dark" | "light";
+  logo: string;
+  brandColor: string;
+  buttonText: string;
+}
+
+export interface CredentialField {
+  label?: string;
+  type?: string;
+  placeholder?: string;
+  required?: boolean;
+  autocomplete?: string;
+  [attribute: string]: unknown;
+}
+
+export interface SignInPageProvider {
+  id: string;
+  name: string;
+  type: "oauth" | "oidc" | "email" | "credentials" | "webauthn";
+  /** form action for oauth/oidc/email/webauthn buttons: POST here (e.g. http://localhost/auth/signin/github) */
+  signinUrl: string;
+  /** form action for credentials: POST here (e.g. http://localhost/auth/callback/credentials) */
+  callbackUrl: string;
+  /** credentials only: the input fields, keyed by field name */
+  credentials?: Record<string, CredentialField>;
+}
+
+export interface SignInPageParams {
+  providers: SignInPageProvider[];
+  csrfToken?: string;
+  callbackUrl: string;
+  error?: string;
+  /** For applications only (e.g. a custom credentials error code); never rendered. */
+  code?: string;
+  theme: PageTheme;
+}
+
+export interface SignOutPageParams {
+  csrfToken?: string;
+  callbackUrl: string;
+  signoutUrl: string;
+  theme: PageTheme;
+}
+
+export interface ErrorPageParams {
+  error?: string;
+  signinUrl: string;
+  homeUrl: string;
+  theme: PageTheme;
+}
+
+export interface ErrorPageResult {
+  status: number;
+  html: string;
+}
+
+export interface VerifyRequestPageParams {
+  host: string;
+  homeUrl: string;
+  theme: PageTheme;
+}

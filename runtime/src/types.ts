@@ -1,0 +1,301 @@
+/**
+ * Public types of `@gatehouse/runtime`. Shapes follow the interface specification
+ * and stay assignable to and from Auth.js (`@auth/core`) types, so a config or an
+ * adapter written for Auth.js works unchanged.
+ */
+import type { raw, skipCSRFCheck } from "./core/symbols.js";
+import type { LoggerInstance } from "./core/logger.js";
+import type { JWT, JWTOptions } from "./jwt.js";
+import type { Provider } from "./providers/types.js";
+import type { Adapter, AdapterSession, AdapterUser } from "./adapters/types.js";
+
+export type { LoggerInstance, WarningCode } from "./core/logger.js";
+export type { JWT, JWTOptions, JWTEncodeParams, JWTDecodeParams } from "./jwt.js";
+export type {
+  Adapter,
+  AdapterAccount,
+  AdapterAccountType,
+  AdapterAuthenticator,
+  AdapterSession,
+  AdapterUser,
+  VerificationToken,
+} from "./adapters/types.js";
+export type {
+  Provider,
+  ProviderType,
+  CredentialInput,
+  CredentialsConfig,
+  CommonProviderOptions,
+} from "./providers/types.js";
+
+export type Awaitable<T> = T | PromiseLike<T>;
+
+export type SemverString =
+  | `v${number}`
+  | `v${number}.${number}`
+  | `v${number}.${number}.${number}`;
+
+/** A user as the application sees it. */
+export interface DefaultUser {
+  id?: string;
+  name?: string | null;
+  email?: string | null;
+  image?: string | null;
+}
+export interface User extends DefaultUser {}
+
+/** The session returned to the client. By default only name, email and image of the user. */
+export interface DefaultSession {
+  user?: User;
+  expires: string;
+}
+export interface Session extends DefaultSession {}
+
+export interface AuthorizationDetails {
+  type: string;
+  [parameter: string]: unknown;
+}
+
+/** Partial OAuth 2 / OIDC token endpoint response. */
+export interface TokenEndpointResponse {
+  access_token?: string;
+  token_type?: string;
+  expires_in?: number;
+  refresh_token?: string;
+  scope?: string;
+  id_token?: string;
+  authorization_details?: AuthorizationDetails[];
+  [parameter: string]: unknown;
+}
+
+/** Token endpoint response plus `expires_at` (absolute, seconds). */
+export type TokenSet = Partial<TokenEndpointResponse> & { expires_at?: number };
+
+export type AccountType = "oauth" | "oidc" | "email" | "credentials" | "webauthn";
+
+/** An account of a user at a provider. `token_type` is always lowercase. */
+export interface Account extends Partial<TokenEndpointResponse> {
+  provider: string;
+  providerAccountId: string;
+  type: AccountType;
+  userId?: string;
+  expires_at?: number;
+}
+
+/** User info returned by an identity provider. */
+export interface Profile {
+  id?: string | null;
+  sub?: string | null;
+  name?: string | null;
+  given_name?: string | null;
+  family_name?: string | null;
+  middle_name?: string | null;
+  nickname?: string | null;
+  preferred_username?: string | null;
+  profile?: string | null;
+  picture?: any;
+  website?: string | null;
+  email?: string | null;
+  email_verified?: boolean | null;
+  gender?: string | null;
+  birthdate?: string | null;
+  zoneinfo?: string | null;
+  locale?: string | null;
+  phone_number?: string | null;
+  updated_at?: Date | string | number | null;
+  address?: {
+    formatted?: string | null;
+    street_address?: string | null;
+    locality?: string | null;
+    region?: string | null;
+    postal_code?: string | null;
+    country?: string | null;
+  } | null;
+  [claim: string]: unknown;
+}
+
+/** A WebAuthn authenticator. */
+export interface Authenticator {
+  credentialID: string;
+  credentialPublicKey: string;
+  counter: number;
+  credentialDeviceType: string;
+  credentialBackedUp: boolean;
+  transports?: string | null;
+  providerAccountId: string;
+  userId?: string;
+}
+
+export interface PublicProvider {
+  id: string;
+  name: string;
+  type: string;
+  signinUrl: string;
+  callbackUrl: string;
+}
+
+/** Theme of the built-in pages. */
+export interface Theme {
+  colorScheme?: "auto" | "dark" | "light";
+  logo?: string;
+  brandColor?: string;
+  buttonText?: string;
+}
+
+export type ErrorPageParam = "Configuration" | "AccessDenied" | "Verification";
+
+export type SignInPageErrorParam =
+  | "Signin"
+  | "OAuthSignin"
+  | "OAuthCallbackError"
+  | "OAuthCreateAccount"
+  | "EmailCreateAccount"
+  | "Callback"
+  | "OAuthAccountNotLinked"
+  | "EmailSignin"
+  | "CredentialsSignin"
+  | "SessionRequired";
+
+/** Paths of the application's own pages; each replaces a built-in page. */
+export interface PagesOptions {
+  signIn: string;
+  signOut: string;
+  error: string;
+  verifyRequest: string;
+  newUser: string;
+}
+
+/** Cookie serialization options (a subset of `Set-Cookie` attributes). */
+export interface CookieSerializeOptions {
+  domain?: string;
+  expires?: Date;
+  httpOnly?: boolean;
+  maxAge?: number;
+  partitioned?: boolean;
+  path?: string;
+  priority?: "low" | "medium" | "high";
+  sameSite?: boolean | "lax" | "strict" | "none";
+  secure?: boolean;
+}
+
+export interface CookieOption {
+  name: string;
+  options: CookieSerializeOptions;
+}
+
+export interface CookiesOptions {
+  sessionToken: Partial<CookieOption>;
+  callbackUrl: Partial<CookieOption>;
+  csrfToken: Partial<CookieOption>;
+  pkceCodeVerifier: Partial<CookieOption>;
+  state: Partial<CookieOption>;
+  nonce: Partial<CookieOption>;
+  webauthnChallenge: Partial<CookieOption>;
+}
+
+/** A cookie to set (or, with `maxAge: 0`, to clear) on the response. */
+export interface Cookie {
+  name: string;
+  value: string;
+  options: CookieSerializeOptions;
+}
+
+/** The one value every action returns; turned into a `Response` in one place. */
+export interface ResponseInternal<Body extends string | Record<string, any> | any[] | null = any> {
+  status?: number;
+  headers?: HeadersInit;
+  body?: Body;
+  redirect?: string;
+  cookies?: Cookie[];
+}
+
+export type AuthAction =
+  | "callback"
+  | "csrf"
+  | "error"
+  | "providers"
+  | "session"
+  | "signin"
+  | "signout"
+  | "verify-request"
+  | "webauthn-options";
+
+export type CredentialRecord = Record<string, unknown>;
+
+export interface CallbacksOptions {
+  /** Decides whether a sign-in may go on: `true` continues, `false` or a throw denies, a string redirects. */
+  signIn?: (params: {
+    user: User | AdapterUser;
+    account?: Account | null;
+    profile?: Profile;
+    email?: { verificationRequest?: boolean };
+    credentials?: CredentialRecord;
+  }) => Awaitable<boolean | string>;
+  /** Called for every redirect to a callback URL; the default allows relative and same-origin URLs only. */
+  redirect?: (params: { url: string; baseUrl: string }) => Awaitable<string>;
+  /** Shapes the session exposed to the client. */
+  session?: (params: any) => Awaitable<Session | DefaultSession>;
+  /** Called when a JWT is created or updated; returning `null` ends the session. */
+  jwt?: (params: {
+    token: JWT;
+    user: User | AdapterUser;
+    account?: Account | null;
+    profile?: Profile;
+    trigger?: "signIn" | "signUp" | "update";
+    isNewUser?: boolean;
+    session?: any;
+  }) => Awaitable<JWT | null>;
+}
+
+export interface EventCallbacks {
+  signIn?: (message: {
+    user: User;
+    account?: Account | null;
+    profile?: Profile;
+    isNewUser?: boolean;
+  }) => Awaitable<void>;
+  signOut?: (
+    message: { session: AdapterSession | null | undefined | void } | { token: JWT | null },
+  ) => Awaitable<void>;
+  createUser?: (message: { user: User }) => Awaitable<void>;
+  updateUser?: (message: { user: User }) => Awaitable<void>;
+  linkAccount?: (message: {
+    user: User | AdapterUser;
+    account: Account;
+    profile: User | AdapterUser;
+  }) => Awaitable<void>;
+  session?: (message: { session: Session; token: JWT }) => Awaitable<void>;
+}
+
+/** The configuration of the handler. Compatible with Auth.js's `AuthConfig`. */
+export interface AuthConfig {
+  providers: Provider[];
+  secret?: string | string[];
+  session?: {
+    strategy?: "jwt" | "database";
+    maxAge?: number;
+    updateAge?: number;
+    generateSessionToken?: () => string;
+  };
+  jwt?: Partial<JWTOptions>;
+  pages?: Partial<PagesOptions>;
+  callbacks?: Partial<CallbacksOptions>;
+  events?: EventCallbacks;
+  adapter?: Adapter;
+  debug?: boolean;
+  logger?: Partial<LoggerInstance>;
+  theme?: Theme;
+  useSecureCookies?: boolean;
+  cookies?: Partial<CookiesOptions>;
+  trustHost?: boolean;
+  skipCSRFCheck?: typeof skipCSRFCheck;
+  raw?: typeof raw;
+  redirectProxyUrl?: string;
+  experimental?: { enableWebAuthn?: boolean };
+  basePath?: string;
+  /**
+   * The public URL of the app (from `AUTH_URL`). When set, links and redirects use
+   * its origin instead of the request's, and the host header need not be trusted.
+   */
+  url?: string | URL;
+}

@@ -1,0 +1,19 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const runtimeSrc = (path: string) => fileURLToPath(new URL(`./runtime/src/${path}`, import.meta.url));
+
+export default defineConfig({
+  resolve: {
+    // Tests run against the runtime's sources; the published build is checked by test/package.
+    alias: [
+      { find: /^@gatehouse\/runtime$/, replacement: runtimeSrc("index.ts") },
+      { find: /^@gatehouse\/runtime\/jwt$/, replacement: runtimeSrc("jwt.ts") },
+      { find: /^@gatehouse\/runtime\/providers$/, replacement: runtimeSrc("providers/index.ts") },
+    ],
+  },
+  test: {
+    include: ["test/**/*.test.ts"],
+    testTimeout: 30_000,
+  },
+});
