@@ -149,6 +149,9 @@ export class MissingCSRF extends SignInError {
 export class CredentialsSignin extends SignInError {
   static override type = "CredentialsSignin" as const;
   code = "credentials";
+  constructor(message?: string | ErrorOptions, errorOptions?: ErrorOptions) {
+    super(message ?? "The credentials were refused.", errorOptions);
+  }
 }
 
 export class AccessDenied extends AuthError {

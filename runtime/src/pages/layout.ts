@@ -93,8 +93,6 @@ button, .button {
   cursor: pointer;
 }
 button:hover, .button:hover { filter: brightness(1.08); }
-label + input { margin-bottom: 0.25rem; }
-input + button, label + button { margin-top: 0.5rem; }
 .separator {
   display: flex;
   align-items: center;
