@@ -1,0 +1,45 @@
+/**
+ * The `auth` program. Commands register their flags here cheaply; anything heavy
+ * (ts-morph, handlebars) is imported inside a command's action, so `auth secret`
+ * never loads it.
+ */
+import { createRequire } from "node:module";
+import { Command, CommanderError } from "commander";
+import { registerInit } from "./commands/init.js";
+import { registerSecret } from "./commands/secret.js";
+
+function version(): string {
+  // dist/cli.js and src/cli.ts both sit one level below package.json.
+  const pkg: unknown = createRequire(import.meta.url)("../package.json");
+  return (pkg as { version: string }).version;
+}
+
+function buildProgram(): Command {
+  const program = new Command("auth")
+    .description("gatehouse: authentication for SvelteKit and SolidStart apps")
+    .version(version())
+    // Throw instead of process.exit so run() can return the exit code.
+    .exitOverride();
+  registerSecret(program);
+  registerInit(program);
+  return program;
+}
+
+/**
+ * Runs the CLI with user arguments (no `node` / script path) and resolves to the
+ * process exit code.
+ *
+ * @example
+ * process.exitCode = await run(process.argv.slice(2));
+ */
+export async function run(argv: string[]): Promise<number> {
+  try {
+    await buildProgram().parseAsync(argv, { from: "user" });
+    return 0;
+  } catch (error) {
+    // Commander has already printed its own message (or the help / version).
+    if (error instanceof CommanderError) return error.exitCode;
+    console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+}
