@@ -11,7 +11,7 @@ import { sessionAction } from "./actions/session.js";
 import { signInPage, signInPost } from "./actions/signin.js";
 import { signOutPage, signOutPost } from "./actions/signout.js";
 import { webauthnOptionsAction } from "./actions/webauthn-options.js";
-import { readBody, type RequestBody } from "./body.js";
+import { checkReservedFields, readBody, type RequestBody } from "./body.js";
 import { resolveConfig, type ResolvedConfig } from "./config.js";
 import { createContext, type RequestContext } from "./context.js";
 import { configErrorResponse } from "./config-error.js";
@@ -68,7 +68,7 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
   let body: RequestBody = {};
   try {
     matched = route(url.pathname, request.method, resolved.basePath);
-    if (matched.method === "POST") body = await readBody(request);
+    if (matched.method === "POST") body = checkReservedFields(await readBody(request));
   } catch (error) {
     resolved.logger.debug("rejected request", { path: url.pathname, method: request.method, reason: (error as Error).message });
     if (error instanceof UnknownAction || error instanceof InvalidRequest) {
@@ -85,5 +85,8 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
   } catch (error) {
     result = errorResult(ctx, error);
   }
+  // Whichever action used the CSRF token, a new or re-signed cookie goes out with the answer.
+  const csrfCookie = ctx.csrfCookie();
+  if (csrfCookie) result = { ...result, cookies: [...(result.cookies ?? []), csrfCookie] };
   return wantsRaw ? result : toResponse(result, redirectAsJson);
 }

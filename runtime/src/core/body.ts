@@ -79,10 +79,15 @@ function parseJson(text: string): RequestBody {
   return Object.assign(Object.create(null), value) as RequestBody;
 }
 
-/** A field that must be a string when present (csrfToken, callbackUrl). */
-export function stringField(body: RequestBody, name: string): string | undefined {
-  const value = body[name];
-  if (value === undefined) return undefined;
-  if (typeof value !== "string") throw new InvalidRequest(`The field ${JSON.stringify(name)} must be a string.`);
-  return value;
+/** Fields the handler itself reads; from a JSON body they could be any type. */
+const STRING_FIELDS = ["csrfToken", "callbackUrl"];
+
+/** Rejects a body whose `csrfToken` or `callbackUrl` is present but not a string. */
+export function checkReservedFields(body: RequestBody): RequestBody {
+  for (const name of STRING_FIELDS) {
+    if (body[name] !== undefined && typeof body[name] !== "string") {
+      throw new InvalidRequest(`The field ${JSON.stringify(name)} must be a string.`);
+    }
+  }
+  return body;
 }

@@ -160,11 +160,11 @@ function resolveSecrets(secret: AuthConfig["secret"]): string[] {
   const list = secret === undefined ? [] : Array.isArray(secret) ? secret : [secret];
   if (list.length === 0 || list.every((s) => s === "")) {
     throw new MissingSecret(
-      "No secret is set. Set AUTH_SECRET in your environment (generate one with `npx auth secret`) or pass `secret` in the config.",
+      `No secret is set. Set AUTH_SECRET in your environment to a random string of at least ${MIN_SECRET_LENGTH} characters (generate one with \`npx auth secret\`), or pass \`secret\` in the config.`,
     );
   }
   list.forEach((s, i) => {
-    const where = list.length > 1 ? `secret[${i}]` : "AUTH_SECRET (or `secret`)";
+    const where = list.length > 1 ? `secret[${i}] (${i === 0 ? "AUTH_SECRET" : `AUTH_SECRET_${i}`})` : "AUTH_SECRET (or `secret`)";
     if (typeof s !== "string") throw new MissingSecret(`${where} must be a string.`);
     if (s.length < MIN_SECRET_LENGTH) {
       throw new MissingSecret(

@@ -24,7 +24,10 @@ export interface RequestContext {
   body: RequestBody;
   /** The caller asked for `200 {url}` instead of a redirect (`X-Auth-Return-Redirect: 1`). */
   redirectAsJson: boolean;
-  csrf: () => Promise<CsrfState>;
+  /** The CSRF token of this request, computed on first use. */
+  csrf: () => CsrfState;
+  /** The CSRF cookie to (re)issue, if `csrf()` was used and the cookie was absent, forged or made with an older secret. */
+  csrfCookie: () => Cookie | undefined;
 }
 
 export interface CsrfState {
@@ -64,7 +67,7 @@ export function createContext(
   const secure = config.useSecureCookies ?? origin.startsWith("https:");
   const cookieSet = config.cookies(secure);
   const cookies = parseCookies(request.headers.get("cookie"));
-  let csrf: Promise<CsrfState> | undefined;
+  let csrf: CsrfState | undefined;
   const ctx: RequestContext = {
     config,
     request,
@@ -78,13 +81,14 @@ export function createContext(
     body,
     redirectAsJson: request.headers.get("x-auth-return-redirect") === "1",
     csrf: () => (csrf ??= csrfState(ctx)),
+    csrfCookie: () => csrf?.cookie,
   };
   return ctx;
 }
 
-async function csrfState(ctx: RequestContext): Promise<CsrfState> {
+function csrfState(ctx: RequestContext): CsrfState {
   const { config, cookieSet } = ctx;
-  const existing = await readCsrfCookie(ctx.cookies[cookieSet.csrfToken.name], config.secrets);
+  const existing = readCsrfCookie(ctx.cookies[cookieSet.csrfToken.name], config.secrets);
   const submitted = ctx.body.csrfToken;
   const verified =
     existing !== null && typeof submitted === "string" && timingSafeEqual(submitted, existing.token);
@@ -92,7 +96,7 @@ async function csrfState(ctx: RequestContext): Promise<CsrfState> {
   const token = existing?.token ?? newCsrfToken();
   const cookie: Cookie = {
     name: cookieSet.csrfToken.name,
-    value: await csrfCookieValue(token, config.secrets[0]!),
+    value: csrfCookieValue(token, config.secrets[0]!),
     options: cookieSet.csrfToken.options,
   };
   return { token, cookie, verified };

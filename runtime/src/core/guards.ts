@@ -4,9 +4,9 @@ import { InvalidProvider, MissingCSRF } from "./errors.js";
 import type { ResolvedProvider } from "./providers.js";
 
 /** Throws `MissingCSRF` unless the body echoes the token of a valid CSRF cookie (or the check is off). */
-export async function requireCsrf(ctx: RequestContext): Promise<void> {
+export function requireCsrf(ctx: RequestContext): void {
   if (!ctx.config.csrfCheck) return;
-  const { verified } = await ctx.csrf();
+  const { verified } = ctx.csrf();
   if (!verified) {
     throw new MissingCSRF(
       `The ${ctx.route.action} request has no valid CSRF token: send the token from GET ${ctx.config.basePath}/csrf as "csrfToken", with the cookie it set.`,

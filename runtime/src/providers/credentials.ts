@@ -28,7 +28,8 @@ export function Credentials<Inputs extends Record<string, CredentialInput> = Rec
     name: "Credentials",
     type: "credentials",
     credentials: {} as Inputs,
-    authorize: () => null,
+    // No default: a provider without `authorize` is a configuration error, not a silent refusal.
+    authorize: config?.authorize,
     options: config as Record<string, unknown>,
   };
 }

@@ -13,7 +13,7 @@ export async function callbackAction(ctx: RequestContext): Promise<ResponseInter
     if (ctx.route.method !== "POST") {
       throw new InvalidRequest(`Credentials are submitted with POST ${ctx.config.basePath}/callback/${provider.id}.`);
     }
-    await requireCsrf(ctx);
+    requireCsrf(ctx);
     return credentialsCallback(ctx, provider as ResolvedProvider & CredentialsConfig);
   }
   throw new UnsupportedProvider(

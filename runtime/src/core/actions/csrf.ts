@@ -3,10 +3,9 @@ import type { ResponseInternal } from "../../types.js";
 import type { RequestContext } from "../context.js";
 import { NO_STORE } from "../response.js";
 
-export async function csrfAction(ctx: RequestContext): Promise<ResponseInternal> {
+export function csrfAction(ctx: RequestContext): ResponseInternal {
   if (!ctx.config.csrfCheck) {
     return { status: 404, headers: NO_STORE, body: { error: "NotFound", message: "CSRF protection is handled by the framework." } };
   }
-  const { token, cookie } = await ctx.csrf();
-  return { headers: NO_STORE, body: { csrfToken: token }, cookies: cookie ? [cookie] : [] };
+  return { headers: NO_STORE, body: { csrfToken: ctx.csrf().token } };
 }

@@ -15,7 +15,7 @@ export async function sessionAction(ctx: RequestContext): Promise<ResponseIntern
   const isUpdate = ctx.route.method === "POST";
   if (isUpdate) {
     try {
-      await requireCsrf(ctx);
+      requireCsrf(ctx);
     } catch (error) {
       ctx.config.logger.error(error as MissingCSRF);
       return { status: 400, headers: NO_STORE, body: { error: "MissingCSRF", message: (error as Error).message } };

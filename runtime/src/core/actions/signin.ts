@@ -17,7 +17,7 @@ export async function signInPage(ctx: RequestContext): Promise<ResponseInternal>
   if (config.pages.signIn) {
     return { redirect: pageUrl(ctx, config.pages.signIn, "signin", { callbackUrl, error, code }) };
   }
-  const csrf = config.csrfCheck ? await ctx.csrf() : undefined;
+  const csrf = config.csrfCheck ? ctx.csrf() : undefined;
   const providers: SignInPageProvider[] = config.providers.map((p) => ({
     id: p.id,
     name: p.name,
@@ -27,11 +27,11 @@ export async function signInPage(ctx: RequestContext): Promise<ResponseInternal>
     ...(p.type === "credentials" ? { credentials: (p as CredentialsConfig).credentials ?? {} } : {}),
   }));
   const html = renderSignInPage({ providers, csrfToken: csrf?.token, callbackUrl, error, code, theme: config.theme });
-  return { headers: PAGE_HEADERS, body: html, cookies: csrf?.cookie ? [csrf.cookie] : [] };
+  return { headers: PAGE_HEADERS, body: html };
 }
 
 export async function signInPost(ctx: RequestContext): Promise<ResponseInternal> {
-  await requireCsrf(ctx);
+  requireCsrf(ctx);
   const callbackUrl = sameOriginUrl(requestedCallbackUrl(ctx), ctx.origin) ?? undefined;
   if (ctx.route.providerId === undefined) {
     return { redirect: pageUrl(ctx, ctx.config.pages.signIn, "signin", { callbackUrl }) };

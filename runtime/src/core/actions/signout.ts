@@ -14,18 +14,18 @@ export async function signOutPage(ctx: RequestContext): Promise<ResponseInternal
   const { config } = ctx;
   const callbackUrl = sameOriginUrl(requestedCallbackUrl(ctx), ctx.origin) ?? ctx.origin;
   if (config.pages.signOut) return { redirect: pageUrl(ctx, config.pages.signOut, "signout", { callbackUrl }) };
-  const csrf = config.csrfCheck ? await ctx.csrf() : undefined;
+  const csrf = config.csrfCheck ? ctx.csrf() : undefined;
   const html = renderSignOutPage({
     csrfToken: csrf?.token,
     callbackUrl,
     signoutUrl: `${ctx.authUrl}/signout`,
     theme: config.theme,
   });
-  return { headers: PAGE_HEADERS, body: html, cookies: csrf?.cookie ? [csrf.cookie] : [] };
+  return { headers: PAGE_HEADERS, body: html };
 }
 
 export async function signOutPost(ctx: RequestContext): Promise<ResponseInternal> {
-  await requireCsrf(ctx);
+  requireCsrf(ctx);
   const read = await readSession(ctx);
   const token: JWT | null = read.kind === "valid" ? copyPayload(read.decoded) : null;
   const cookies = clearSessionCookies(ctx);
