@@ -25,6 +25,6 @@ export async function redirectTarget(ctx: RequestContext, requested = requestedC
     return finalRedirect(url, baseUrl);
   } catch (error) {
     ctx.config.logger.error(new InvalidCallbackUrl("The redirect callback threw; sending the user to the base URL.", error as Error));
-    return baseUrl;
+    return finalRedirect(baseUrl, baseUrl);
   }
 }
