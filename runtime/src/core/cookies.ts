@@ -2,7 +2,8 @@
  * Cookie names, attributes, parsing, and the chunking of values too large for one
  * cookie. Cookies are values returned to the caller, never side effects.
  */
-import { parse, serialize } from "cookie";
+import { parse } from "cookie";
+import { InvalidConfig } from "./errors.js";
 import type { Cookie, CookieOption, CookieSerializeOptions, CookiesOptions } from "../types.js";
 
 export type CookieKey = keyof CookiesOptions;
@@ -27,6 +28,10 @@ export function defaultCookies(secure: boolean): CookieSet {
   };
 }
 
+/** RFC 6265 cookie-name (a token) and the characters a Domain or Path attribute may not hold. */
+const COOKIE_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const ATTRIBUTE_VALUE = /^[\u0021-\u003A\u003C-\u007E]*$/;
+
 /** Applies the user's `cookies` option over the defaults; an overridden cookie keeps exactly what the user set. */
 export function mergeCookies(defaults: CookieSet, overrides: Partial<CookiesOptions> | undefined): CookieSet {
   if (!overrides) return defaults;
@@ -34,10 +39,17 @@ export function mergeCookies(defaults: CookieSet, overrides: Partial<CookiesOpti
   for (const key of Object.keys(defaults) as CookieKey[]) {
     const user = overrides[key];
     if (!user) continue;
-    merged[key] = {
-      name: user.name ?? defaults[key].name,
-      options: { ...defaults[key].options, ...user.options },
-    };
+    const cookie = { name: user.name ?? defaults[key].name, options: { ...defaults[key].options, ...user.options } };
+    if (!COOKIE_NAME.test(cookie.name)) {
+      throw new InvalidConfig(`cookies.${key}.name is ${JSON.stringify(cookie.name)}; a cookie name is letters, digits and !#$%&'*+-.^_\`|~ only.`);
+    }
+    for (const attribute of ["domain", "path"] as const) {
+      const value = cookie.options[attribute];
+      if (value !== undefined && (typeof value !== "string" || !ATTRIBUTE_VALUE.test(value))) {
+        throw new InvalidConfig(`cookies.${key}.options.${attribute} is ${JSON.stringify(value)}; it may not contain spaces, ";" or control characters.`);
+      }
+    }
+    merged[key] = cookie;
   }
   return merged;
 }
@@ -57,17 +69,30 @@ export function parseCookies(header: string | null): Record<string, string> {
   return result;
 }
 
+/** Characters a cookie value may hold unencoded (RFC 6265 cookie-octet, minus `%` so decoding is unambiguous). */
+const PLAIN_VALUE = /^[\u0021\u0023-\u0024\u0026-\u002B\u002D-\u003A\u003C-\u005B\u005D-\u007E]*$/;
+const SAME_SITE = { lax: "Lax", strict: "Strict", none: "None" } as const;
+
+/**
+ * A `Set-Cookie` value. Names, domains and paths were checked when the config was
+ * resolved; values are percent-encoded unless already plain (tokens and JWEs are).
+ */
 export function serializeCookie(cookie: Cookie): string {
-  const { maxAge, expires, ...rest } = cookie.options;
-  const options: Parameters<typeof serialize>[2] = { ...rest };
-  if (maxAge !== undefined) {
-    options.maxAge = maxAge;
-    // Expires too, for old clients that ignore Max-Age.
-    options.expires = expires ?? new Date(Date.now() + maxAge * 1000);
-  } else if (expires) {
-    options.expires = expires;
-  }
-  return serialize(cookie.name, cookie.value, options);
+  const { maxAge, expires, domain, path, httpOnly, secure, sameSite, partitioned, priority } = cookie.options;
+  const value = PLAIN_VALUE.test(cookie.value) ? cookie.value : encodeURIComponent(cookie.value);
+  let header = `${cookie.name}=${value}`;
+  if (maxAge !== undefined) header += `; Max-Age=${Math.floor(maxAge)}`;
+  // Expires too, for old clients that ignore Max-Age.
+  const expiry = expires ?? (maxAge !== undefined ? new Date(Date.now() + maxAge * 1000) : undefined);
+  if (expiry) header += `; Expires=${expiry.toUTCString()}`;
+  if (domain) header += `; Domain=${domain}`;
+  if (path) header += `; Path=${path}`;
+  if (httpOnly) header += "; HttpOnly";
+  if (secure) header += "; Secure";
+  if (partitioned) header += "; Partitioned";
+  if (priority) header += `; Priority=${priority[0]!.toUpperCase()}${priority.slice(1)}`;
+  if (sameSite) header += `; SameSite=${sameSite === true ? "Strict" : SAME_SITE[sameSite]}`;
+  return header;
 }
 
 /** A cookie that deletes `name` in the browser. */

@@ -13,6 +13,7 @@ export const NO_STORE = {
  *   that follows the redirect itself (`X-Auth-Return-Redirect: 1`).
  */
 export function toResponse(result: ResponseInternal, redirectAsJson: boolean): Response {
+  // One Headers object, handed to the Response as is (a plain init would be copied again).
   const headers = new Headers(result.headers);
   for (const cookie of result.cookies ?? []) headers.append("Set-Cookie", serializeCookie(cookie));
   if (result.redirect !== undefined) {
