@@ -14,6 +14,7 @@ import {
   csrfToken,
   fetchSession,
   locationOf,
+  request,
   storesSession,
 } from "../helpers.js";
 
@@ -426,4 +427,31 @@ describe("paths and methods", () => {
       await expectJsonError(await call(credentialsConfig(), path), 400);
     },
   );
+});
+
+describe("bodies that cannot be read", () => {
+  it("a body already consumed before the handler is a 400, not a crash", async () => {
+    const req = request("/auth/callback/credentials", { form: { username: "ada" } });
+    await req.text();
+    const response = await Auth(req, credentialsConfig());
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { message: string }).message).toMatch(/already read/);
+  });
+
+  it("a body stream that fails midway is a 400", async () => {
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.error(new Error("connection reset"));
+      },
+    });
+    const req = new Request(`${ORIGIN}/auth/callback/credentials`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body,
+      duplex: "half",
+    } as RequestInit);
+    const response = await Auth(req, credentialsConfig());
+    expect(response.status).toBe(400);
+    expect(response.headers.getSetCookie()).toEqual([]);
+  });
 });

@@ -16,7 +16,7 @@ import { resolveConfig, type ResolvedConfig } from "./config.js";
 import { createContext, type RequestContext } from "./context.js";
 import { configErrorResponse } from "./config-error.js";
 import { errorResult, requestErrorResult } from "./error-response.js";
-import { InvalidRequest, UnknownAction } from "./errors.js";
+import type { InvalidRequest, UnknownAction } from "./errors.js";
 import { toResponse } from "./response.js";
 import { route, type Route } from "./router.js";
 import type { raw } from "./symbols.js";
@@ -61,25 +61,25 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
   } catch (error) {
     return configErrorResponse(request, config, error as Error, wantsRaw);
   }
+  const { result, redirectAsJson } = await handle(request, resolved);
+  return wantsRaw ? result : toResponse(result, redirectAsJson);
+}
+
+async function handle(request: Request, config: ResolvedConfig): Promise<{ result: ResponseInternal; redirectAsJson: boolean }> {
   const url = new URL(request.url);
-  let result: ResponseInternal;
-  let redirectAsJson = false;
   let matched: Route;
   let body: RequestBody = {};
   try {
-    matched = route(url.pathname, request.method, resolved.basePath);
+    matched = route(url.pathname, request.method, config.basePath);
     if (matched.method === "POST") body = checkReservedFields(await readBody(request));
   } catch (error) {
-    resolved.logger.debug("rejected request", { path: url.pathname, method: request.method, reason: (error as Error).message });
-    if (error instanceof UnknownAction || error instanceof InvalidRequest) {
-      const result = requestErrorResult(error);
-      return wantsRaw ? result : toResponse(result, false);
-    }
-    throw error;
+    const rejected = error as UnknownAction | InvalidRequest;
+    config.logger.debug("rejected request", { path: url.pathname, method: request.method, reason: rejected.message });
+    return { result: requestErrorResult(rejected), redirectAsJson: false };
   }
-  const ctx = createContext(resolved, request, url, matched, body);
-  redirectAsJson = ctx.redirectAsJson;
-  resolved.logger.debug(`${matched.method} ${matched.action}`, { provider: matched.providerId });
+  const ctx = createContext(config, request, url, matched, body);
+  config.logger.debug(`${matched.method} ${matched.action}`, { provider: matched.providerId });
+  let result: ResponseInternal;
   try {
     result = await HANDLERS[`${matched.method} ${matched.action}`]!(ctx);
   } catch (error) {
@@ -88,5 +88,5 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
   // Whichever action used the CSRF token, a new or re-signed cookie goes out with the answer.
   const csrfCookie = ctx.csrfCookie();
   if (csrfCookie) result = { ...result, cookies: [...(result.cookies ?? []), csrfCookie] };
-  return wantsRaw ? result : toResponse(result, redirectAsJson);
+  return { result, redirectAsJson: ctx.redirectAsJson };
 }

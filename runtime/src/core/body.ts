@@ -26,11 +26,18 @@ async function readText(request: Request): Promise<string> {
   const declared = Number(request.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) throw tooLarge();
   if (!request.body) return "";
+  if (request.bodyUsed) throw new InvalidRequest("The request body was already read before it reached the auth handler.");
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch {
+      throw new InvalidRequest("The request body could not be read (the client may have gone away).");
+    }
+    const { done, value } = chunk;
     if (done) break;
     size += value.byteLength;
     if (size > MAX_BODY_BYTES) {

@@ -1,0 +1,64 @@
+/**
+ * The package as users get it: the built `@gatehouse/runtime` (dist + exports
+ * map) imported by a plain Node script, and the web-standards-only rule of core.
+ */
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const dist = join(root, "runtime/dist");
+
+function node(args: string[], input?: string): string {
+  return execFileSync(process.execPath, args, { cwd: root, encoding: "utf8", input, timeout: 60_000 });
+}
+
+function jsFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith(".js"))
+    .map((entry) => join(entry.parentPath, entry.name));
+}
+
+beforeAll(() => {
+  // Build what the exports map points at, so the test never runs a stale dist.
+  execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", "runtime/tsconfig.build.json"], {
+    cwd: root,
+    timeout: 120_000,
+  });
+}, 130_000);
+
+describe("built @gatehouse/runtime", () => {
+  it("the example script signs in, reads, updates and signs out", () => {
+    const output = node(["runtime/examples/credentials-flow.mjs"]);
+    expect(output).toMatch(/wrong password -> 302 http:\/\/localhost:3000\/auth\/signin\?error=CredentialsSignin&code=credentials/);
+    expect(output).toMatch(/sign in -> 302 http:\/\/localhost:3000\/dashboard/);
+    expect(output).toMatch(/session: \{"user":\{"name":"Ada Lovelace","email":"ada@example.com","id":"1"\},"expires":"[^"]+"\}/);
+    expect(output).toMatch(/update -> 200 \{"user":\{"name":"Countess of Lovelace"/);
+    expect(output).toMatch(/sign out -> 302 http:\/\/localhost:3000\//);
+    expect(output).toMatch(/session after sign-out: null/);
+  });
+
+  it("every entry of the exports map resolves and exports what the docs name", () => {
+    const script = `
+      const core = await import("@gatehouse/runtime");
+      const jwt = await import("@gatehouse/runtime/jwt");
+      const providers = await import("@gatehouse/runtime/providers");
+      const credentials = await import("@gatehouse/runtime/providers/credentials");
+      console.log(JSON.stringify({
+        core: ["Auth", "setEnvDefaults", "skipCSRFCheck", "raw", "AuthError", "CredentialsSignin", "MissingCSRF", "UntrustedHost"].filter((n) => !(n in core)),
+        jwt: ["encode", "decode", "getToken"].filter((n) => !(n in jwt)),
+        providers: typeof providers.Credentials,
+        credentials: typeof credentials.Credentials,
+        defaultExport: "default" in core || "default" in providers,
+      }));`;
+    const result = JSON.parse(node(["--input-type=module", "-e", script]));
+    expect(result).toEqual({ core: [], jwt: [], providers: "function", credentials: "function", defaultExport: false });
+  });
+
+  it("core, pages, providers and jwt import no node: modules (they run on edge runtimes)", () => {
+    const offenders = jsFiles(dist).filter((file) => /from\s+["']node:|require\(["']node:|import\(["']node:/.test(readFileSync(file, "utf8")));
+    expect(offenders).toEqual([]);
+  });
+});
