@@ -3,13 +3,15 @@
  * same config object runs on both, their sessions are interchangeable, and the
  * `raw` symbol and warning codes behave as documented.
  */
-import { Auth as AuthJs } from "@auth/core";
+import { Auth as AuthJsOverloaded } from "@auth/core";
 import AuthJsCredentials from "@auth/core/providers/credentials";
-import { Auth, raw, type AuthConfig, type ResponseInternal } from "@gatehouse/runtime";
+import { Auth, raw, skipCSRFCheck, type AuthConfig, type ResponseInternal } from "@gatehouse/runtime";
 import { describe, expect, it } from "vitest";
 import { CookieJar, ORIGIN, SECRET, USER, call, captureLogger, credentialsConfig, csrfToken, request, signInWithCredentials } from "../helpers.js";
 
 const quiet = { error() {}, warn() {}, debug() {} };
+/** Auth.js's handler, typed for the plain-Response overload (our AuthConfig is structurally its own). */
+const AuthJs = AuthJsOverloaded as unknown as (request: Request, config: unknown) => Promise<Response>;
 
 /** A config written for Auth.js: its own Credentials factory, its callback shapes. */
 function authJsStyleConfig(): AuthConfig {
@@ -31,7 +33,7 @@ function authJsStyleConfig(): AuthConfig {
 }
 
 async function authJsCall(config: AuthConfig, path: string, jar: CookieJar, form?: Record<string, string>): Promise<Response> {
-  const response = await AuthJs(request(path, { jar, form }), config as never);
+  const response = await AuthJs(request(path, { jar, form }), config);
   jar.store(response);
   return response;
 }
@@ -66,7 +68,7 @@ describe("a config written for @auth/core", () => {
     const sessionCookie = ourJar.get("authjs.session-token")!;
     const onAuthJs = await AuthJs(
       new Request(`${ORIGIN}/auth/session`, { headers: { cookie: `authjs.session-token=${sessionCookie}` } }),
-      config as never,
+      config,
     );
     expect(await onAuthJs.json()).toMatchObject({ user: { email: USER.email }, role: "admin" });
   });
@@ -130,7 +132,6 @@ describe("warning codes", () => {
   });
 
   it("skipCSRFCheck warns csrf-disabled, debug warns debug-enabled", async () => {
-    const { skipCSRFCheck } = await import("@gatehouse/runtime");
     const log = captureLogger();
     await call(credentialsConfig({ skipCSRFCheck, debug: true, logger: log.logger }), "/auth/session");
     expect(log.warnings.sort()).toEqual(["csrf-disabled", "debug-enabled"]);
