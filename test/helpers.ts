@@ -11,11 +11,15 @@ export const OLD_SECRET = "old-secret-old-secret-old-secret-0123456789ab";
 
 export const USER = { id: "user-1", name: "Ada Lovelace", email: "ada@example.com", image: "https://example.com/ada.png" };
 
-/** A credentials config that accepts `ada` / `correct horse`. */
+/**
+ * A credentials config that accepts `ada` / `correct horse`. Its logger keeps the
+ * test output quiet; tests that inspect logs pass their own (`captureLogger`).
+ */
 export function credentialsConfig(overrides: Partial<AuthConfig> = {}): AuthConfig {
   return {
     secret: SECRET,
     trustHost: true,
+    logger: captureLogger().logger,
     providers: [
       Credentials({
         credentials: { username: { label: "Username" }, password: { label: "Password", type: "password" } },

@@ -14,7 +14,7 @@ import {
   USER,
   call,
   captureLogger,
-  credentialsConfig as baseCredentialsConfig,
+  credentialsConfig,
   csrfToken,
   isCleared,
   request,
@@ -22,9 +22,6 @@ import {
   signInWithCredentials,
 } from "../helpers.js";
 
-/** The shared credentials config, with a logger that keeps the test output quiet (tests that inspect logs pass their own). */
-const credentialsConfig = (overrides: Partial<AuthConfig> = {}): AuthConfig =>
-  baseCredentialsConfig({ logger: captureLogger().logger, ...overrides });
 
 const NEW_SECRET = "new-secret-new-secret-new-secret-0123456789zz";
 
@@ -244,7 +241,7 @@ describe("invalid options are Configuration errors naming the option", () => {
 
 describe("setEnvDefaults", () => {
   const base = (): AuthConfig => {
-    const { secret: _s, trustHost: _t, ...rest } = baseCredentialsConfig();
+    const { secret: _s, trustHost: _t, ...rest } = credentialsConfig();
     return rest;
   };
 
@@ -354,7 +351,7 @@ describe("setEnvDefaults", () => {
     expect(sessionCookiesSet(flow.signIn)).toEqual(["authjs.session-token"]);
     expect(((await flow.session.json()) as { user: { name: string } }).user.name).toBe(USER.name);
     expect(snapshot(config)).toStrictEqual(before);
-    expect(Object.keys(config).sort()).toEqual(["providers"]);
+    expect(Object.keys(config).sort()).toEqual(["logger", "providers"]);
   });
 });
 

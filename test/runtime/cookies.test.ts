@@ -11,7 +11,7 @@ import {
   USER,
   call,
   captureLogger,
-  credentialsConfig as baseCredentialsConfig,
+  credentialsConfig,
   csrfToken,
   isCleared,
   request,
@@ -19,9 +19,6 @@ import {
   signInWithCredentials,
 } from "../helpers.js";
 
-/** The shared credentials config, with a logger that keeps the test output quiet (tests that inspect logs pass their own). */
-const credentialsConfig = (overrides: Partial<AuthConfig> = {}): AuthConfig =>
-  baseCredentialsConfig({ logger: captureLogger().logger, ...overrides });
 
 const HTTPS = "https://app.example.com";
 const DAY = 24 * 60 * 60 * 1000;

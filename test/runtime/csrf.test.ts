@@ -13,7 +13,7 @@ import {
   USER,
   call,
   captureLogger,
-  credentialsConfig as baseCredentialsConfig,
+  credentialsConfig,
   csrfToken,
   request,
   setCookies,
@@ -21,9 +21,6 @@ import {
   type ParsedSetCookie,
 } from "../helpers.js";
 
-/** The shared credentials config, with a logger that keeps the test output quiet (tests that inspect logs pass their own). */
-const credentialsConfig = (overrides: Partial<AuthConfig> = {}): AuthConfig =>
-  baseCredentialsConfig({ logger: captureLogger().logger, ...overrides });
 
 const NEW_SECRET = "new-secret-new-secret-new-secret-0123456789zz";
 const HTTPS = "https://app.example.com";

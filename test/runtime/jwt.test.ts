@@ -14,16 +14,13 @@ import {
   USER,
   call,
   captureLogger,
-  credentialsConfig as baseCredentialsConfig,
+  credentialsConfig,
   isCleared,
   request,
   setCookies,
   signInWithCredentials,
 } from "../helpers.js";
 
-/** The shared credentials config, with a logger that keeps the test output quiet (tests that inspect logs pass their own). */
-const credentialsConfig = (overrides: Partial<AuthConfig> = {}): AuthConfig =>
-  baseCredentialsConfig({ logger: captureLogger().logger, ...overrides });
 
 const NEW_SECRET = "new-secret-new-secret-new-secret-0123456789zz";
 const FOREIGN_SECRET = "foreign-secret-foreign-secret-foreign-secret-00";

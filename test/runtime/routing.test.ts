@@ -12,16 +12,13 @@ import {
   USER,
   call,
   captureLogger,
-  credentialsConfig as baseCredentialsConfig,
+  credentialsConfig,
   csrfToken,
   request,
   setCookies,
   signInWithCredentials,
 } from "../helpers.js";
 
-/** The shared credentials config, with a logger that keeps the test output quiet (tests that inspect logs pass their own). */
-const credentialsConfig = (overrides: Partial<AuthConfig> = {}): AuthConfig =>
-  baseCredentialsConfig({ logger: captureLogger().logger, ...overrides });
 import { Auth } from "@gatehouse/runtime";
 
 const github = { id: "github", name: "GitHub", type: "oauth" as const };
