@@ -52,14 +52,20 @@ export interface JWTOptions {
 const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60;
 const ENC = "A256CBC-HS512";
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
+// Fatal: a plaintext that is not valid UTF-8 is a broken token, as in jose.
+const decoder = new TextDecoder("utf-8", { fatal: true });
 /** Seconds of clock skew tolerated on `exp` and `nbf`, as Auth.js. */
 const CLOCK_TOLERANCE = 15;
 
+/** Content encryptions Auth.js tokens use: ours write CBC, Auth.js can read GCM too. */
+type ContentEncryption = typeof ENC | "A256GCM";
+
 interface DerivedKey {
   key: Uint8Array;
+  /** JWK thumbprint of the key, the `kid` header of the tokens it makes. */
   kid: string;
-  cbc: CbcKeys;
+  /** Imported keys for the fast path (CBC keys only). */
+  cbc?: CbcKeys;
 }
 
 /**
@@ -70,21 +76,22 @@ interface DerivedKey {
 const derivedKeys = new Map<string, Promise<DerivedKey>>();
 const MAX_DERIVED_KEYS = 256;
 
-export function derivedKey(secret: string, salt: string): Promise<DerivedKey> {
-  const cacheKey = `${salt}\u0000${secret}`;
+export function derivedKey(secret: string, salt: string, enc: ContentEncryption = ENC): Promise<DerivedKey> {
+  const cacheKey = `${enc}\u0000${salt}\u0000${secret}`;
   let entry = derivedKeys.get(cacheKey);
   if (!entry) {
     if (derivedKeys.size >= MAX_DERIVED_KEYS) derivedKeys.delete(derivedKeys.keys().next().value!);
-    entry = deriveKey(secret, salt);
+    entry = deriveKey(secret, salt, enc);
     derivedKeys.set(cacheKey, entry);
     entry.catch(() => derivedKeys.delete(cacheKey));
   }
   return entry;
 }
 
-async function deriveKey(secret: string, salt: string): Promise<DerivedKey> {
+async function deriveKey(secret: string, salt: string, enc: ContentEncryption): Promise<DerivedKey> {
+  const bits = enc === ENC ? 512 : 256;
   const material = await crypto.subtle.importKey("raw", encoder.encode(secret), "HKDF", false, ["deriveBits"]);
-  const bits = await crypto.subtle.deriveBits(
+  const derived = await crypto.subtle.deriveBits(
     {
       name: "HKDF",
       hash: "SHA-256",
@@ -92,11 +99,11 @@ async function deriveKey(secret: string, salt: string): Promise<DerivedKey> {
       info: encoder.encode(`Auth.js Generated Encryption Key (${salt})`),
     },
     material,
-    512,
+    bits,
   );
-  const key = new Uint8Array(bits);
-  const kid = await calculateJwkThumbprint({ kty: "oct", k: base64url.encode(key) }, "sha512");
-  return { key, kid, cbc: await importCbcKeys(key, kid) };
+  const key = new Uint8Array(derived);
+  const kid = await calculateJwkThumbprint({ kty: "oct", k: base64url.encode(key) }, `sha${bits}` as "sha256" | "sha512");
+  return { key, kid, cbc: enc === ENC ? await importCbcKeys(key, kid) : undefined };
 }
 
 function secretList(secret: string | string[]): string[] {
@@ -113,7 +120,7 @@ export async function encode<Payload extends Record<string, unknown> = JWT>(
 ): Promise<string> {
   const { token = {}, salt, maxAge = DEFAULT_MAX_AGE } = params;
   const [newest] = secretList(params.secret);
-  const { cbc } = await derivedKey(newest!, salt);
+  const { cbc } = (await derivedKey(newest!, salt)) as Required<DerivedKey>;
   const now = Math.floor(Date.now() / 1000);
   const claims = { ...token, iat: now, exp: now + maxAge, jti: crypto.randomUUID() };
   return encryptCompact(cbc, encoder.encode(JSON.stringify(claims)));
@@ -129,17 +136,18 @@ export async function decode<Payload = JWT>(params: JWTDecodeParams): Promise<Pa
   const secrets = secretList(params.secret);
   const parts = token.split(".");
   for (const secret of secrets) {
-    const derived = await derivedKey(secret, salt);
-    if (parts[0] === derived.cbc.header) {
-      return checkClaims(JSON.parse(decoder.decode(await decryptCompact(derived.cbc, parts)))) as Payload;
+    const { cbc } = (await derivedKey(secret, salt)) as Required<DerivedKey>;
+    if (parts[0] === cbc.header) {
+      return checkClaims(parseClaims(await decryptCompact(cbc, parts))) as Payload;
     }
   }
   // Not one of our headers (another kid order, A256GCM, no kid): let jose handle it.
   const { payload } = await jwtDecrypt(
     token,
-    async ({ kid }) => {
+    async ({ kid, enc }) => {
+      if (enc !== ENC && enc !== "A256GCM") throw new errors.JOSENotSupported("Unsupported content encryption.");
       for (const secret of secrets) {
-        const derived = await derivedKey(secret, salt);
+        const derived = await derivedKey(secret, salt, enc as ContentEncryption);
         if (kid === undefined || kid === derived.kid) return derived.key;
       }
       throw new Error("No secret matches the key id of this token.");
@@ -151,6 +159,14 @@ export async function decode<Payload = JWT>(params: JWTDecodeParams): Promise<Pa
     },
   );
   return payload as Payload;
+}
+
+function parseClaims(plaintext: Uint8Array): unknown {
+  try {
+    return JSON.parse(decoder.decode(plaintext));
+  } catch {
+    throw new errors.JWTInvalid("The JWT claims are not valid UTF-8 JSON.");
+  }
 }
 
 /** The checks `jose`'s `jwtDecrypt` applies to the claims, for the fast path. */

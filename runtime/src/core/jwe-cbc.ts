@@ -73,7 +73,11 @@ function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   return diff === 0;
 }
 
+/** RFC 7515 base64url: no padding, no whitespace. A looser decoder would let one token have many spellings. */
+const BASE64URL = /^[A-Za-z0-9_-]*$/;
+
 function decodePart(part: string): Uint8Array<ArrayBuffer> {
+  if (!BASE64URL.test(part)) throw new errors.JWEInvalid("A JWE part is not valid base64url.");
   try {
     return base64url.decode(part) as Uint8Array<ArrayBuffer>;
   } catch {

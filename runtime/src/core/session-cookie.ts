@@ -22,13 +22,19 @@ export function isExpired(payload: JWT, now = nowSeconds()): boolean {
   return typeof payload.exp === "number" && payload.exp <= now;
 }
 
+/** The cookie name salts the key: the same string under another name is another token. */
+export function sessionCacheKey(cookieName: string, token: string): string {
+  return `${cookieName}\u0000${token}`;
+}
+
 export async function readSession(ctx: RequestContext): Promise<SessionRead> {
   const { config } = ctx;
   const name = ctx.cookieSet.sessionToken.name;
   const token = readChunked(ctx.cookies, name);
   if (!token) return { kind: "none" };
   const cacheable = config.jwt.usesDefaultCodec;
-  let decoded = cacheable ? config.sessionCache.get(token) : undefined;
+  const cacheKey = sessionCacheKey(name, token);
+  let decoded = cacheable ? config.sessionCache.get(cacheKey) : undefined;
   if (!decoded) {
     let payload: JWT | null;
     try {
@@ -41,10 +47,10 @@ export async function readSession(ctx: RequestContext): Promise<SessionRead> {
     }
     if (!payload || typeof payload !== "object") return { kind: "invalid", cookies: clearSessionCookies(ctx) };
     decoded = { payload, json: JSON.stringify(payload) };
-    if (cacheable) config.sessionCache.set(token, decoded);
+    if (cacheable) config.sessionCache.set(cacheKey, decoded);
   }
   if (isExpired(decoded.payload)) {
-    config.sessionCache.delete(token);
+    config.sessionCache.delete(cacheKey);
     config.logger.debug("session token expired");
     return { kind: "invalid", cookies: clearSessionCookies(ctx) };
   }
