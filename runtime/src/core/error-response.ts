@@ -1,16 +1,19 @@
 /**
  * The one table from errors to responses. Every error is logged in full; the
- * browser sees only the type of a client-safe error, anything else as
- * `Configuration`.
+ * browser sees the type of a client-safe error, `Configuration` for a
+ * configuration problem, and the generic error page for anything else.
  */
 import type { ResponseInternal } from "../types.js";
 import { renderError } from "./actions/pages.js";
 import { requestedCallbackUrl } from "./callback-url.js";
 import type { RequestContext } from "./context.js";
-import { AuthError, CredentialsSignin, InvalidRequest, UnknownAction, isClientSafe } from "./errors.js";
+import { CredentialsSignin, InvalidRequest, UnknownAction, isClientSafe, publicErrorType } from "./errors.js";
 import { pageUrl } from "./guards.js";
 import { sameOriginUrl } from "./redirect.js";
 import { NO_STORE } from "./response.js";
+
+const CONFIGURATION_MESSAGE = "There is a problem with the server configuration. Check the server logs.";
+const SERVER_ERROR_MESSAGE = "Something went wrong on the server. Check the server logs.";
 
 /** Actions that answer JSON rather than a page or a redirect. */
 const JSON_ACTIONS = new Set(["session", "csrf", "providers", "webauthn-options"]);
@@ -32,13 +35,12 @@ export function errorResult(ctx: RequestContext, error: unknown): ResponseIntern
   if (err instanceof InvalidRequest || err instanceof UnknownAction) return requestErrorResult(err);
 
   const clientSafe = isClientSafe(err);
-  const type = clientSafe ? err.type : "Configuration";
+  const type = publicErrorType(err);
   if (JSON_ACTIONS.has(ctx.route.action)) {
-    const status = clientSafe ? (STATUS_OF_CLIENT_TYPE[type] ?? 400) : err instanceof AuthError && err.type === "InvalidProvider" ? 400 : 500;
-    const message = clientSafe || status === 400 ? err.message : "There is a problem with the server configuration. Check the server logs.";
-    return { status, headers: NO_STORE, body: { error: status === 500 ? "Configuration" : (err as AuthError).type, message } };
+    const message = clientSafe ? err.message : type ? CONFIGURATION_MESSAGE : SERVER_ERROR_MESSAGE;
+    const status = clientSafe ? (STATUS_OF_CLIENT_TYPE[err.type] ?? 400) : 500;
+    return { status, headers: NO_STORE, body: { error: type ?? "ServerError", message } };
   }
-  if (err instanceof AuthError && err.type === "InvalidProvider") return requestErrorResult(new InvalidRequest(err.message));
   // A page that fails renders the error page itself: redirecting could loop.
   if (ctx.route.method === "GET" && ctx.route.action !== "callback") return renderError(ctx, type);
 

@@ -221,3 +221,33 @@ const CLIENT_SAFE_TYPES = new Set<ErrorType>([
 export function isClientSafe(error: unknown): error is AuthError {
   return error instanceof AuthError && CLIENT_SAFE_TYPES.has(error.type);
 }
+
+/** Types that mean the configuration is wrong; the browser sees them as `Configuration`. */
+const CONFIGURATION_TYPES = new Set<ErrorType>([
+  "InvalidConfig",
+  "MissingSecret",
+  "UntrustedHost",
+  "MissingAdapter",
+  "MissingAdapterMethods",
+  "MissingAuthorize",
+  "InvalidProvider",
+  "UnsupportedProvider",
+  "UnsupportedStrategy",
+  "ExperimentalFeatureNotEnabled",
+  "InvalidEndpoints",
+  "DuplicateConditionalUI",
+  "MissingWebAuthnAutocomplete",
+  "ErrorPageLoop",
+]);
+
+/**
+ * What the browser may learn about an error: its own type when client-safe,
+ * `Configuration` for a configuration problem, and nothing (`undefined`, the
+ * generic error page) for a failure in application code such as a throwing
+ * `authorize`, which is not a configuration problem and must not look like one.
+ */
+export function publicErrorType(error: unknown): string | undefined {
+  if (!(error instanceof AuthError)) return undefined;
+  if (CLIENT_SAFE_TYPES.has(error.type)) return error.type;
+  return CONFIGURATION_TYPES.has(error.type) ? "Configuration" : undefined;
+}

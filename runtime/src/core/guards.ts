@@ -1,6 +1,6 @@
 /** Checks shared by several actions. */
 import type { RequestContext } from "./context.js";
-import { InvalidProvider, MissingCSRF } from "./errors.js";
+import { MissingCSRF, UnknownAction } from "./errors.js";
 import type { ResolvedProvider } from "./providers.js";
 
 /** Throws `MissingCSRF` unless the body echoes the token of a valid CSRF cookie (or the check is off). */
@@ -14,13 +14,13 @@ export function requireCsrf(ctx: RequestContext): void {
   }
 }
 
-/** The provider named in the path; unknown ids are a client error that lists the configured ones. */
+/** The provider named in the path; an unknown id is an unknown path (400) whose message lists the configured ones. */
 export function pathProvider(ctx: RequestContext): ResolvedProvider {
   const id = ctx.route.providerId;
   const provider = id === undefined ? undefined : ctx.config.providerById.get(id);
   if (!provider) {
     const known = [...ctx.config.providerById.keys()];
-    throw new InvalidProvider(
+    throw new UnknownAction(
       `No provider with id ${JSON.stringify(id ?? "")} is configured${known.length ? ` (configured: ${known.join(", ")})` : ""}.`,
     );
   }
