@@ -209,6 +209,14 @@ export interface ResponseInternal<Body extends string | Record<string, any> | an
   cookies?: Cookie[];
 }
 
+/**
+ * The answer of `GET webauthn-options`: options for the browser's WebAuthn API,
+ * to authenticate with a passkey or to register one.
+ */
+export type WebAuthnOptionsResponseBody =
+  | { action: "authenticate"; options: Record<string, unknown> }
+  | { action: "register"; options: Record<string, unknown> };
+
 export type AuthAction =
   | "callback"
   | "csrf"

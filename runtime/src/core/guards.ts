@@ -7,6 +7,7 @@ import type { ResolvedProvider } from "./providers.js";
 export function requireCsrf(ctx: RequestContext): void {
   if (!ctx.config.csrfCheck) return;
   const { verified } = ctx.csrf();
+  ctx.config.logger.debug("CSRF check", { action: ctx.route.action, verified });
   if (!verified) {
     throw new MissingCSRF(
       `The ${ctx.route.action} request has no valid CSRF token: send the token from GET ${ctx.config.basePath}/csrf as "csrfToken", with the cookie it set.`,

@@ -75,7 +75,9 @@ export async function issueSession(ctx: RequestContext, payload: JWT): Promise<I
   const maxAge = config.jwt.maxAge;
   const token = await config.jwt.encode({ token: claims, secret: config.jwt.secret, salt: name, maxAge });
   const expires = new Date(Date.now() + maxAge * 1000);
-  return { cookies: writeChunked(name, token, { ...options, expires }, ctx.cookies), expires };
+  const cookies = writeChunked(name, token, { ...options, expires }, ctx.cookies);
+  config.logger.debug("session cookie issued", { cookies: cookies.filter((c) => c.value !== "").length, expires });
+  return { cookies, expires };
 }
 
 export function clearSessionCookies(ctx: RequestContext): Cookie[] {

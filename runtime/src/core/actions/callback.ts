@@ -33,6 +33,7 @@ async function credentialsCallback(
     if (error instanceof CredentialsSignin) throw error;
     throw new CallbackRouteError(`The authorize function of "${provider.id}" threw.`, error as Error);
   }
+  ctx.config.logger.debug("authorize finished", { provider: provider.id, signedIn: user !== null && user !== undefined });
   if (user === null || user === undefined) throw new CredentialsSignin(`The authorize function of "${provider.id}" returned no user.`);
   if (typeof user !== "object") {
     throw new CallbackRouteError(`The authorize function of "${provider.id}" must return a user object or null.`);

@@ -29,6 +29,7 @@ export async function signOutPost(ctx: RequestContext): Promise<ResponseInternal
   const read = await readSession(ctx);
   const token: JWT | null = read.kind === "valid" ? copyPayload(read.decoded) : null;
   const cookies = clearSessionCookies(ctx);
+  ctx.config.logger.debug("session ended", { hadSession: token !== null });
   await emit(ctx.config, "signOut", { token });
   return { redirect: await redirectTarget(ctx), cookies };
 }
