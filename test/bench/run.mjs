@@ -64,6 +64,11 @@ const scenarios = {
     request: (s) => new Request(`${ORIGIN}/auth/session`, { headers: { cookie: s.sessionCookie } }),
   },
   "CSRF GET (new visitor)": { status: 200, reusable: true, request: () => new Request(`${ORIGIN}/auth/csrf`) },
+  "CSRF GET (with its cookie)": {
+    status: 200,
+    reusable: true,
+    request: (s) => new Request(`${ORIGIN}/auth/csrf`, { headers: { cookie: s.csrfCookie } }),
+  },
   "credentials sign-in": {
     status: 302,
     request: (s) =>

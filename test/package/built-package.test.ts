@@ -12,7 +12,8 @@ const root = fileURLToPath(new URL("../../", import.meta.url));
 const dist = join(root, "runtime/dist");
 
 function node(args: string[], input?: string): string {
-  return execFileSync(process.execPath, args, { cwd: root, encoding: "utf8", input, timeout: 60_000 });
+  // stderr is piped (not shown): the example logs its refused sign-in there, on purpose.
+  return execFileSync(process.execPath, args, { cwd: root, encoding: "utf8", input, timeout: 60_000, stdio: "pipe" });
 }
 
 function jsFiles(dir: string): string[] {
