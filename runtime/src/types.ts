@@ -272,7 +272,8 @@ export interface EventCallbacks {
     account: Account;
     profile: User | AdapterUser;
   }) => Awaitable<void>;
-  session?: (message: { session: Session; token: JWT }) => Awaitable<void>;
+  /** With JWT sessions `token` is the decoded token; with database sessions it is absent. */
+  session?: (message: { session: Session; token?: JWT }) => Awaitable<void>;
 }
 
 /** The configuration of the handler. Compatible with Auth.js's `AuthConfig`. */

@@ -19,9 +19,9 @@ import {
   InvalidConfig,
   MissingAdapter,
   MissingSecret,
-  UnsupportedStrategy,
   UntrustedHost,
 } from "./errors.js";
+import { checkAdapterMethods } from "./adapter.js";
 import { createLogger, type LoggerInstance } from "./logger.js";
 import { LruCache } from "./lru.js";
 import { resolveProviders, type ResolvedProvider } from "./providers.js";
@@ -104,18 +104,10 @@ function buildConfig(config: AuthConfig): ResolvedConfig {
   }
   const providers = resolveProviders(config);
   const session = resolveSession(config);
-  if (session.strategy === "database") {
-    if (!config.adapter) {
-      throw new MissingAdapter('`session.strategy: "database"` stores sessions through an adapter: set `adapter`, or use the "jwt" strategy.');
-    }
-    throw new UnsupportedStrategy(
-      'Database sessions are not available in this version of @gatehouse/runtime: set `session: { strategy: "jwt" }`.',
-    );
+  if (session.strategy === "database" && !config.adapter) {
+    throw new MissingAdapter('`session.strategy: "database"` stores sessions through an adapter: set `adapter`, or use the "jwt" strategy.');
   }
-  const credentials = providers.find((p) => p.type === "credentials");
-  if (credentials && session.strategy !== "jwt") {
-    throw new UnsupportedStrategy(`The credentials provider "${credentials.id}" works with the "jwt" session strategy only.`);
-  }
+  if (config.adapter) checkAdapterMethods(config.adapter, session.strategy, providers);
   const csrfCheck = config.skipCSRFCheck !== skipCSRFCheck;
   if (debug) logger.warn("debug-enabled");
   if (!csrfCheck) logger.warn("csrf-disabled");

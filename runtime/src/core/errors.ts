@@ -238,6 +238,8 @@ const CONFIGURATION_TYPES = new Set<ErrorType>([
   "DuplicateConditionalUI",
   "MissingWebAuthnAutocomplete",
   "ErrorPageLoop",
+  // The database failed: a server-side problem the logs explain, shown as Auth.js does.
+  "AdapterError",
 ]);
 
 /**

@@ -8,6 +8,7 @@ import { redirectTarget } from "./callback-url.js";
 import type { RequestContext } from "./context.js";
 import { AccessDenied } from "./errors.js";
 import { emit } from "./events.js";
+import { createDatabaseSession } from "./database-session.js";
 import { clearSessionCookies, issueSession } from "./session-cookie.js";
 
 export interface SignInAttempt {
@@ -35,10 +36,18 @@ export async function askSignInCallback(ctx: RequestContext, attempt: SignInAtte
   return undefined;
 }
 
-/** Creates the JWT session of a signed-in user and redirects to the callback URL. */
-export async function completeJwtSignIn(ctx: RequestContext, attempt: SignInAttempt): Promise<ResponseInternal> {
+/**
+ * Creates the session of a signed-in user (a JWT, or a database row for
+ * `user.id`, which must be the adapter's id) and redirects to the callback URL.
+ */
+export async function completeSignIn(ctx: RequestContext, attempt: SignInAttempt): Promise<ResponseInternal> {
   const { config } = ctx;
   const { user, account, profile } = attempt;
+  if (config.session.strategy === "database") {
+    const cookies = await createDatabaseSession(ctx, String(user.id));
+    await emit(config, "signIn", { user, account, profile, isNewUser: false });
+    return { redirect: await redirectTarget(ctx), cookies };
+  }
   const defaultToken: JWT = {
     name: user.name,
     email: user.email,

@@ -5,7 +5,8 @@ import type { RequestContext } from "../context.js";
 import { CallbackRouteError, CredentialsSignin, InvalidRequest, UnsupportedProvider } from "../errors.js";
 import { pathProvider, requireCsrf } from "../guards.js";
 import type { ResolvedProvider } from "../providers.js";
-import { askSignInCallback, completeJwtSignIn } from "../sign-in.js";
+import { callAdapter } from "../adapter.js";
+import { askSignInCallback, completeSignIn } from "../sign-in.js";
 
 export async function callbackAction(ctx: RequestContext): Promise<ResponseInternal> {
   const provider = pathProvider(ctx);
@@ -45,5 +46,20 @@ async function credentialsCallback(
   };
   const redirect = await askSignInCallback(ctx, { user, account, credentials });
   if (redirect !== undefined) return { redirect };
-  return completeJwtSignIn(ctx, { user, account });
+  if (ctx.config.session.strategy === "database") await requireStoredUser(ctx, provider.id, user);
+  return completeSignIn(ctx, { user, account });
+}
+
+/**
+ * A database session points at a row of the adapter's users table, so with that
+ * strategy `authorize` must return the id of a user the adapter has.
+ */
+async function requireStoredUser(ctx: RequestContext, providerId: string, user: User): Promise<void> {
+  const id = user.id === undefined || user.id === null ? "" : String(user.id);
+  const stored = id ? await callAdapter(ctx.config.adapter!, "getUser", id) : null;
+  if (!stored) {
+    throw new CallbackRouteError(
+      `The authorize function of "${providerId}" returned a user ${id ? `with id "${id}"` : "without an id"} that the adapter does not have; with database sessions it must return a user of the adapter's users table.`,
+    );
+  }
 }

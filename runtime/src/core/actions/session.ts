@@ -1,6 +1,7 @@
 /**
  * `GET session` reads the session, `POST session` updates it (client `update()`).
- * The `jwt` callback runs on both; returning `null` ends the session.
+ * With JWT sessions the `jwt` callback runs on both; returning `null` ends the
+ * session. Database sessions are in `session-database.ts`.
  */
 import type { JWT } from "../../jwt.js";
 import type { Cookie, ResponseInternal, Session } from "../../types.js";
@@ -10,6 +11,7 @@ import { JWTSessionError, MissingCSRF } from "../errors.js";
 import { requireCsrf } from "../guards.js";
 import { NO_STORE } from "../response.js";
 import { clearSessionCookies, copyPayload, issueSession, needsReissue, readSession } from "../session-cookie.js";
+import { databaseSessionAction } from "./session-database.js";
 
 export async function sessionAction(ctx: RequestContext): Promise<ResponseInternal> {
   const isUpdate = ctx.route.method === "POST";
@@ -21,12 +23,17 @@ export async function sessionAction(ctx: RequestContext): Promise<ResponseIntern
       return { status: 400, headers: NO_STORE, body: { error: "MissingCSRF", message: (error as Error).message } };
     }
   }
+  const data = isUpdate ? ctx.body.data : undefined;
+  if (ctx.config.session.strategy === "database") return databaseSessionAction(ctx, isUpdate, data);
+  return jwtSessionAction(ctx, isUpdate, data);
+}
+
+async function jwtSessionAction(ctx: RequestContext, isUpdate: boolean, data: unknown): Promise<ResponseInternal> {
   const read = await readSession(ctx);
   if (read.kind === "none") return { headers: NO_STORE, body: null };
   if (read.kind === "invalid") return { headers: NO_STORE, body: null, cookies: read.cookies };
 
   const { config } = ctx;
-  const data = isUpdate ? ctx.body.data : undefined;
   try {
     const token = await config.callbacks.jwt({
       token: copyPayload(read.decoded),

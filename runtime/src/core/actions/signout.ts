@@ -8,6 +8,7 @@ import { emit } from "../events.js";
 import { pageUrl, requireCsrf } from "../guards.js";
 import { PAGE_HEADERS } from "../pages-headers.js";
 import { sameOriginUrl } from "../redirect.js";
+import { deleteDatabaseSession } from "../database-session.js";
 import { clearSessionCookies, copyPayload, readSession } from "../session-cookie.js";
 
 export async function signOutPage(ctx: RequestContext): Promise<ResponseInternal> {
@@ -26,10 +27,16 @@ export async function signOutPage(ctx: RequestContext): Promise<ResponseInternal
 
 export async function signOutPost(ctx: RequestContext): Promise<ResponseInternal> {
   requireCsrf(ctx);
-  const read = await readSession(ctx);
-  const token: JWT | null = read.kind === "valid" ? copyPayload(read.decoded) : null;
   const cookies = clearSessionCookies(ctx);
-  ctx.config.logger.debug("session ended", { hadSession: token !== null });
-  await emit(ctx.config, "signOut", { token });
+  if (ctx.config.session.strategy === "database") {
+    const session = await deleteDatabaseSession(ctx);
+    ctx.config.logger.debug("session ended", { hadSession: session !== null });
+    await emit(ctx.config, "signOut", { session });
+  } else {
+    const read = await readSession(ctx);
+    const token: JWT | null = read.kind === "valid" ? copyPayload(read.decoded) : null;
+    ctx.config.logger.debug("session ended", { hadSession: token !== null });
+    await emit(ctx.config, "signOut", { token });
+  }
   return { redirect: await redirectTarget(ctx), cookies };
 }

@@ -1,0 +1,36 @@
+/**
+ * The session action with database sessions: one adapter call per read while no
+ * extension is due; the `session` callback gets the stored user.
+ */
+import type { ResponseInternal, Session } from "../../types.js";
+import type { RequestContext } from "../context.js";
+import { extendIfDue, readDatabaseSession } from "../database-session.js";
+import { emit } from "../events.js";
+import { SessionTokenError } from "../errors.js";
+import { NO_STORE } from "../response.js";
+
+export async function databaseSessionAction(ctx: RequestContext, isUpdate: boolean, data: unknown): Promise<ResponseInternal> {
+  // An adapter failure propagates: the handler answers an error and keeps the cookie.
+  const read = await readDatabaseSession(ctx);
+  if (read.kind === "none") return { headers: NO_STORE, body: null };
+  if (read.kind === "invalid") return { headers: NO_STORE, body: null, cookies: read.cookies };
+  const { session, cookies } = await extendIfDue(ctx, read);
+  const { config } = ctx;
+  const { user } = read;
+  try {
+    const result = await config.callbacks.session({
+      session: {
+        user: { name: user.name, email: user.email, image: user.image },
+        expires: session.expires.toISOString(),
+      },
+      user,
+      ...(isUpdate ? { trigger: "update", newSession: data } : {}),
+    });
+    await emit(config, "session", { session: result as Session });
+    return { headers: NO_STORE, body: result, cookies };
+  } catch (error) {
+    // The stored session is fine; only the application's callback failed.
+    config.logger.error(new SessionTokenError("The session callback failed; answering no session.", error as Error));
+    return { headers: NO_STORE, body: null, cookies };
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * Calling the adapter: which methods each part of the config needs (checked when
+ * the config is resolved), and one wrapper that turns a failing call into an
+ * `AdapterError` naming the method, with the driver's error as the cause.
+ */
+import type { Adapter } from "../adapters/types.js";
+import { AdapterError, MissingAdapterMethods } from "./errors.js";
+import type { ResolvedProvider } from "./providers.js";
+
+type Method = keyof Adapter;
+
+const FOR_DATABASE_SESSIONS: Method[] = ["createSession", "getSessionAndUser", "updateSession", "deleteSession"];
+const FOR_PROVIDER_TYPE: Record<ResolvedProvider["type"], Method[]> = {
+  credentials: [],
+  oauth: ["getUserByAccount", "getUserByEmail", "createUser", "linkAccount"],
+  oidc: ["getUserByAccount", "getUserByEmail", "createUser", "linkAccount"],
+  email: ["createVerificationToken", "useVerificationToken", "getUserByEmail", "createUser", "updateUser"],
+  webauthn: [
+    "getUser",
+    "getUserByEmail",
+    "createUser",
+    "linkAccount",
+    "getAuthenticator",
+    "createAuthenticator",
+    "listAuthenticatorsByUserId",
+    "updateAuthenticatorCounter",
+  ],
+};
+
+/** Throws `MissingAdapterMethods` naming every method the configured flows need but the adapter lacks. */
+export function checkAdapterMethods(adapter: Adapter, strategy: "jwt" | "database", providers: ResolvedProvider[]): void {
+  const needed = new Map<Method, string>();
+  const need = (methods: Method[], why: string) => methods.forEach((m) => needed.has(m) || needed.set(m, why));
+  if (strategy === "database") {
+    need(FOR_DATABASE_SESSIONS, 'session.strategy "database"');
+    // A credentials user must exist in the adapter for its database session to find it.
+    if (providers.some((p) => p.type === "credentials")) need(["getUser"], "credentials with database sessions");
+  }
+  for (const provider of providers) need(FOR_PROVIDER_TYPE[provider.type], `the ${provider.type} provider "${provider.id}"`);
+  const missing = [...needed].filter(([method]) => typeof adapter[method] !== "function");
+  if (missing.length > 0) {
+    throw new MissingAdapterMethods(
+      `The adapter lacks ${missing.map(([method, why]) => `${method} (for ${why})`).join(", ")}. Implement them, or use an adapter that has them.`,
+    );
+  }
+}
+
+/** Calls `adapter[method]`; a throw becomes an `AdapterError` that names the method. */
+export async function callAdapter<M extends Method>(
+  adapter: Adapter,
+  method: M,
+  ...args: Parameters<NonNullable<Adapter[M]>>
+): Promise<Awaited<ReturnType<NonNullable<Adapter[M]>>>> {
+  const fn = adapter[method] as ((...a: unknown[]) => unknown) | undefined;
+  if (typeof fn !== "function") throw new MissingAdapterMethods(`The adapter lacks ${method}.`);
+  try {
+    return (await fn.apply(adapter, args)) as Awaited<ReturnType<NonNullable<Adapter[M]>>>;
+  } catch (error) {
+    throw new AdapterError(`The adapter's ${method} failed.`, error as Error);
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * Database sessions: the cookie holds only a random token; the session row and
+ * its user come from the adapter in one call. Read, slide the expiry (at most
+ * once per `updateAge`), create, end.
+ */
+import type { AdapterSession, AdapterUser } from "../adapters/types.js";
+import type { Cookie } from "../types.js";
+import { callAdapter } from "./adapter.js";
+import type { RequestContext } from "./context.js";
+import { readChunked, writeChunked } from "./cookies.js";
+import { clearSessionCookies } from "./session-cookie.js";
+
+/** Longer than any token we or a sane `generateSessionToken` make: not worth a database query. */
+const MAX_TOKEN_LENGTH = 1024;
+
+export type DatabaseSessionRead =
+  | { kind: "none" }
+  /** A cookie was there but names no live session: clear it. */
+  | { kind: "invalid"; cookies: Cookie[] }
+  | { kind: "valid"; token: string; session: AdapterSession; user: AdapterUser };
+
+function adapterOf(ctx: RequestContext) {
+  // Config resolution guarantees an adapter whenever the strategy is "database".
+  return ctx.config.adapter!;
+}
+
+export function sessionTokenOf(ctx: RequestContext): string | undefined {
+  return readChunked(ctx.cookies, ctx.cookieSet.sessionToken.name);
+}
+
+/**
+ * The session of the request's cookie. An adapter failure is thrown (an
+ * `AdapterError`), and the cookie is left alone: a database hiccup must not sign
+ * everyone out.
+ */
+export async function readDatabaseSession(ctx: RequestContext): Promise<DatabaseSessionRead> {
+  const token = sessionTokenOf(ctx);
+  if (!token) return { kind: "none" };
+  if (token.length > MAX_TOKEN_LENGTH) return { kind: "invalid", cookies: clearSessionCookies(ctx) };
+  const adapter = adapterOf(ctx);
+  const found = await callAdapter(adapter, "getSessionAndUser", token);
+  if (!found) return { kind: "invalid", cookies: clearSessionCookies(ctx) };
+  const expires = new Date(found.session.expires);
+  if (expires.valueOf() <= Date.now()) {
+    await callAdapter(adapter, "deleteSession", token);
+    ctx.config.logger.debug("database session expired and was deleted");
+    return { kind: "invalid", cookies: clearSessionCookies(ctx) };
+  }
+  return { kind: "valid", token, session: { ...found.session, expires }, user: found.user };
+}
+
+/** The cookie holding `token` until `expires` (clearing chunks a JWT session may have left). */
+function tokenCookies(ctx: RequestContext, token: string, expires: Date): Cookie[] {
+  const { name, options } = ctx.cookieSet.sessionToken;
+  return writeChunked(name, token, { ...options, expires }, ctx.cookies);
+}
+
+/**
+ * Extends a live session by `maxAge` when its last extension is at least
+ * `updateAge` old (`updateAge: 0`: on every access); otherwise one read, no write.
+ */
+export async function extendIfDue(
+  ctx: RequestContext,
+  read: Extract<DatabaseSessionRead, { kind: "valid" }>,
+): Promise<{ session: AdapterSession; cookies: Cookie[] }> {
+  const { maxAge, updateAge } = ctx.config.session;
+  const lastExtended = read.session.expires.valueOf() - maxAge * 1000;
+  if (lastExtended + updateAge * 1000 > Date.now()) return { session: read.session, cookies: [] };
+  const expires = new Date(Date.now() + maxAge * 1000);
+  await callAdapter(adapterOf(ctx), "updateSession", { sessionToken: read.token, expires });
+  return { session: { ...read.session, expires }, cookies: tokenCookies(ctx, read.token, expires) };
+}
+
+/** Stores a new session for `userId` and returns the cookie that carries its token. */
+export async function createDatabaseSession(ctx: RequestContext, userId: string): Promise<Cookie[]> {
+  const { maxAge, generateSessionToken } = ctx.config.session;
+  const sessionToken = generateSessionToken();
+  const expires = new Date(Date.now() + maxAge * 1000);
+  await callAdapter(adapterOf(ctx), "createSession", { sessionToken, userId, expires });
+  ctx.config.logger.debug("database session created", { expires });
+  return tokenCookies(ctx, sessionToken, expires);
+}
+
+/**
+ * Deletes the session row of the request's cookie. Returns the deleted session, or
+ * `null` (no cookie, no row, or the adapter failed: logged, and the cookie is still
+ * cleared by the caller so the browser is signed out).
+ */
+export async function deleteDatabaseSession(ctx: RequestContext): Promise<AdapterSession | null> {
+  const token = sessionTokenOf(ctx);
+  if (!token || token.length > MAX_TOKEN_LENGTH) return null;
+  try {
+    return ((await callAdapter(adapterOf(ctx), "deleteSession", token)) as AdapterSession | null | undefined) ?? null;
+  } catch (error) {
+    ctx.config.logger.error(error as Error);
+    return null;
+  }
+}

@@ -1,0 +1,291 @@
+/**
+ * Database sessions through the handler, for any adapter: the same behaviour on
+ * the memory adapter, PGlite and a PostgreSQL server. Each test file calls
+ * `runDatabaseSessionTests` with a way to get a fresh adapter.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import type { Adapter, AdapterUser, AuthConfig } from "@gatehouse/runtime";
+import { Credentials } from "@gatehouse/runtime/providers";
+import {
+  CookieJar,
+  SECRET,
+  call,
+  captureLogger,
+  csrfToken,
+  isCleared,
+  setCookies,
+  signInWithCredentials,
+} from "../helpers.js";
+
+export interface DatabaseTarget {
+  name: string;
+  /** Once per file. */
+  setup(): Promise<Adapter> | Adapter;
+  /** Before each test: empty the store. */
+  reset(): Promise<void> | void;
+  teardown?(): Promise<void> | void;
+}
+
+const COOKIE = "authjs.session-token";
+const DAY = 24 * 60 * 60;
+
+/** Records every adapter call, so tests can count database round trips. */
+function recording(adapter: Adapter): { adapter: Adapter; calls: string[] } {
+  const calls: string[] = [];
+  const wrapped = new Proxy(adapter, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        calls.push(String(property));
+        return value.apply(target, args);
+      };
+    },
+  });
+  return { adapter: wrapped, calls };
+}
+
+export function runDatabaseSessionTests(target: DatabaseTarget): void {
+  describe(`database sessions on ${target.name}`, () => {
+    let base: Adapter;
+    let ada: AdapterUser;
+
+    beforeAll(async () => {
+      base = await target.setup();
+    }, 120_000);
+    afterAll(async () => {
+      await target.teardown?.();
+    });
+    beforeEach(async () => {
+      await target.reset();
+      ada = await base.createUser!({ id: "", email: "ada@example.com", emailVerified: null, name: "Ada Lovelace", image: null });
+    });
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    /** Credentials that look the user up in the adapter, as an app with a users table does. */
+    function config(adapter: Adapter, overrides: Partial<AuthConfig> = {}): AuthConfig {
+      return {
+        secret: SECRET,
+        trustHost: true,
+        adapter,
+        logger: captureLogger().logger,
+        providers: [
+          Credentials({
+            credentials: { username: {}, password: {} },
+            authorize: async (c) => {
+              if (c.password !== "correct horse") return null;
+              const email = c.username === "ada" ? "ada@example.com" : String(c.username);
+              return (await adapter.getUserByEmail!(email)) ?? { id: "no-such-user", email };
+            },
+          }),
+        ],
+        ...overrides,
+      };
+    }
+
+    async function signedIn(cfg: AuthConfig) {
+      const jar = new CookieJar();
+      const response = await signInWithCredentials(cfg, jar);
+      return { jar, response };
+    }
+
+    it("is the default strategy with an adapter: the cookie holds only a token, stored as a session row", async () => {
+      const { adapter } = recording(base);
+      const { jar, response } = await signedIn(config(adapter));
+      expect(response.status).toBe(302);
+      const cookie = setCookies(response).find((c) => c.name === COOKIE)!;
+      expect(cookie.value).not.toContain("."); // not a JWE
+      expect(cookie.attributes).toMatchObject({ httponly: true, samesite: "Lax", path: "/" });
+      const stored = await base.getSessionAndUser!(jar.get(COOKIE)!);
+      expect(stored?.user.id).toBe(ada.id);
+      expect(stored?.session.expires).toBeInstanceOf(Date);
+      expect(new Date(String(cookie.attributes.expires)).valueOf()).toBeCloseTo(stored!.session.expires.valueOf(), -4);
+    });
+
+    it("on https the cookie is __Secure- and Secure", async () => {
+      const cfg = config(base);
+      const jar = new CookieJar();
+      const token = (await (await call(cfg, "/auth/csrf", { jar, origin: "https://app.example" })).json()).csrfToken;
+      const response = await call(cfg, "/auth/callback/credentials", {
+        jar,
+        origin: "https://app.example",
+        form: { username: "ada", password: "correct horse", csrfToken: token },
+      });
+      const cookie = setCookies(response).find((c) => c.name === `__Secure-${COOKIE}`)!;
+      expect(cookie.attributes.secure).toBe(true);
+    });
+
+    it("reads the session in one adapter call when no extension is due", async () => {
+      const { adapter, calls } = recording(base);
+      const cfg = config(adapter);
+      const { jar } = await signedIn(cfg);
+      calls.length = 0;
+      const response = await call(cfg, "/auth/session", { jar });
+      const body = await response.json();
+      expect(body).toEqual({ user: { name: "Ada Lovelace", email: "ada@example.com", image: null }, expires: expect.any(String) });
+      expect(calls).toEqual(["getSessionAndUser"]);
+      expect(setCookies(response)).toEqual([]);
+    });
+
+    it("the session callback gets the stored user; events.session fires", async () => {
+      const seen: unknown[] = [];
+      const cfg = config(base, {
+        callbacks: { session: ({ session, user }: any) => ({ ...session, user: { ...session.user, id: user.id } }) },
+        events: { session: (message) => void seen.push(message) },
+      });
+      const { jar } = await signedIn(cfg);
+      const body = await (await call(cfg, "/auth/session", { jar })).json();
+      expect(body.user.id).toBe(ada.id);
+      expect(seen).toEqual([{ session: body }]);
+    });
+
+    it("updateAge 0 extends the session on every access and shows the new expires", async () => {
+      const { adapter, calls } = recording(base);
+      const cfg = config(adapter, { session: { updateAge: 0, maxAge: 3600 } });
+      const { jar } = await signedIn(cfg);
+      const token = jar.get(COOKIE)!;
+      const before = (await base.getSessionAndUser!(token))!.session.expires;
+      vi.useFakeTimers({ toFake: ["Date"] });
+      vi.setSystemTime(Date.now() + 60_000);
+      calls.length = 0;
+      const response = await call(cfg, "/auth/session", { jar });
+      const body = await response.json();
+      expect(calls).toEqual(["getSessionAndUser", "updateSession"]);
+      const after = (await base.getSessionAndUser!(token))!.session.expires;
+      expect(after.valueOf() - before.valueOf()).toBeGreaterThanOrEqual(59_000);
+      expect(new Date(body.expires).valueOf()).toBe(after.valueOf());
+      expect(setCookies(response).find((c) => c.name === COOKIE)?.value).toBe(token);
+    });
+
+    it("with the default updateAge the session is extended only once a day has passed", async () => {
+      const { adapter, calls } = recording(base);
+      const cfg = config(adapter);
+      const { jar } = await signedIn(cfg);
+      calls.length = 0;
+      await call(cfg, "/auth/session", { jar });
+      expect(calls).not.toContain("updateSession");
+      vi.useFakeTimers({ toFake: ["Date"] });
+      vi.setSystemTime(Date.now() + DAY * 1000 + 1000);
+      calls.length = 0;
+      const response = await call(cfg, "/auth/session", { jar });
+      expect(calls).toEqual(["getSessionAndUser", "updateSession"]);
+      const expires = new Date((await response.json()).expires).valueOf();
+      expect(expires).toBeGreaterThan(Date.now() + 29 * DAY * 1000);
+    });
+
+    it("past expires the row is deleted, the cookie cleared and the session null", async () => {
+      const cfg = config(base, { session: { maxAge: 60 } });
+      const { jar } = await signedIn(cfg);
+      const token = jar.get(COOKIE)!;
+      vi.useFakeTimers({ toFake: ["Date"] });
+      vi.setSystemTime(Date.now() + 61_000);
+      const response = await call(cfg, "/auth/session", { jar: new CookieJar() }); // no cookie: nothing happens
+      expect(await response.json()).toBeNull();
+      const expired = await call(cfg, "/auth/session", { jar });
+      expect(await expired.json()).toBeNull();
+      expect(setCookies(expired).some((c) => c.name === COOKIE && isCleared(c))).toBe(true);
+      vi.useRealTimers();
+      expect(await base.getSessionAndUser!(token)).toBeNull();
+    });
+
+    it("sign-out deletes the row, fires signOut with the session, clears the cookie", async () => {
+      const events: unknown[] = [];
+      const cfg = config(base, { events: { signOut: (message) => void events.push(message) } });
+      const { jar } = await signedIn(cfg);
+      const token = jar.get(COOKIE)!;
+      const csrf = await csrfToken(cfg, jar);
+      const response = await call(cfg, "/auth/signout", { jar, form: { csrfToken: csrf } });
+      expect(response.status).toBe(302);
+      expect(setCookies(response).some((c) => c.name === COOKIE && isCleared(c))).toBe(true);
+      expect(await base.getSessionAndUser!(token)).toBeNull();
+      expect(events).toEqual([{ session: expect.objectContaining({ sessionToken: token, userId: ada.id }) }]);
+    });
+
+    it("POST session gives the session callback the client's data with trigger update", async () => {
+      const seen: unknown[] = [];
+      const cfg = config(base, {
+        callbacks: {
+          session: ({ session, trigger, newSession }: any) => {
+            seen.push({ trigger, newSession });
+            return session;
+          },
+        },
+      });
+      const { jar } = await signedIn(cfg);
+      const csrf = await csrfToken(cfg, jar);
+      const response = await call(cfg, "/auth/session", { jar, json: { csrfToken: csrf, data: { theme: "dark" } } });
+      expect(response.status).toBe(200);
+      expect(seen).toEqual([{ trigger: "update", newSession: { theme: "dark" } }]);
+    });
+
+    it("credentials whose user the adapter does not have: generic error page, no session row, no cookie", async () => {
+      const cfg = config(base);
+      const jar = new CookieJar();
+      const response = await signInWithCredentials(cfg, jar, { username: "ghost@example.com", password: "correct horse" });
+      expect(response.status).toBe(302);
+      const location = new URL(response.headers.get("location")!);
+      expect(location.pathname).toBe("/auth/error");
+      expect(setCookies(response).some((c) => c.name === COOKIE && !isCleared(c))).toBe(false);
+    });
+
+    it("garbage and oversized tokens are a null session and the cookie is cleared", async () => {
+      const { adapter, calls } = recording(base);
+      const cfg = config(adapter);
+      for (const value of ["not-a-session", "x".repeat(5000)]) {
+        calls.length = 0;
+        const response = await call(cfg, "/auth/session", { headers: { cookie: `${COOKIE}=${value}` } });
+        expect(await response.json()).toBeNull();
+        expect(setCookies(response).some((c) => c.name === COOKIE && isCleared(c))).toBe(true);
+        if (value.length > 1024) expect(calls).toEqual([]);
+      }
+    });
+
+    it("an adapter that throws: 500 Configuration, the cause logged, the cookie kept", async () => {
+      const log = captureLogger();
+      const { jar } = await signedIn(config(base));
+      const failing: Adapter = {
+        ...base,
+        getSessionAndUser: () => {
+          throw new Error("connection refused");
+        },
+      };
+      const response = await call(config(failing, { logger: log.logger }), "/auth/session", { jar });
+      expect(response.status).toBe(500);
+      expect(await response.json()).toMatchObject({ error: "Configuration" });
+      expect(setCookies(response)).toEqual([]);
+      const logged = log.errors.find((e) => e.name === "AdapterError")!;
+      expect(logged.message).toContain("getSessionAndUser");
+      expect(((logged as { cause?: { err?: Error } }).cause?.err as Error).message).toBe("connection refused");
+    });
+
+    it("an adapter without the session methods is a configuration error naming them", async () => {
+      const log = captureLogger();
+      const { getSessionAndUser: _g, updateSession: _u, ...partial } = base;
+      const response = await call(config(partial, { logger: log.logger }), "/auth/session");
+      expect(response.status).toBe(500);
+      const error = log.errors.find((e) => e.name === "MissingAdapterMethods")!;
+      expect(error.message).toContain("getSessionAndUser");
+      expect(error.message).toContain("updateSession");
+    });
+
+    it("the jwt strategy with an adapter still keeps the session in the cookie", async () => {
+      const { adapter, calls } = recording(base);
+      const cfg = config(adapter, { session: { strategy: "jwt" } });
+      const { jar } = await signedIn(cfg);
+      expect(jar.get(COOKIE)!.split(".")).toHaveLength(5);
+      calls.length = 0;
+      const body = await (await call(cfg, "/auth/session", { jar })).json();
+      expect(body.user.email).toBe("ada@example.com");
+      expect(calls).toEqual([]);
+    });
+
+    it("a JWT session cookie given to the database strategy is a null session and is cleared", async () => {
+      const { jar } = await signedIn(config(base, { session: { strategy: "jwt" } }));
+      const response = await call(config(base), "/auth/session", { jar });
+      expect(await response.json()).toBeNull();
+      expect(setCookies(response).some((c) => c.name === COOKIE && isCleared(c))).toBe(true);
+    });
+  });
+}
