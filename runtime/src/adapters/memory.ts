@@ -103,7 +103,9 @@ export function MemoryAdapter(options: MemoryAdapterOptions = {}): MemoryAdapter
 
   return {
     async createUser(input) {
-      const user: AdapterUser = { ...copy(input), emailVerified: input.emailVerified ?? null };
+      // `copy` already cloned emailVerified; defaulting must not bring back the caller's Date.
+      const user: AdapterUser = { ...copy(input) };
+      user.emailVerified ??= null;
       // A given id is kept (a credentials `authorize()` user keeps its id); a database adapter may assign its own.
       user.id = typeof input.id === "string" && input.id !== "" ? input.id : crypto.randomUUID();
       if (users.has(user.id)) throw new MemoryAdapterError("unique_violation", `A user with id "${user.id}" already exists.`);

@@ -1,0 +1,273 @@
+/**
+ * `PostgresAdapter`: the whole adapter contract on the schema of
+ * `runtime/migrations/postgres` (the Auth.js PostgreSQL tables plus
+ * authenticators). Every method is one statement: constraints (unique email,
+ * unique provider account, foreign keys that cascade) keep the data consistent
+ * under concurrent requests, not read-then-write checks in this code.
+ */
+import type { Adapter, AdapterUser } from "../types.js";
+import type { SqlClient } from "./client.js";
+import { toSqlClient, type PostgresClient } from "./connect.js";
+import {
+  ACCOUNT_COLUMNS,
+  AUTHENTICATOR_COLUMNS,
+  SESSION_COLUMNS,
+  TOKEN_COLUMNS,
+  USER_COLUMNS,
+  toAccount,
+  toAuthenticator,
+  toSession,
+  toUser,
+  toVerificationToken,
+  type AccountRow,
+  type AuthenticatorRow,
+  type SessionRow,
+  type TokenRow,
+  type UserRow,
+} from "./rows.js";
+
+/** Thrown when a method that must act on an existing row finds none (the driver's own errors pass through). */
+export class PostgresAdapterError extends Error {
+  override name = "PostgresAdapterError";
+  readonly code = "not_found";
+}
+
+/** The user fields `updateUser` may change, and their columns. */
+const UPDATABLE_USER_COLUMNS = [
+  ["name", "name"],
+  ["email", "email"],
+  ["emailVerified", `"emailVerified"`],
+  ["image", "image"],
+] as const satisfies ReadonlyArray<readonly [keyof AdapterUser, string]>;
+
+/**
+ * The adapter for a PostgreSQL database migrated with `migrate()` (or the SQL
+ * files in `@gatehouse/runtime/migrations/postgres`).
+ *
+ * Takes a `SqlClient` (see `fromPg`, `fromPGlite`) or, for convenience, a
+ * `pg.Pool`, a connected `pg.Client` or a `PGlite` instance directly.
+ *
+ * Fields beyond the schema's columns (e.g. extra user profile fields,
+ * `expires_in` of an account) are not stored.
+ *
+ * @example
+ * ```ts
+ * import pg from "pg";
+ * import { PostgresAdapter, migrate } from "@gatehouse/runtime/adapters/postgres";
+ *
+ * const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
+ * await migrate(pool);
+ * const config = { adapter: PostgresAdapter(pool), providers: [...] };
+ * ```
+ */
+export function PostgresAdapter(client: PostgresClient): Required<Adapter> {
+  const db: SqlClient = toSqlClient(client, "PostgresAdapter");
+
+  async function one<Row>(text: string, params: unknown[]): Promise<Row | null> {
+    return (await db.query<Row>(text, params)).rows[0] ?? null;
+  }
+
+  return {
+    async createUser(user) {
+      // The caller's id is kept (a credentials user keeps the id authorize() gave it); without one the database makes a UUID.
+      const row = await one<UserRow>(
+        `INSERT INTO users (id, name, email, "emailVerified", image)
+         VALUES (COALESCE($1, gen_random_uuid()::text), $2, $3, $4, $5)
+         RETURNING ${USER_COLUMNS}`,
+        [user.id || null, user.name ?? null, user.email ?? null, user.emailVerified ?? null, user.image ?? null],
+      );
+      return toUser(row!);
+    },
+
+    async getUser(id) {
+      const row = await one<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE id = $1`, [id]);
+      return row && toUser(row);
+    },
+
+    async getUserByEmail(email) {
+      const row = await one<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE email = $1`, [email]);
+      return row && toUser(row);
+    },
+
+    async getUserByAccount({ provider, providerAccountId }) {
+      const row = await one<UserRow>(
+        `SELECT ${prefixed("u", USER_COLUMNS)} FROM users u JOIN accounts a ON a."userId" = u.id
+         WHERE a.provider = $1 AND a."providerAccountId" = $2`,
+        [provider, providerAccountId],
+      );
+      return row && toUser(row);
+    },
+
+    async updateUser(user) {
+      // Only the fields given change; `undefined` means "not given", not "clear it".
+      const params: unknown[] = [user.id];
+      const sets: string[] = [];
+      for (const [field, column] of UPDATABLE_USER_COLUMNS) {
+        if (user[field] === undefined) continue;
+        params.push(user[field]);
+        sets.push(`${column} = $${params.length}`);
+      }
+      const row = await one<UserRow>(
+        sets.length > 0
+          ? `UPDATE users SET ${sets.join(", ")} WHERE id = $1 RETURNING ${USER_COLUMNS}`
+          : `SELECT ${USER_COLUMNS} FROM users WHERE id = $1`,
+        params,
+      );
+      if (!row) throw new PostgresAdapterError(`Cannot update user "${user.id}": it does not exist.`);
+      return toUser(row);
+    },
+
+    async deleteUser(userId) {
+      // Accounts, sessions and authenticators go with it: their foreign keys cascade.
+      const row = await one<UserRow>(`DELETE FROM users WHERE id = $1 RETURNING ${USER_COLUMNS}`, [userId]);
+      return row && toUser(row);
+    },
+
+    async linkAccount(account) {
+      const row = await one<AccountRow>(
+        `INSERT INTO accounts ("userId", type, provider, "providerAccountId", refresh_token, access_token,
+           expires_at, id_token, scope, session_state, token_type)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+         RETURNING ${ACCOUNT_COLUMNS}`,
+        [
+          account.userId,
+          account.type,
+          account.provider,
+          account.providerAccountId,
+          account.refresh_token ?? null,
+          account.access_token ?? null,
+          account.expires_at ?? null,
+          account.id_token ?? null,
+          account.scope ?? null,
+          account.session_state ?? null,
+          account.token_type ?? null,
+        ],
+      );
+      return toAccount(row!);
+    },
+
+    async unlinkAccount({ provider, providerAccountId }) {
+      const row = await one<AccountRow>(
+        `DELETE FROM accounts WHERE provider = $1 AND "providerAccountId" = $2 RETURNING ${ACCOUNT_COLUMNS}`,
+        [provider, providerAccountId],
+      );
+      return row ? toAccount(row) : undefined;
+    },
+
+    async getAccount(providerAccountId, provider) {
+      const row = await one<AccountRow>(
+        `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE provider = $1 AND "providerAccountId" = $2`,
+        [provider, providerAccountId],
+      );
+      return row && toAccount(row);
+    },
+
+    async createSession(session) {
+      const row = await one<SessionRow>(
+        `INSERT INTO sessions ("sessionToken", "userId", expires) VALUES ($1, $2, $3) RETURNING ${SESSION_COLUMNS}`,
+        [session.sessionToken, session.userId, session.expires],
+      );
+      return toSession(row!);
+    },
+
+    async getSessionAndUser(sessionToken) {
+      // One round trip on every authenticated request.
+      const row = await one<SessionRow & UserRow>(
+        `SELECT s."sessionToken", s."userId", s.expires, ${prefixed("u", USER_COLUMNS)}
+         FROM sessions s JOIN users u ON u.id = s."userId"
+         WHERE s."sessionToken" = $1`,
+        [sessionToken],
+      );
+      return row && { session: toSession(row), user: toUser(row) };
+    },
+
+    async updateSession(session) {
+      const row = await one<SessionRow>(
+        `UPDATE sessions SET expires = COALESCE($2, expires), "userId" = COALESCE($3, "userId")
+         WHERE "sessionToken" = $1 RETURNING ${SESSION_COLUMNS}`,
+        [session.sessionToken, session.expires ?? null, session.userId ?? null],
+      );
+      return row && toSession(row);
+    },
+
+    async deleteSession(sessionToken) {
+      const row = await one<SessionRow>(
+        `DELETE FROM sessions WHERE "sessionToken" = $1 RETURNING ${SESSION_COLUMNS}`,
+        [sessionToken],
+      );
+      return row && toSession(row);
+    },
+
+    async createVerificationToken(token) {
+      const row = await one<TokenRow>(
+        `INSERT INTO verification_token (identifier, token, expires) VALUES ($1, $2, $3) RETURNING ${TOKEN_COLUMNS}`,
+        [token.identifier, token.token, token.expires],
+      );
+      return toVerificationToken(row!);
+    },
+
+    async useVerificationToken({ identifier, token }) {
+      // Read and deleted in one statement: of two concurrent uses, exactly one gets the row.
+      const row = await one<TokenRow>(
+        `DELETE FROM verification_token WHERE identifier = $1 AND token = $2 RETURNING ${TOKEN_COLUMNS}`,
+        [identifier, token],
+      );
+      return row && toVerificationToken(row);
+    },
+
+    async createAuthenticator(authenticator) {
+      const row = await one<AuthenticatorRow>(
+        `INSERT INTO authenticators ("credentialID", "userId", "providerAccountId", "credentialPublicKey", counter,
+           "credentialDeviceType", "credentialBackedUp", transports)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+         RETURNING ${AUTHENTICATOR_COLUMNS}`,
+        [
+          authenticator.credentialID,
+          authenticator.userId,
+          authenticator.providerAccountId,
+          authenticator.credentialPublicKey,
+          authenticator.counter,
+          authenticator.credentialDeviceType,
+          authenticator.credentialBackedUp,
+          authenticator.transports ?? null,
+        ],
+      );
+      return toAuthenticator(row!);
+    },
+
+    async getAuthenticator(credentialID) {
+      const row = await one<AuthenticatorRow>(
+        `SELECT ${AUTHENTICATOR_COLUMNS} FROM authenticators WHERE "credentialID" = $1`,
+        [credentialID],
+      );
+      return row && toAuthenticator(row);
+    },
+
+    async listAuthenticatorsByUserId(userId) {
+      const { rows } = await db.query<AuthenticatorRow>(
+        `SELECT ${AUTHENTICATOR_COLUMNS} FROM authenticators WHERE "userId" = $1 ORDER BY "credentialID"`,
+        [userId],
+      );
+      return rows.map(toAuthenticator);
+    },
+
+    async updateAuthenticatorCounter(credentialID, newCounter) {
+      const row = await one<AuthenticatorRow>(
+        `UPDATE authenticators SET counter = $2 WHERE "credentialID" = $1 RETURNING ${AUTHENTICATOR_COLUMNS}`,
+        [credentialID, newCounter],
+      );
+      if (!row) {
+        throw new PostgresAdapterError(`Cannot update the counter of authenticator "${credentialID}": it does not exist.`);
+      }
+      return toAuthenticator(row);
+    },
+  };
+}
+
+/** `id, name` -> `u.id, u.name`: the same columns, taken from one table of a join. */
+function prefixed(alias: string, columns: string): string {
+  return columns
+    .split(", ")
+    .map((column) => `${alias}.${column}`)
+    .join(", ");
+}

@@ -1,0 +1,10 @@
+/**
+ * `@gatehouse/runtime/adapters/postgres`: the adapter, the migrator and the
+ * schema's SQL. Driver wrappers are in `./postgres/pg` and `./postgres/pglite`.
+ */
+export { PostgresAdapter, PostgresAdapterError } from "./adapter.js";
+export { migrate } from "./migrate.js";
+export type { Migration, MigrateOptions } from "./migrate.js";
+export { migrations } from "./migrations.js";
+export type { SqlClient, SqlResult } from "./client.js";
+export type { PostgresClient } from "./connect.js";

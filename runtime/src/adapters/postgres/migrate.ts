@@ -1,0 +1,79 @@
+/**
+ * `migrate()`: brings a database to the schema this adapter expects by applying
+ * the migrations it has not applied yet, in order, each in its own transaction,
+ * and recording each in `gatehouse_migrations`. Safe to run on every start and
+ * from several processes at once: a transaction-scoped advisory lock makes the
+ * runs take turns, and a run that finds everything applied changes nothing.
+ */
+import type { SqlClient } from "./client.js";
+import { toSqlClient, type PostgresClient } from "./connect.js";
+import { migrations as bundled } from "./migrations.js";
+
+/** One migration: a name (the SQL file's name without `.sql`) and its SQL. */
+export interface Migration {
+  readonly name: string;
+  readonly sql: string;
+}
+
+export interface MigrateOptions {
+  /** The migrations to apply, in order. Default: this package's, the same SQL as `migrations/postgres/*.sql`. */
+  migrations?: readonly Migration[];
+}
+
+/**
+ * Key of the advisory lock every `migrate()` on a database takes: an arbitrary
+ * constant, the same in every process, that nothing else is expected to use.
+ */
+const LOCK_KEY = 7_265_768_011_462_412;
+
+const CREATE_LEDGER = `CREATE TABLE IF NOT EXISTS gatehouse_migrations (
+  name text PRIMARY KEY,
+  applied_at timestamptz NOT NULL DEFAULT now()
+)`;
+
+/**
+ * Applies the pending migrations; returns the names of those it applied
+ * (empty when the database was up to date).
+ *
+ * @example
+ * ```ts
+ * import { PGlite } from "@electric-sql/pglite";
+ * import { PostgresAdapter, migrate } from "@gatehouse/runtime/adapters/postgres";
+ *
+ * const db = new PGlite("./data/auth");
+ * const { applied } = await migrate(db); // ["0001_init"] the first time, [] after
+ * const adapter = PostgresAdapter(db);
+ * ```
+ */
+export async function migrate(db: PostgresClient, options: MigrateOptions = {}): Promise<{ applied: string[] }> {
+  const client = toSqlClient(db, "migrate");
+  const list = options.migrations ?? bundled;
+  const names = new Set(list.map((migration) => migration.name));
+  if (names.size !== list.length) throw new Error("migrate: two migrations have the same name.");
+
+  const applied: string[] = [];
+  // One transaction per migration: each one is applied entirely or not at all,
+  // and a failing one leaves those before it applied and recorded.
+  for (;;) {
+    const name = await client.transaction((tx) => applyNext(tx, list));
+    if (name === null) return { applied };
+    applied.push(name);
+  }
+}
+
+async function applyNext(tx: SqlClient, list: readonly Migration[]): Promise<string | null> {
+  // Held until this transaction ends: a concurrent run waits here, then sees what this one recorded.
+  await tx.query("SELECT pg_advisory_xact_lock($1)", [LOCK_KEY]);
+  await tx.query(CREATE_LEDGER);
+  const { rows } = await tx.query<{ name: string }>("SELECT name FROM gatehouse_migrations");
+  const done = new Set(rows.map((row) => row.name));
+  const next = list.find((migration) => !done.has(migration.name));
+  if (!next) return null;
+  try {
+    await tx.query(next.sql);
+  } catch (error) {
+    throw new Error(`migrate: migration ${next.name} failed: ${(error as Error).message}`, { cause: error });
+  }
+  await tx.query("INSERT INTO gatehouse_migrations (name) VALUES ($1)", [next.name]);
+  return next.name;
+}

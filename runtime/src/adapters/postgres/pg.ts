@@ -1,0 +1,121 @@
+/**
+ * `fromPg`: a node-postgres (`pg`) Pool or Client as a `SqlClient`.
+ *
+ * Nothing here imports `pg`: the shapes below are what this module calls, and a
+ * real `pg.Pool`, `pg.Client` or `pg.PoolClient` fits them. So this module costs
+ * nothing to load, and its types do not pull Node's types into your program.
+ */
+import { inTransaction, type SqlClient, type SqlResult } from "./client.js";
+
+/** What `pg` answers: one result, or one per statement for a multi-statement text. */
+type PgAnswer = SqlResult<unknown> | SqlResult<unknown>[];
+
+/** The part of a `pg.Client` or `pg.PoolClient` this module uses. */
+export interface PgConnectionLike {
+  query(text: string, values?: unknown[]): Promise<PgAnswer>;
+}
+
+/** A connection checked out of a pool (`pg.PoolClient`). */
+export interface PgPoolClientLike extends PgConnectionLike {
+  release(err?: Error | boolean): void;
+}
+
+/** The part of a `pg.Pool` this module uses. */
+export interface PgPoolLike extends PgConnectionLike {
+  connect(): Promise<PgPoolClientLike>;
+  readonly totalCount: number;
+  readonly idleCount: number;
+}
+
+/**
+ * Wraps a `pg.Pool` (recommended) or a connected `pg.Client`.
+ *
+ * With a Pool, a transaction runs on a connection checked out for it and always
+ * released (destroyed instead of reused if even ROLLBACK failed). With a single
+ * Client, transactions take turns and other queries wait while one is open, so
+ * nothing unrelated runs inside it.
+ *
+ * @example
+ * ```ts
+ * import pg from "pg";
+ * import { fromPg } from "@gatehouse/runtime/adapters/postgres/pg";
+ * import { PostgresAdapter, migrate } from "@gatehouse/runtime/adapters/postgres";
+ *
+ * const db = fromPg(new pg.Pool({ connectionString: process.env.DATABASE_URL }));
+ * await migrate(db);
+ * const adapter = PostgresAdapter(db);
+ * ```
+ */
+export function fromPg(pool: PgPoolLike | PgConnectionLike): SqlClient {
+  return isPool(pool) ? fromPool(pool) : fromConnection(pool);
+}
+
+/** A `pg.Pool` has pool counters; a Client or PoolClient has none. */
+export function isPool(value: PgPoolLike | PgConnectionLike): value is PgPoolLike {
+  return "idleCount" in value && "totalCount" in value && typeof (value as PgPoolLike).connect === "function";
+}
+
+function fromPool(pool: PgPoolLike): SqlClient {
+  return {
+    query: (text, params) => run(pool, text, params),
+    async transaction(fn) {
+      const connection = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        await connection.query("BEGIN");
+        const result = await fn(inTransaction((text, params) => run(connection, text, params)));
+        await connection.query("COMMIT");
+        return result;
+      } catch (error) {
+        await connection.query("ROLLBACK").catch((rollbackError: unknown) => {
+          broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+        });
+        throw error;
+      } finally {
+        connection.release(broken);
+      }
+    },
+  };
+}
+
+function fromConnection(connection: PgConnectionLike): SqlClient {
+  // pg sends a connection's queries in call order. While a transaction is open
+  // (`open` is set), other queries wait for it to end instead of joining it.
+  let open: Promise<void> | undefined;
+
+  async function query<Row>(text: string, params?: unknown[]): Promise<SqlResult<Row>> {
+    while (open) await open;
+    return run<Row>(connection, text, params);
+  }
+
+  return {
+    query,
+    async transaction(fn) {
+      while (open) await open;
+      let end!: () => void;
+      open = new Promise((resolve) => (end = resolve));
+      try {
+        // Sent in the same tick `open` was set: anything sent earlier ran before BEGIN.
+        await connection.query("BEGIN");
+        try {
+          const result = await fn(inTransaction((text, params) => run(connection, text, params)));
+          await connection.query("COMMIT");
+          return result;
+        } catch (error) {
+          await connection.query("ROLLBACK").catch(() => {});
+          throw error;
+        }
+      } finally {
+        open = undefined;
+        end();
+      }
+    },
+  };
+}
+
+async function run<Row>(connection: PgConnectionLike, text: string, params?: unknown[]): Promise<SqlResult<Row>> {
+  const answer = params === undefined ? await connection.query(text) : await connection.query(text, params);
+  // A text of several statements answers one result per statement: keep the last one's rows.
+  const result = Array.isArray(answer) ? answer[answer.length - 1] : answer;
+  return { rows: (result?.rows ?? []) as Row[] };
+}

@@ -1,0 +1,62 @@
+/**
+ * `fromPGlite`: a PGlite database (PostgreSQL in WebAssembly) as a `SqlClient`.
+ *
+ * Nothing here imports `@electric-sql/pglite`: the shapes below are what this
+ * module calls, and a real `PGlite` fits them, so loading this module loads no
+ * driver and its types need none installed.
+ */
+import { inTransaction, type SqlClient, type SqlResult } from "./client.js";
+
+/** The part of PGlite's `Transaction` this module uses. */
+export interface PGliteTransactionLike {
+  query<T>(query: string, params?: unknown[]): Promise<SqlResult<T>>;
+  exec(query: string): Promise<SqlResult<unknown>[]>;
+}
+
+/** The part of a `PGlite` instance this module uses. */
+export interface PGliteLike extends PGliteTransactionLike {
+  transaction<T>(callback: (tx: PGliteTransactionLike) => Promise<T>): Promise<T>;
+  readonly waitReady: Promise<void>;
+}
+
+/**
+ * Wraps a PGlite instance. PGlite is one connection: its own `transaction`
+ * makes other queries wait while one is open, and this wrapper uses it.
+ *
+ * @example
+ * ```ts
+ * import { PGlite } from "@electric-sql/pglite";
+ * import { fromPGlite } from "@gatehouse/runtime/adapters/postgres/pglite";
+ * import { PostgresAdapter, migrate } from "@gatehouse/runtime/adapters/postgres";
+ *
+ * const db = fromPGlite(new PGlite("./data/auth"));
+ * await migrate(db);
+ * const adapter = PostgresAdapter(db);
+ * ```
+ */
+export function fromPGlite(db: PGliteLike): SqlClient {
+  return {
+    query: (text, params) => run(db, text, params),
+    transaction: (fn) => db.transaction((tx) => fn(inTransaction((text, params) => run(tx, text, params)))),
+  };
+}
+
+/** PGlite has `waitReady`; a pg Pool or a plain `SqlClient` has not. */
+export function isPGlite(value: object): value is PGliteLike {
+  const candidate = value as Partial<PGliteLike>;
+  return (
+    "waitReady" in value &&
+    typeof candidate.query === "function" &&
+    typeof candidate.exec === "function" &&
+    typeof candidate.transaction === "function"
+  );
+}
+
+async function run<Row>(db: PGliteTransactionLike, text: string, params?: unknown[]): Promise<SqlResult<Row>> {
+  // PGlite's `query` takes one statement (extended protocol); `exec` takes several.
+  if (params === undefined) {
+    const results = await db.exec(text);
+    return { rows: (results[results.length - 1]?.rows ?? []) as Row[] };
+  }
+  return { rows: (await db.query<Row>(text, params)).rows };
+}

@@ -1,0 +1,44 @@
+/**
+ * Opening a fresh PGlite is slow (4-7 s, most of it initdb) and opening one per
+ * test would dominate the run. `openPGlite()` gives a fresh in-memory database
+ * that starts from a copy of an initialised data directory, kept in the temp dir
+ * per PGlite version: the first open pays for initdb, later ones take under a
+ * second. Still share one instance per test file.
+ */
+import { PGlite } from "@electric-sql/pglite";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const version = (
+  JSON.parse(readFileSync(new URL("../../../node_modules/@electric-sql/pglite/package.json", import.meta.url), "utf8")) as {
+    version: string;
+  }
+).version;
+const cachePath = join(tmpdir(), `gatehouse-pglite-${version}-initdb.tar`);
+
+export async function openPGlite(): Promise<PGlite> {
+  const cached = readCache();
+  if (cached) {
+    try {
+      return await PGlite.create({ loadDataDir: new Blob([cached]) });
+    } catch {
+      // An unreadable copy: make a new one below.
+    }
+  }
+  const db = await PGlite.create();
+  const dump = await db.dumpDataDir("none");
+  // Written aside then renamed: test files open in parallel and must never read half a file.
+  const partial = `${cachePath}.${process.pid}.${Date.now()}`;
+  writeFileSync(partial, new Uint8Array(await dump.arrayBuffer()));
+  renameSync(partial, cachePath);
+  return db;
+}
+
+function readCache(): Uint8Array<ArrayBuffer> | undefined {
+  try {
+    return new Uint8Array(readFileSync(cachePath));
+  } catch {
+    return undefined;
+  }
+}

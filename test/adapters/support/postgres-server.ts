@@ -1,0 +1,34 @@
+/**
+ * Throwaway databases on the PostgreSQL server of `DATABASE_URL` (started by
+ * `test/adapters/support/start-postgres.sh`): each test run works in databases
+ * of its own and drops them, so runs never see each other's rows.
+ */
+import pg from "pg";
+
+export interface TestDatabase {
+  /** Connection string of the new database. */
+  url: string;
+  /** Drops the database, closing whatever is still connected to it. */
+  drop(): Promise<void>;
+}
+
+export async function createTestDatabase(serverUrl: string, label: string): Promise<TestDatabase> {
+  const name = `gatehouse_test_${label}_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
+  await admin(serverUrl, `CREATE DATABASE ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () => admin(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+  };
+}
+
+async function admin(serverUrl: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
