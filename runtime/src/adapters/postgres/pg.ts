@@ -10,9 +10,27 @@ import { inTransaction, type SqlClient, type SqlResult } from "./client.js";
 /** What `pg` answers: one result, or one per statement for a multi-statement text. */
 type PgAnswer = SqlResult<unknown> | SqlResult<unknown>[];
 
+/** A named query: pg prepares it once per connection and reuses the plan. */
+export interface PgNamedQuery {
+  name: string;
+  text: string;
+  values: unknown[];
+}
+
 /** The part of a `pg.Client` or `pg.PoolClient` this module uses. */
 export interface PgConnectionLike {
   query(text: string, values?: unknown[]): Promise<PgAnswer>;
+  query(query: PgNamedQuery): Promise<PgAnswer>;
+}
+
+export interface FromPgOptions {
+  /**
+   * Send queries with parameters as named prepared statements, parsed and
+   * planned once per connection (the session read gets about twice as fast).
+   * Default `true`; set `false` behind a pooler in transaction mode that cannot
+   * keep prepared statements (PgBouncer before 1.21).
+   */
+  preparedStatements?: boolean;
 }
 
 /** A connection checked out of a pool (`pg.PoolClient`). */
@@ -46,8 +64,9 @@ export interface PgPoolLike extends PgConnectionLike {
  * const adapter = PostgresAdapter(db);
  * ```
  */
-export function fromPg(pool: PgPoolLike | PgConnectionLike): SqlClient {
-  return isPool(pool) ? fromPool(pool) : fromConnection(pool);
+export function fromPg(pool: PgPoolLike | PgConnectionLike, options: FromPgOptions = {}): SqlClient {
+  const prepared = options.preparedStatements ?? true;
+  return isPool(pool) ? fromPool(pool, prepared) : fromConnection(pool, prepared);
 }
 
 /** A `pg.Pool` has pool counters; a Client or PoolClient has none. */
@@ -55,15 +74,15 @@ export function isPool(value: PgPoolLike | PgConnectionLike): value is PgPoolLik
   return "idleCount" in value && "totalCount" in value && typeof (value as PgPoolLike).connect === "function";
 }
 
-function fromPool(pool: PgPoolLike): SqlClient {
+function fromPool(pool: PgPoolLike, prepared: boolean): SqlClient {
   return {
-    query: (text, params) => run(pool, text, params),
+    query: (text, params) => run(pool, text, params, prepared),
     async transaction(fn) {
       const connection = await pool.connect();
       let broken: Error | undefined;
       try {
         await connection.query("BEGIN");
-        const result = await fn(inTransaction((text, params) => run(connection, text, params)));
+        const result = await fn(inTransaction((text, params) => run(connection, text, params, prepared)));
         await connection.query("COMMIT");
         return result;
       } catch (error) {
@@ -78,14 +97,14 @@ function fromPool(pool: PgPoolLike): SqlClient {
   };
 }
 
-function fromConnection(connection: PgConnectionLike): SqlClient {
+function fromConnection(connection: PgConnectionLike, prepared: boolean): SqlClient {
   // pg sends a connection's queries in call order. While a transaction is open
   // (`open` is set), other queries wait for it to end instead of joining it.
   let open: Promise<void> | undefined;
 
   async function query<Row>(text: string, params?: unknown[]): Promise<SqlResult<Row>> {
     while (open) await open;
-    return run<Row>(connection, text, params);
+    return run<Row>(connection, text, params, prepared);
   }
 
   return {
@@ -98,7 +117,7 @@ function fromConnection(connection: PgConnectionLike): SqlClient {
         // Sent in the same tick `open` was set: anything sent earlier ran before BEGIN.
         await connection.query("BEGIN");
         try {
-          const result = await fn(inTransaction((text, params) => run(connection, text, params)));
+          const result = await fn(inTransaction((text, params) => run(connection, text, params, prepared)));
           await connection.query("COMMIT");
           return result;
         } catch (error) {
@@ -113,9 +132,40 @@ function fromConnection(connection: PgConnectionLike): SqlClient {
   };
 }
 
-async function run<Row>(connection: PgConnectionLike, text: string, params?: unknown[]): Promise<SqlResult<Row>> {
-  const answer = params === undefined ? await connection.query(text) : await connection.query(text, params);
+async function run<Row>(connection: PgConnectionLike, text: string, params: unknown[] | undefined, prepared: boolean): Promise<SqlResult<Row>> {
+  const answer =
+    params === undefined
+      ? await connection.query(text)
+      : prepared
+        ? await connection.query({ name: statementName(text), text, values: params })
+        : await connection.query(text, params);
   // A text of several statements answers one result per statement: keep the last one's rows.
   const result = Array.isArray(answer) ? answer[answer.length - 1] : answer;
   return { rows: (result?.rows ?? []) as Row[] };
+}
+
+const statementNames = new Map<string, string>();
+
+/**
+ * A name that only this text gets: pg refuses one name for two texts on a
+ * connection, and connections are shared by everything using the pool. Two
+ * 32-bit FNV-1a hashes (different seeds) make a collision among the few dozen
+ * statements of the adapters practically impossible.
+ */
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `gatehouse_${fnv1a(text, 0x811c9dc5)}${fnv1a(text, 0x01000193)}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
+function fnv1a(text: string, seed: number): string {
+  let hash = seed >>> 0;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, "0");
 }

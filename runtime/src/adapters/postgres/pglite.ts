@@ -9,7 +9,7 @@ import { inTransaction, type SqlClient, type SqlResult } from "./client.js";
 
 /** The part of PGlite's `Transaction` this module uses. */
 export interface PGliteTransactionLike {
-  query<T>(query: string, params?: unknown[]): Promise<SqlResult<T>>;
+  query<T>(query: string, params?: unknown[], options?: { paramTypes?: number[] }): Promise<SqlResult<T>>;
   exec(query: string): Promise<SqlResult<unknown>[]>;
 }
 
@@ -58,5 +58,17 @@ async function run<Row>(db: PGliteTransactionLike, text: string, params?: unknow
     const results = await db.exec(text);
     return { rows: (results[results.length - 1]?.rows ?? []) as Row[] };
   }
-  return { rows: (await db.query<Row>(text, params)).rows };
+  // Without `paramTypes` PGlite first asks the server for them (a describe round
+  // trip that doubles the cost of a query). Like node-postgres, send every value
+  // as text of type "unknown" (OID 0) and let the server infer from the statement.
+  const values = params.map(asText);
+  return { rows: (await db.query<Row>(text, values, { paramTypes: values.map(() => 0) })).rows };
+}
+
+/** A parameter as the text PostgreSQL parses for any column type. */
+function asText(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === "object") return JSON.stringify(value);
+  return String(value);
 }

@@ -1,0 +1,302 @@
+/**
+ * `HostedStoreAdapter`: the whole adapter contract on the hosted store's svc_
+ * tables (see `runtime/migrations/hosted-store`). Every method is ONE
+ * statement, so each is atomic on its own: an account or session and its join
+ * row are inserted together by one statement (a data-modifying WITH), never
+ * one without the other. Constraints (unique email, unique provider account,
+ * links that cascade) keep the data consistent under concurrent requests, not
+ * read-then-write checks here.
+ *
+ * Reads go through the direct `user` links, the simplest query; the join
+ * tables are kept for the schema's other readers and match the links always
+ * (the migration's composite foreign keys guarantee it).
+ */
+import type { SqlClient } from "../postgres/client.js";
+import type { Adapter, AdapterUser } from "../types.js";
+import type { HostedStoreClient } from "./client.js";
+import { HostedStoreError } from "./errors.js";
+import {
+  ACCOUNT_COLUMNS,
+  AUTHENTICATOR_COLUMNS,
+  SESSION_COLUMNS,
+  TOKEN_COLUMNS,
+  USER_COLUMNS,
+  prefixed,
+  toAccount,
+  toAuthenticator,
+  toSession,
+  toUser,
+  toVerificationToken,
+  type AccountRow,
+  type AuthenticatorRow,
+  type SessionRow,
+  type TokenRow,
+  type UserRow,
+} from "./rows.js";
+import { tablesOf, type Tables } from "./tables.js";
+
+/** The user fields `updateUser` may change, and their columns. */
+const UPDATABLE_USER_COLUMNS = [
+  ["name", "name"],
+  ["email", "email"],
+  ["emailVerified", `"emailVerified"`],
+  ["image", "image"],
+] as const satisfies ReadonlyArray<readonly [keyof AdapterUser, string]>;
+
+/** A statement, given the branch's table names. */
+type Statement = (t: Tables) => string;
+
+/**
+ * The adapter for a hosted store migrated with `migrate()` (or the SQL files in
+ * `@gatehouse/runtime/migrations/hosted-store`, applied in the branch's schema).
+ *
+ * Connects on first use, through `client.connection()`. Fields beyond the
+ * schema's (e.g. extra user profile fields, `expires_in` of an account) are
+ * not stored.
+ *
+ * @example
+ * ```ts
+ * const store = new HostedStoreClient({ env: process.env, connect: (url) => fromPg(new pg.Pool({ connectionString: url })) });
+ * await migrate(store);
+ * const config = { adapter: HostedStoreAdapter(store), providers: [...] };
+ * ```
+ */
+export function HostedStoreAdapter(client: HostedStoreClient): Required<Adapter> {
+  if (typeof client?.getConfig !== "function" || typeof client.connection !== "function") {
+    throw new TypeError("HostedStoreAdapter: expected a HostedStoreClient.");
+  }
+
+  let ready: Promise<{ db: SqlClient; t: Tables }> | undefined;
+  function store(): Promise<{ db: SqlClient; t: Tables }> {
+    ready ??= (async () => {
+      const [{ branch }, db] = await Promise.all([client.getConfig(), client.connection()]);
+      return { db, t: tablesOf(branch) };
+    })().catch((error: unknown) => {
+      // Not kept, so a store that was unreachable once is tried again on the next call.
+      ready = undefined;
+      throw error;
+    });
+    return ready;
+  }
+
+  async function all<Row>(statement: Statement, params: unknown[]): Promise<Row[]> {
+    const { db, t } = await store();
+    return (await db.query<Row>(statement(t), params)).rows;
+  }
+
+  async function one<Row>(statement: Statement, params: unknown[]): Promise<Row | null> {
+    return (await all<Row>(statement, params))[0] ?? null;
+  }
+
+  return {
+    async createUser(user) {
+      // The caller's id is kept (a credentials user keeps the id authorize() gave it); without one the store makes a UUID.
+      const row = await one<UserRow>(
+        (t) => `INSERT INTO ${t.users} (id, email, "emailVerified", image, name)
+          VALUES (COALESCE($1, gen_random_uuid()::text), $2, $3, $4, $5)
+          RETURNING ${USER_COLUMNS}`,
+        [user.id || null, user.email ?? null, user.emailVerified ?? null, user.image ?? null, user.name ?? null],
+      );
+      return toUser(row!);
+    },
+
+    async getUser(id) {
+      const row = await one<UserRow>((t) => `SELECT ${USER_COLUMNS} FROM ${t.users} WHERE id = $1`, [id]);
+      return row && toUser(row);
+    },
+
+    async getUserByEmail(email) {
+      const row = await one<UserRow>((t) => `SELECT ${USER_COLUMNS} FROM ${t.users} WHERE email = $1`, [email]);
+      return row && toUser(row);
+    },
+
+    async getUserByAccount({ provider, providerAccountId }) {
+      const row = await one<UserRow>(
+        (t) => `SELECT ${prefixed("u", USER_COLUMNS)} FROM ${t.accounts} a JOIN ${t.users} u ON u.id = a."user"
+          WHERE a.provider = $1 AND a."providerAccountId" = $2`,
+        [provider, providerAccountId],
+      );
+      return row && toUser(row);
+    },
+
+    async updateUser(user) {
+      // Only the fields given change; `undefined` means "not given", not "clear it".
+      const params: unknown[] = [user.id];
+      const sets: string[] = [];
+      for (const [field, column] of UPDATABLE_USER_COLUMNS) {
+        if (user[field] === undefined) continue;
+        params.push(user[field]);
+        sets.push(`${column} = $${params.length}`);
+      }
+      const row = await one<UserRow>(
+        (t) =>
+          sets.length > 0
+            ? `UPDATE ${t.users} SET ${sets.join(", ")} WHERE id = $1 RETURNING ${USER_COLUMNS}`
+            : `SELECT ${USER_COLUMNS} FROM ${t.users} WHERE id = $1`,
+        params,
+      );
+      if (!row) throw new HostedStoreError("not_found", `Cannot update user "${user.id}": it does not exist.`);
+      return toUser(row);
+    },
+
+    async deleteUser(userId) {
+      // Accounts, sessions, authenticators and join rows go with it: their links cascade.
+      const row = await one<UserRow>((t) => `DELETE FROM ${t.users} WHERE id = $1 RETURNING ${USER_COLUMNS}`, [userId]);
+      return row && toUser(row);
+    },
+
+    async linkAccount(account) {
+      // The account and its join row in one statement: both are written or neither.
+      const row = await one<AccountRow>(
+        (t) => `WITH account AS (
+            INSERT INTO ${t.accounts} ("user", type, provider, "providerAccountId", refresh_token, access_token,
+              expires_at, id_token, scope, session_state, token_type)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+            RETURNING id, ${ACCOUNT_COLUMNS}
+          ), joined AS (
+            INSERT INTO ${t.usersAccounts} (account, "user") SELECT id, "user" FROM account
+          )
+          SELECT ${ACCOUNT_COLUMNS} FROM account`,
+        [
+          account.userId,
+          account.type,
+          account.provider,
+          account.providerAccountId,
+          account.refresh_token ?? null,
+          account.access_token ?? null,
+          account.expires_at ?? null,
+          account.id_token ?? null,
+          account.scope ?? null,
+          account.session_state ?? null,
+          account.token_type ?? null,
+        ],
+      );
+      return toAccount(row!);
+    },
+
+    async unlinkAccount({ provider, providerAccountId }) {
+      // Its join row goes with it (cascade).
+      const row = await one<AccountRow>(
+        (t) => `DELETE FROM ${t.accounts} WHERE provider = $1 AND "providerAccountId" = $2 RETURNING ${ACCOUNT_COLUMNS}`,
+        [provider, providerAccountId],
+      );
+      return row ? toAccount(row) : undefined;
+    },
+
+    async getAccount(providerAccountId, provider) {
+      const row = await one<AccountRow>(
+        (t) => `SELECT ${ACCOUNT_COLUMNS} FROM ${t.accounts} WHERE provider = $1 AND "providerAccountId" = $2`,
+        [provider, providerAccountId],
+      );
+      return row && toAccount(row);
+    },
+
+    async createSession(session) {
+      // The session and its join row in one statement, as in linkAccount.
+      const row = await one<SessionRow>(
+        (t) => `WITH session AS (
+            INSERT INTO ${t.sessions} ("sessionToken", "user", expires) VALUES ($1, $2, $3)
+            RETURNING id, ${SESSION_COLUMNS}
+          ), joined AS (
+            INSERT INTO ${t.usersSessions} (session, "user") SELECT id, "user" FROM session
+          )
+          SELECT ${SESSION_COLUMNS} FROM session`,
+        [session.sessionToken, session.userId, session.expires],
+      );
+      return toSession(row!);
+    },
+
+    async getSessionAndUser(sessionToken) {
+      // One round trip on every authenticated request.
+      const row = await one<SessionRow & UserRow>(
+        (t) => `SELECT ${prefixed("s", SESSION_COLUMNS)}, ${prefixed("u", USER_COLUMNS)}
+          FROM ${t.sessions} s JOIN ${t.users} u ON u.id = s."user"
+          WHERE s."sessionToken" = $1`,
+        [sessionToken],
+      );
+      return row && { session: toSession(row), user: toUser(row) };
+    },
+
+    async updateSession(session) {
+      // A new user moves the join row along: its link to the session cascades on update.
+      const row = await one<SessionRow>(
+        (t) => `UPDATE ${t.sessions} SET expires = COALESCE($2, expires), "user" = COALESCE($3, "user")
+          WHERE "sessionToken" = $1 RETURNING ${SESSION_COLUMNS}`,
+        [session.sessionToken, session.expires ?? null, session.userId ?? null],
+      );
+      return row && toSession(row);
+    },
+
+    async deleteSession(sessionToken) {
+      const row = await one<SessionRow>(
+        (t) => `DELETE FROM ${t.sessions} WHERE "sessionToken" = $1 RETURNING ${SESSION_COLUMNS}`,
+        [sessionToken],
+      );
+      return row && toSession(row);
+    },
+
+    async createVerificationToken(token) {
+      const row = await one<TokenRow>(
+        (t) => `INSERT INTO ${t.verificationTokens} (identifier, token, expires) VALUES ($1, $2, $3) RETURNING ${TOKEN_COLUMNS}`,
+        [token.identifier, token.token, token.expires],
+      );
+      return toVerificationToken(row!);
+    },
+
+    async useVerificationToken({ identifier, token }) {
+      // Read and deleted in one statement: of two concurrent uses, exactly one gets the record.
+      const row = await one<TokenRow>(
+        (t) => `DELETE FROM ${t.verificationTokens} WHERE identifier = $1 AND token = $2 RETURNING ${TOKEN_COLUMNS}`,
+        [identifier, token],
+      );
+      return row && toVerificationToken(row);
+    },
+
+    async createAuthenticator(authenticator) {
+      const row = await one<AuthenticatorRow>(
+        (t) => `INSERT INTO ${t.authenticators} ("credentialID", "user", "providerAccountId", "credentialPublicKey", counter,
+            "credentialDeviceType", "credentialBackedUp", transports)
+          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+          RETURNING ${AUTHENTICATOR_COLUMNS}`,
+        [
+          authenticator.credentialID,
+          authenticator.userId,
+          authenticator.providerAccountId,
+          authenticator.credentialPublicKey,
+          authenticator.counter,
+          authenticator.credentialDeviceType,
+          authenticator.credentialBackedUp,
+          authenticator.transports ?? null,
+        ],
+      );
+      return toAuthenticator(row!);
+    },
+
+    async getAuthenticator(credentialID) {
+      const row = await one<AuthenticatorRow>(
+        (t) => `SELECT ${AUTHENTICATOR_COLUMNS} FROM ${t.authenticators} WHERE "credentialID" = $1`,
+        [credentialID],
+      );
+      return row && toAuthenticator(row);
+    },
+
+    async listAuthenticatorsByUserId(userId) {
+      const rows = await all<AuthenticatorRow>(
+        (t) => `SELECT ${AUTHENTICATOR_COLUMNS} FROM ${t.authenticators} WHERE "user" = $1 ORDER BY "credentialID"`,
+        [userId],
+      );
+      return rows.map(toAuthenticator);
+    },
+
+    async updateAuthenticatorCounter(credentialID, newCounter) {
+      const row = await one<AuthenticatorRow>(
+        (t) => `UPDATE ${t.authenticators} SET counter = $2 WHERE "credentialID" = $1 RETURNING ${AUTHENTICATOR_COLUMNS}`,
+        [credentialID, newCounter],
+      );
+      if (!row) {
+        throw new HostedStoreError("not_found", `Cannot update the counter of authenticator "${credentialID}": it does not exist.`);
+      }
+      return toAuthenticator(row);
+    },
+  };
+}

@@ -1,0 +1,95 @@
+/**
+ * `migrate()`: brings a branch of the hosted store to the svc_ schema this
+ * adapter expects. It creates the branch's PostgreSQL schema when missing, then
+ * applies the migrations the branch has not applied yet, in order, each in its
+ * own transaction with `search_path` set to the branch, and records each in the
+ * branch's `svc_migrations` ledger. Safe to run on every start and from several
+ * processes at once: a transaction-scoped advisory lock per branch makes the
+ * runs on one branch take turns, and a run that finds everything applied
+ * changes nothing. Other branches are neither touched nor blocked.
+ */
+import type { SqlClient } from "../postgres/client.js";
+import { schemaOf, type HostedStoreClient } from "./client.js";
+import { migrations as bundled } from "./migrations.js";
+
+/** One migration: a name (the SQL file's name without `.sql`) and its SQL, written without schema names. */
+export interface Migration {
+  readonly name: string;
+  readonly sql: string;
+}
+
+export interface MigrateOptions {
+  /** The migrations to apply, in order. Default: this package's, the same SQL as `migrations/hosted-store/*.sql`. */
+  migrations?: readonly Migration[];
+}
+
+/**
+ * First key of the advisory lock (the second is the branch's hash): an
+ * arbitrary constant, "gate" in ASCII, the same in every process. Two-key
+ * locks never collide with the one-key lock of the PostgreSQL adapter's migrate().
+ */
+const LOCK_CLASS = 0x67_61_74_65;
+
+/**
+ * The ledger lives in the branch's schema, so each branch records its own
+ * migrations; its svc_ name keeps it apart from the PostgreSQL adapter's
+ * `gatehouse_migrations` even when a branch is the `public` schema.
+ */
+const CREATE_LEDGER = `CREATE TABLE IF NOT EXISTS svc_migrations (
+  name text PRIMARY KEY,
+  applied_at timestamptz NOT NULL DEFAULT now()
+)`;
+
+/**
+ * Applies the pending migrations to the client's branch; returns the names of
+ * those it applied (empty when the branch was up to date).
+ *
+ * @example
+ * ```ts
+ * const store = new HostedStoreClient({ env: process.env, connect: (url) => fromPg(new pg.Pool({ connectionString: url })) });
+ * const { applied } = await migrate(store); // ["0001_init"] the first time, [] after
+ * ```
+ */
+export async function migrate(client: HostedStoreClient, options: MigrateOptions = {}): Promise<{ applied: string[] }> {
+  const { branch } = await client.getConfig();
+  const db = await client.connection();
+  const list = options.migrations ?? bundled;
+  const names = new Set(list.map((migration) => migration.name));
+  if (names.size !== list.length) throw new Error("migrate: two migrations have the same name.");
+
+  const applied: string[] = [];
+  // One transaction per migration: each one is applied entirely or not at all,
+  // and a failing one leaves those before it applied and recorded.
+  for (;;) {
+    const name = await db.transaction((tx) => applyNext(tx, branch, list));
+    if (name === null) return { applied };
+    applied.push(name);
+  }
+}
+
+async function applyNext(tx: SqlClient, branch: string, list: readonly Migration[]): Promise<string | null> {
+  // Held until this transaction ends: a concurrent run on the branch waits here, then sees what this one recorded.
+  await tx.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [LOCK_CLASS, branch]);
+  const schema = schemaOf(branch);
+  // Looked up first rather than CREATE SCHEMA IF NOT EXISTS, which needs the
+  // CREATE privilege on the database even when the schema exists: a role
+  // limited to a schema made for it by an admin can still migrate.
+  const { rows: existing } = await tx.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [branch]);
+  if (existing.length === 0) await tx.query(`CREATE SCHEMA ${schema}`);
+  // LOCAL: back to the connection's own search_path when the transaction ends.
+  await tx.query(`SET LOCAL search_path TO ${schema}`);
+  await tx.query(CREATE_LEDGER);
+  const { rows } = await tx.query<{ name: string }>("SELECT name FROM svc_migrations");
+  const done = new Set(rows.map((row) => row.name));
+  const next = list.find((migration) => !done.has(migration.name));
+  if (!next) return null;
+  try {
+    await tx.query(next.sql);
+  } catch (error) {
+    throw new Error(`migrate: migration ${next.name} failed on branch "${branch}": ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  await tx.query("INSERT INTO svc_migrations (name) VALUES ($1)", [next.name]);
+  return next.name;
+}

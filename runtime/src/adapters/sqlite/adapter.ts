@@ -1,0 +1,284 @@
+/**
+ * `SqliteAdapter`: the whole adapter contract on the schema of
+ * `runtime/migrations/sqlite` (the tables and columns of the PostgreSQL schema,
+ * in SQLite types). Every method is one statement: constraints (unique email,
+ * unique provider account, foreign keys that cascade) keep the data consistent,
+ * not read-then-write checks in this code.
+ */
+import type { Adapter, AdapterUser } from "../types.js";
+import type { SqliteClient, SqliteValue } from "./client.js";
+import { toSqliteClient, type SqliteDatabase } from "./connect.js";
+import {
+  ACCOUNT_COLUMNS,
+  AUTHENTICATOR_COLUMNS,
+  SESSION_COLUMNS,
+  TOKEN_COLUMNS,
+  USER_COLUMNS,
+  toAccount,
+  toAuthenticator,
+  toMillis,
+  toMillisOrNull,
+  toSession,
+  toUser,
+  toVerificationToken,
+  type AccountRow,
+  type AuthenticatorRow,
+  type SessionRow,
+  type TokenRow,
+  type UserRow,
+} from "./rows.js";
+
+/** Thrown when a method that must act on an existing row finds none (the driver's own errors pass through). */
+export class SqliteAdapterError extends Error {
+  override name = "SqliteAdapterError";
+  readonly code = "not_found";
+}
+
+/** The user fields `updateUser` may change, their columns, and how each is stored. */
+const UPDATABLE_USER_COLUMNS = [
+  ["name", "name", (value) => value as string | null],
+  ["email", "email", (value) => value as string],
+  ["emailVerified", `"emailVerified"`, (value) => toMillisOrNull(value as Date | null, "emailVerified")],
+  ["image", "image", (value) => value as string | null],
+] as const satisfies ReadonlyArray<readonly [keyof AdapterUser, string, (value: unknown) => SqliteValue]>;
+
+/**
+ * The adapter for a SQLite database migrated with `migrate()` (or the SQL files
+ * in `@gatehouse/runtime/migrations/sqlite`).
+ *
+ * Takes a `SqliteClient` (see `fromBetterSqlite3`, `fromNodeSqlite`) or, for
+ * convenience, a better-sqlite3 `Database` or a node:sqlite `DatabaseSync`
+ * directly (wrapped, which turns its foreign keys on).
+ *
+ * Fields beyond the schema's columns (e.g. extra user profile fields,
+ * `expires_in` of an account) are not stored.
+ *
+ * @example
+ * ```ts
+ * import Database from "better-sqlite3";
+ * import { SqliteAdapter, migrate } from "@gatehouse/runtime/adapters/sqlite";
+ *
+ * const db = new Database("./data/auth.db");
+ * db.pragma("journal_mode = WAL"); // readers do not wait for the writer
+ * await migrate(db);
+ * const config = { adapter: SqliteAdapter(db), providers: [...] };
+ * ```
+ */
+export function SqliteAdapter(client: SqliteDatabase): Required<Adapter> {
+  const db: SqliteClient = toSqliteClient(client, "SqliteAdapter");
+
+  async function one<Row>(sql: string, params: SqliteValue[]): Promise<Row | null> {
+    return (await db.query<Row>(sql, params)).rows[0] ?? null;
+  }
+
+  return {
+    async createUser(user) {
+      // The caller's id is kept (a credentials user keeps the id authorize() gave it); without one, a UUID.
+      const row = await one<UserRow>(
+        `INSERT INTO users (id, name, email, "emailVerified", image) VALUES (?, ?, ?, ?, ?) RETURNING ${USER_COLUMNS}`,
+        [
+          user.id || crypto.randomUUID(),
+          user.name ?? null,
+          user.email ?? null,
+          toMillisOrNull(user.emailVerified, "emailVerified"),
+          user.image ?? null,
+        ],
+      );
+      return toUser(row!);
+    },
+
+    async getUser(id) {
+      const row = await one<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`, [id]);
+      return row && toUser(row);
+    },
+
+    async getUserByEmail(email) {
+      const row = await one<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE email = ?`, [email]);
+      return row && toUser(row);
+    },
+
+    async getUserByAccount({ provider, providerAccountId }) {
+      const row = await one<UserRow>(
+        `SELECT ${prefixed("u", USER_COLUMNS)} FROM users u JOIN accounts a ON a."userId" = u.id
+         WHERE a.provider = ? AND a."providerAccountId" = ?`,
+        [provider, providerAccountId],
+      );
+      return row && toUser(row);
+    },
+
+    async updateUser(user) {
+      // Only the fields given change; `undefined` means "not given", not "clear it".
+      const params: SqliteValue[] = [];
+      const sets: string[] = [];
+      for (const [field, column, store] of UPDATABLE_USER_COLUMNS) {
+        if (user[field] === undefined) continue;
+        params.push(store(user[field]));
+        sets.push(`${column} = ?`);
+      }
+      params.push(user.id);
+      const row = await one<UserRow>(
+        sets.length > 0
+          ? `UPDATE users SET ${sets.join(", ")} WHERE id = ? RETURNING ${USER_COLUMNS}`
+          : `SELECT ${USER_COLUMNS} FROM users WHERE id = ?`,
+        params,
+      );
+      if (!row) throw new SqliteAdapterError(`Cannot update user "${user.id}": it does not exist.`);
+      return toUser(row);
+    },
+
+    async deleteUser(userId) {
+      // Accounts, sessions and authenticators go with it: their foreign keys cascade.
+      const row = await one<UserRow>(`DELETE FROM users WHERE id = ? RETURNING ${USER_COLUMNS}`, [userId]);
+      return row && toUser(row);
+    },
+
+    async linkAccount(account) {
+      const row = await one<AccountRow>(
+        `INSERT INTO accounts ("userId", type, provider, "providerAccountId", refresh_token, access_token,
+           expires_at, id_token, scope, session_state, token_type)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         RETURNING ${ACCOUNT_COLUMNS}`,
+        [
+          account.userId,
+          account.type,
+          account.provider,
+          account.providerAccountId,
+          account.refresh_token ?? null,
+          account.access_token ?? null,
+          account.expires_at ?? null,
+          account.id_token ?? null,
+          account.scope ?? null,
+          (account.session_state as string | undefined) ?? null,
+          account.token_type ?? null,
+        ],
+      );
+      return toAccount(row!);
+    },
+
+    async unlinkAccount({ provider, providerAccountId }) {
+      const row = await one<AccountRow>(
+        `DELETE FROM accounts WHERE provider = ? AND "providerAccountId" = ? RETURNING ${ACCOUNT_COLUMNS}`,
+        [provider, providerAccountId],
+      );
+      return row ? toAccount(row) : undefined;
+    },
+
+    async getAccount(providerAccountId, provider) {
+      const row = await one<AccountRow>(
+        `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE provider = ? AND "providerAccountId" = ?`,
+        [provider, providerAccountId],
+      );
+      return row && toAccount(row);
+    },
+
+    async createSession(session) {
+      const row = await one<SessionRow>(
+        `INSERT INTO sessions ("sessionToken", "userId", expires) VALUES (?, ?, ?) RETURNING ${SESSION_COLUMNS}`,
+        [session.sessionToken, session.userId, toMillis(session.expires, "expires")],
+      );
+      return toSession(row!);
+    },
+
+    async getSessionAndUser(sessionToken) {
+      // One query on every authenticated request.
+      const row = await one<SessionRow & UserRow>(
+        `SELECT s."sessionToken" AS "sessionToken", s."userId" AS "userId", s.expires AS expires, ${prefixed("u", USER_COLUMNS)}
+         FROM sessions s JOIN users u ON u.id = s."userId"
+         WHERE s."sessionToken" = ?`,
+        [sessionToken],
+      );
+      return row && { session: toSession(row), user: toUser(row) };
+    },
+
+    async updateSession(session) {
+      const row = await one<SessionRow>(
+        `UPDATE sessions SET expires = COALESCE(?, expires), "userId" = COALESCE(?, "userId")
+         WHERE "sessionToken" = ? RETURNING ${SESSION_COLUMNS}`,
+        [toMillisOrNull(session.expires, "expires"), session.userId ?? null, session.sessionToken],
+      );
+      return row && toSession(row);
+    },
+
+    async deleteSession(sessionToken) {
+      const row = await one<SessionRow>(`DELETE FROM sessions WHERE "sessionToken" = ? RETURNING ${SESSION_COLUMNS}`, [
+        sessionToken,
+      ]);
+      return row && toSession(row);
+    },
+
+    async createVerificationToken(token) {
+      const row = await one<TokenRow>(
+        `INSERT INTO verification_token (identifier, token, expires) VALUES (?, ?, ?) RETURNING ${TOKEN_COLUMNS}`,
+        [token.identifier, token.token, toMillis(token.expires, "expires")],
+      );
+      return toVerificationToken(row!);
+    },
+
+    async useVerificationToken({ identifier, token }) {
+      // Read and deleted in one statement: of two uses, exactly one gets the row.
+      const row = await one<TokenRow>(
+        `DELETE FROM verification_token WHERE identifier = ? AND token = ? RETURNING ${TOKEN_COLUMNS}`,
+        [identifier, token],
+      );
+      return row && toVerificationToken(row);
+    },
+
+    async createAuthenticator(authenticator) {
+      const row = await one<AuthenticatorRow>(
+        `INSERT INTO authenticators ("credentialID", "userId", "providerAccountId", "credentialPublicKey", counter,
+           "credentialDeviceType", "credentialBackedUp", transports)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         RETURNING ${AUTHENTICATOR_COLUMNS}`,
+        [
+          authenticator.credentialID,
+          authenticator.userId,
+          authenticator.providerAccountId,
+          authenticator.credentialPublicKey,
+          authenticator.counter,
+          authenticator.credentialDeviceType,
+          authenticator.credentialBackedUp ? 1 : 0,
+          authenticator.transports ?? null,
+        ],
+      );
+      return toAuthenticator(row!);
+    },
+
+    async getAuthenticator(credentialID) {
+      const row = await one<AuthenticatorRow>(`SELECT ${AUTHENTICATOR_COLUMNS} FROM authenticators WHERE "credentialID" = ?`, [
+        credentialID,
+      ]);
+      return row && toAuthenticator(row);
+    },
+
+    async listAuthenticatorsByUserId(userId) {
+      const { rows } = await db.query<AuthenticatorRow>(
+        `SELECT ${AUTHENTICATOR_COLUMNS} FROM authenticators WHERE "userId" = ? ORDER BY "credentialID"`,
+        [userId],
+      );
+      return rows.map(toAuthenticator);
+    },
+
+    async updateAuthenticatorCounter(credentialID, newCounter) {
+      const row = await one<AuthenticatorRow>(
+        `UPDATE authenticators SET counter = ? WHERE "credentialID" = ? RETURNING ${AUTHENTICATOR_COLUMNS}`,
+        [newCounter, credentialID],
+      );
+      if (!row) {
+        throw new SqliteAdapterError(`Cannot update the counter of authenticator "${credentialID}": it does not exist.`);
+      }
+      return toAuthenticator(row);
+    },
+  };
+}
+
+/**
+ * `id, "emailVerified"` -> `u.id AS id, u."emailVerified" AS "emailVerified"`: the
+ * same columns, from one table of a join, named explicitly (SQLite does not
+ * promise a result column's name without AS).
+ */
+function prefixed(alias: string, columns: string): string {
+  return columns
+    .split(", ")
+    .map((column) => `${alias}.${column} AS ${column}`)
+    .join(", ");
+}

@@ -1,0 +1,11 @@
+/**
+ * `@gatehouse/runtime/adapters/sqlite`: the adapter, the migrator and the
+ * schema's SQL. Driver wrappers are in `./sqlite/better-sqlite3` and
+ * `./sqlite/node-sqlite`.
+ */
+export { SqliteAdapter, SqliteAdapterError } from "./adapter.js";
+export { migrate } from "./migrate.js";
+export type { Migration, MigrateOptions } from "./migrate.js";
+export { migrations } from "./migrations.js";
+export type { SqliteClient, SqliteResult, SqliteValue } from "./client.js";
+export type { SqliteDatabase } from "./connect.js";

@@ -1,0 +1,79 @@
+/**
+ * `migrate()`: brings a SQLite database to the schema this adapter expects by
+ * applying the migrations it has not applied yet, in order, each in its own
+ * transaction, and recording each in `gatehouse_migrations`. Safe to run on
+ * every start and from several connections or processes at once: SQLite has one
+ * writer, and each step is a BEGIN IMMEDIATE transaction that takes the write
+ * lock before reading the ledger, so the runs take turns and a run that finds
+ * everything applied changes nothing.
+ */
+import type { SqliteClient } from "./client.js";
+import { toSqliteClient, type SqliteDatabase } from "./connect.js";
+import { migrations as bundled } from "./migrations.js";
+
+/** One migration: a name (the SQL file's name without `.sql`) and its SQL. */
+export interface Migration {
+  readonly name: string;
+  /**
+   * Any number of statements. It runs inside a transaction: no BEGIN or COMMIT
+   * of its own, and no PRAGMA that SQLite ignores in a transaction (foreign_keys).
+   */
+  readonly sql: string;
+}
+
+export interface MigrateOptions {
+  /** The migrations to apply, in order. Default: this package's, the same SQL as `migrations/sqlite/*.sql`. */
+  migrations?: readonly Migration[];
+}
+
+// applied_at in milliseconds since the epoch, like every date of this schema.
+const CREATE_LEDGER = `CREATE TABLE IF NOT EXISTS gatehouse_migrations (
+  name TEXT NOT NULL PRIMARY KEY,
+  applied_at INTEGER NOT NULL
+) STRICT`;
+
+/**
+ * Applies the pending migrations; returns the names of those it applied
+ * (empty when the database was up to date).
+ *
+ * @example
+ * ```ts
+ * import Database from "better-sqlite3";
+ * import { SqliteAdapter, migrate } from "@gatehouse/runtime/adapters/sqlite";
+ *
+ * const db = new Database("./data/auth.db");
+ * const { applied } = await migrate(db); // ["0001_init"] the first time, [] after
+ * const adapter = SqliteAdapter(db);
+ * ```
+ */
+export async function migrate(db: SqliteDatabase, options: MigrateOptions = {}): Promise<{ applied: string[] }> {
+  const client = toSqliteClient(db, "migrate");
+  const list = options.migrations ?? bundled;
+  const names = new Set(list.map((migration) => migration.name));
+  if (names.size !== list.length) throw new Error("migrate: two migrations have the same name.");
+
+  const applied: string[] = [];
+  // One transaction per migration: each one is applied entirely or not at all,
+  // and a failing one leaves those before it applied and recorded.
+  for (;;) {
+    const name = await client.transaction((tx) => applyNext(tx, list));
+    if (name === null) return { applied };
+    applied.push(name);
+  }
+}
+
+async function applyNext(tx: SqliteClient, list: readonly Migration[]): Promise<string | null> {
+  // The transaction holds the write lock already: a concurrent run waits for it, then sees what this one recorded.
+  await tx.exec(CREATE_LEDGER);
+  const { rows } = await tx.query<{ name: string }>("SELECT name FROM gatehouse_migrations");
+  const done = new Set(rows.map((row) => row.name));
+  const next = list.find((migration) => !done.has(migration.name));
+  if (!next) return null;
+  try {
+    await tx.exec(next.sql);
+  } catch (error) {
+    throw new Error(`migrate: migration ${next.name} failed: ${(error as Error).message}`, { cause: error });
+  }
+  await tx.query("INSERT INTO gatehouse_migrations (name, applied_at) VALUES (?, ?)", [next.name, Date.now()]);
+  return next.name;
+}

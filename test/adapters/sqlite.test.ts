@@ -1,0 +1,213 @@
+/**
+ * The SQLite adapter: the shared conformance suite on better-sqlite3 (in memory
+ * and in a file) and on node:sqlite where this Node has it, `migrate()` on both
+ * drivers, and the inlined migrations. Wrappers, transactions and what the
+ * adapter decides beyond the contract are in sqlite-client.test.ts.
+ *
+ * Each driver is loaded here, not imported: a driver this Node cannot load
+ * (better-sqlite3 built for another Node, node:sqlite before Node 22.5) skips
+ * its tests with the reason instead of failing the file.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { SqliteAdapter, migrate, migrations } from "@gatehouse/runtime/adapters/sqlite";
+import type { BetterSqlite3Like } from "@gatehouse/runtime/adapters/sqlite/better-sqlite3";
+import type { DatabaseSyncLike } from "@gatehouse/runtime/adapters/sqlite/node-sqlite";
+import { runAdapterConformance } from "./conformance.js";
+import { modulePathOf, readSqlFiles, renderModule } from "./support/inline-migrations.mjs";
+
+/** A connection of either driver, as the tests open and close it. */
+type Connection = (BetterSqlite3Like | DatabaseSyncLike) & { close(): void };
+
+interface Driver {
+  name: string;
+  /** Why this driver's tests are skipped; undefined when it loads. */
+  skip?: string;
+  /** Opens a connection; `timeout` is the busy timeout in ms. */
+  open(path: string, options?: { timeout?: number }): Connection;
+}
+
+function fail(reason: string): never {
+  throw new Error(reason);
+}
+
+async function betterSqlite3(): Promise<Driver> {
+  try {
+    const { default: Database } = await import("better-sqlite3");
+    new Database(":memory:").close(); // the native module loads only now
+    return { name: "better-sqlite3", open: (path, options) => new Database(path, options) };
+  } catch (error) {
+    const reason = `better-sqlite3 does not load on Node ${process.version} (npm i -D better-sqlite3@12): ${(error as Error).message.replace(/\s+/g, " ")}`;
+    return { name: "better-sqlite3", skip: reason, open: () => fail(reason) };
+  }
+}
+
+async function nodeSqlite(): Promise<Driver> {
+  type DatabaseSync = new (path: string, options?: { timeout?: number }) => Connection;
+  try {
+    const specifier = "node:sqlite";
+    const mod = (process.getBuiltinModule?.(specifier) ?? (await import(/* @vite-ignore */ specifier))) as { DatabaseSync: DatabaseSync };
+    const { DatabaseSync } = mod;
+    new DatabaseSync(":memory:").close();
+    // DatabaseSync refuses an `undefined` options argument.
+    return { name: "node:sqlite", open: (path, options) => (options ? new DatabaseSync(path, options) : new DatabaseSync(path)) };
+  } catch (error) {
+    const reason = `node:sqlite is not in Node ${process.version} (it is from Node 22.5): ${(error as Error).message.replace(/\s+/g, " ")}`;
+    return { name: "node:sqlite", skip: reason, open: () => fail(reason) };
+  }
+}
+
+const drivers = [await betterSqlite3(), await nodeSqlite()];
+
+const directory = mkdtempSync(join(tmpdir(), "gatehouse-sqlite-"));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+let files = 0;
+/** A new database file's path in this file's temp directory. */
+const newFile = () => join(directory, `auth-${++files}.db`);
+
+// Children before parents; the cascades would do it too, but this does not depend on them.
+const EMPTY_TABLES = `DELETE FROM authenticators; DELETE FROM sessions; DELETE FROM accounts;
+  DELETE FROM verification_token; DELETE FROM users;`;
+
+/** The conformance suite on one database (in memory, or in a file). */
+function conformance(driver: Driver, where: "memory" | "file"): void {
+  let db: Connection;
+  runAdapterConformance({
+    name: `sqlite (${driver.name}, ${where === "memory" ? ":memory:" : "file"})`,
+    async setup() {
+      db = driver.open(where === "memory" ? ":memory:" : newFile());
+      await migrate(db);
+      return SqliteAdapter(db);
+    },
+    reset() {
+      db.exec(EMPTY_TABLES);
+    },
+    teardown: () => db?.close(),
+    limits: {
+      noExtraFields: "the schema is the Auth.js tables in SQLite: fixed columns, none for fields beyond the contract's",
+    },
+  });
+}
+
+const ALL = migrations.map((m) => m.name);
+
+function ledger(db: Connection): string[] {
+  return (db.prepare("SELECT name FROM gatehouse_migrations ORDER BY name").all() as { name: string }[]).map((r) => r.name);
+}
+
+function tables(db: Connection): string[] {
+  const rows = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[];
+  return rows.map((r) => r.name);
+}
+
+/** `migrate()` on one driver: each test opens its own database. */
+function migrateTests(driver: Driver): void {
+  describe(`migrate() on ${driver.name}`, () => {
+    it("applies and records every migration once; a second run applies nothing; the SQL re-runs harmlessly", async () => {
+      const db = driver.open(":memory:");
+      const before = Date.now();
+      expect(await migrate(db)).toEqual({ applied: ALL });
+      expect(ledger(db)).toEqual(ALL);
+      expect(tables(db)).toEqual(["accounts", "authenticators", "gatehouse_migrations", "sessions", "users", "verification_token"]);
+      const [row] = db.prepare("SELECT applied_at FROM gatehouse_migrations").all() as { applied_at: number }[];
+      expect(row!.applied_at).toBeGreaterThanOrEqual(before);
+      expect(row!.applied_at).toBeLessThanOrEqual(Date.now());
+
+      expect(await migrate(db)).toEqual({ applied: [] });
+      expect(ledger(db)).toEqual(ALL);
+      // For people who apply the .sql files with their own tool, maybe twice.
+      for (const migration of migrations) db.exec(migration.sql);
+      expect(tables(db)).toHaveLength(6);
+      db.close();
+    });
+
+    it("applies a pending migration; a failing one is rolled back entirely and not recorded", async () => {
+      const db = driver.open(":memory:");
+      const extra = [...migrations, { name: "9001_extra", sql: "CREATE TABLE extra_a (x INTEGER); CREATE TABLE extra_b (x INTEGER);" }];
+      expect(await migrate(db)).toEqual({ applied: ALL });
+      expect(await migrate(db, { migrations: extra })).toEqual({ applied: ["9001_extra"] });
+
+      const failing = [...extra, { name: "9002_broken", sql: "CREATE TABLE extra_c (x INTEGER); INSERT INTO no_such_table VALUES (1);" }];
+      await expect(migrate(db, { migrations: failing })).rejects.toThrow(/9002_broken.*no such table/);
+      expect(ledger(db)).toEqual([...ALL, "9001_extra"]);
+      expect(tables(db)).not.toContain("extra_c");
+
+      await expect(migrate(db, { migrations: [extra[0]!, extra[0]!] })).rejects.toThrow(/same name/);
+      db.close();
+    });
+
+    it("concurrent runs on one connection apply each migration exactly once", async () => {
+      const db = driver.open(":memory:");
+      const results = await Promise.all([migrate(db), migrate(db), migrate(db)]);
+      expect(results.flatMap((r) => r.applied)).toEqual(ALL);
+      expect(ledger(db)).toEqual(ALL);
+      db.close();
+    });
+
+    it("concurrent runs on several connections to one file take turns (BEGIN IMMEDIATE)", async () => {
+      const path = newFile();
+      const connections = [driver.open(path), driver.open(path), driver.open(path)];
+      const results = await Promise.all(connections.map((db) => migrate(db)));
+      expect(results.flatMap((r) => r.applied)).toEqual(ALL);
+      expect(ledger(connections[0]!)).toEqual(ALL);
+      for (const db of connections) db.close();
+    });
+
+    it("waits for another connection's write lock without blocking the event loop", async () => {
+      const path = newFile();
+      const holder = driver.open(path);
+      const db = driver.open(path, { timeout: 5000 });
+      holder.exec("BEGIN IMMEDIATE");
+      let released = false;
+      // Runs only if the event loop is free while migrate() waits for the lock.
+      setTimeout(() => {
+        holder.exec("COMMIT");
+        released = true;
+      }, 100);
+      expect(await migrate(db)).toEqual({ applied: ALL });
+      expect(released).toBe(true);
+      expect(db.prepare("PRAGMA busy_timeout").all()).toEqual([expect.objectContaining({ timeout: 5000 })]);
+      holder.close();
+      db.close();
+    });
+
+    it("gives up after the connection's busy timeout with SQLite's busy error, and restores the timeout", async () => {
+      const path = newFile();
+      const holder = driver.open(path);
+      const db = driver.open(path, { timeout: 50 });
+      holder.exec("BEGIN IMMEDIATE");
+      await expect(migrate(db)).rejects.toThrow(/database is locked/);
+      expect(db.prepare("PRAGMA busy_timeout").all()).toEqual([expect.objectContaining({ timeout: 50 })]);
+      holder.exec("COMMIT");
+      expect(await migrate(db)).toEqual({ applied: ALL });
+      holder.close();
+      db.close();
+    });
+  });
+}
+
+for (const driver of drivers) {
+  if (driver.skip) {
+    describe.skip(`sqlite adapter on ${driver.name} (skipped: ${driver.skip})`, () => {
+      it.todo(`runs where ${driver.name} loads`);
+    });
+    continue;
+  }
+  conformance(driver, "memory");
+  conformance(driver, "file");
+  migrateTests(driver);
+}
+
+describe("inlined sqlite migrations", () => {
+  it("migrations.ts is generated from the .sql files on disk (run test/adapters/support/inline-migrations.mjs)", () => {
+    expect(readFileSync(modulePathOf("sqlite"), "utf8")).toBe(renderModule(readSqlFiles("sqlite"), "sqlite"));
+  });
+
+  it("the module's migrations equal the .sql files, in order", () => {
+    const files = readSqlFiles("sqlite");
+    expect(files.map((f) => f.name)).toEqual(["0001_init"]);
+    expect(migrations).toEqual(files);
+  });
+});

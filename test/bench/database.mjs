@@ -1,0 +1,83 @@
+/**
+ * Database sessions: session GET on PGlite and on a PostgreSQL server, ours
+ * (`PostgresAdapter`) against `@auth/core` with `@auth/pg-adapter`, both reading
+ * the same session row of the same database.
+ */
+import { PGlite } from "@electric-sql/pglite";
+import { Auth as AuthJs } from "@auth/core";
+import AuthJsPostgresAdapter from "@auth/pg-adapter";
+import { Auth as GatehouseAuth } from "@gatehouse/runtime";
+import { PostgresAdapter, migrate } from "@gatehouse/runtime/adapters/postgres";
+import { fromPg } from "@gatehouse/runtime/adapters/postgres/pg";
+import { fromPGlite } from "@gatehouse/runtime/adapters/postgres/pglite";
+import pg from "pg";
+import { ORIGIN, SECRET, quiet } from "./core.mjs";
+
+const COOKIE = "authjs.session-token";
+
+/** A user and a session row; both implementations read this one session. */
+async function seed(client) {
+  await migrate(client);
+  const adapter = PostgresAdapter(client);
+  const user = await adapter.createUser({ email: "ada@example.com", emailVerified: null, name: "Ada Lovelace" });
+  const sessionToken = crypto.randomUUID();
+  await adapter.createSession({ sessionToken, userId: user.id, expires: new Date(Date.now() + 30 * 86_400_000) });
+  return { adapter, cookie: `${COOKIE}=${sessionToken}` };
+}
+
+function impls(ourAdapter, theirAdapter, cookie) {
+  const config = (adapter) => ({ secret: SECRET, trustHost: true, logger: quiet, providers: [], adapter, session: { strategy: "database" } });
+  const ours = config(ourAdapter);
+  const theirs = config(theirAdapter);
+  return [
+    { name: "gatehouse", state: { cookie }, call: (request) => GatehouseAuth(request, ours) },
+    { name: "@auth/core", state: { cookie }, call: (request) => AuthJs(request, theirs) },
+  ];
+}
+
+const sessionGet = (label) => ({
+  [`session GET (database, ${label})`]: {
+    status: 200,
+    reusable: true,
+    request: (s) => new Request(`${ORIGIN}/auth/session`, { headers: { cookie: s.cookie } }),
+  },
+});
+
+export async function pgliteSuite() {
+  const db = new PGlite();
+  const { adapter, cookie } = await seed(fromPGlite(db));
+  // @auth/pg-adapter reads `rowCount`, which pg results have and PGlite's do not.
+  const asPgResult = {
+    query: async (text, params) => {
+      const result = await db.query(text, params);
+      return { ...result, rowCount: result.affectedRows || result.rows.length };
+    },
+  };
+  return { impls: impls(adapter, AuthJsPostgresAdapter(asPgResult), cookie), scenarios: sessionGet("PGlite"), close: () => db.close() };
+}
+
+export async function postgresSuite(serverUrl) {
+  const name = `gatehouse_bench_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
+  const admin = async (sql) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const pool = new pg.Pool({ connectionString: url.href, max: 16 });
+  const { adapter, cookie } = await seed(fromPg(pool));
+  return {
+    impls: impls(adapter, AuthJsPostgresAdapter(pool), cookie),
+    scenarios: sessionGet("PostgreSQL"),
+    close: async () => {
+      await pool.end();
+      await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    },
+  };
+}
