@@ -12,6 +12,7 @@
  * (the migration's composite foreign keys guarantee it).
  */
 import type { SqlClient } from "../postgres/client.js";
+import { accountValues } from "../sql/rows.js";
 import type { Adapter, AdapterUser } from "../types.js";
 import type { HostedStoreClient } from "./client.js";
 import { HostedStoreError } from "./errors.js";
@@ -157,19 +158,7 @@ export function HostedStoreAdapter(client: HostedStoreClient): Required<Adapter>
             INSERT INTO ${t.usersAccounts} (account, "user") SELECT id, "user" FROM account
           )
           SELECT ${ACCOUNT_COLUMNS} FROM account`,
-        [
-          account.userId,
-          account.type,
-          account.provider,
-          account.providerAccountId,
-          account.refresh_token ?? null,
-          account.access_token ?? null,
-          account.expires_at ?? null,
-          account.id_token ?? null,
-          account.scope ?? null,
-          account.session_state ?? null,
-          account.token_type ?? null,
-        ],
+        accountValues(account),
       );
       return toAccount(row!);
     },

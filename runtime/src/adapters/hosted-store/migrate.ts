@@ -9,17 +9,17 @@
  * changes nothing. Other branches are neither touched nor blocked.
  */
 import type { SqlClient } from "../postgres/client.js";
+import { applyInTurn, migrationsToApply, nextPending, runMigration, type Migration } from "../sql/migrations.js";
 import { schemaOf, type HostedStoreClient } from "./client.js";
 import { migrations as bundled } from "./migrations.js";
 
-/** One migration: a name (the SQL file's name without `.sql`) and its SQL, written without schema names. */
-export interface Migration {
-  readonly name: string;
-  readonly sql: string;
-}
+export type { Migration } from "../sql/migrations.js";
 
 export interface MigrateOptions {
-  /** The migrations to apply, in order. Default: this package's, the same SQL as `migrations/hosted-store/*.sql`. */
+  /**
+   * The migrations to apply, in order. Default: this package's, the same SQL as `migrations/hosted-store/*.sql`.
+   * Their SQL is written without schema names: it runs with `search_path` set to the branch.
+   */
   migrations?: readonly Migration[];
 }
 
@@ -53,18 +53,8 @@ const CREATE_LEDGER = `CREATE TABLE IF NOT EXISTS svc_migrations (
 export async function migrate(client: HostedStoreClient, options: MigrateOptions = {}): Promise<{ applied: string[] }> {
   const { branch } = await client.getConfig();
   const db = await client.connection();
-  const list = options.migrations ?? bundled;
-  const names = new Set(list.map((migration) => migration.name));
-  if (names.size !== list.length) throw new Error("migrate: two migrations have the same name.");
-
-  const applied: string[] = [];
-  // One transaction per migration: each one is applied entirely or not at all,
-  // and a failing one leaves those before it applied and recorded.
-  for (;;) {
-    const name = await db.transaction((tx) => applyNext(tx, branch, list));
-    if (name === null) return { applied };
-    applied.push(name);
-  }
+  const list = migrationsToApply(options.migrations, bundled);
+  return applyInTurn(() => db.transaction((tx) => applyNext(tx, branch, list)));
 }
 
 async function applyNext(tx: SqlClient, branch: string, list: readonly Migration[]): Promise<string | null> {
@@ -80,16 +70,9 @@ async function applyNext(tx: SqlClient, branch: string, list: readonly Migration
   await tx.query(`SET LOCAL search_path TO ${schema}`);
   await tx.query(CREATE_LEDGER);
   const { rows } = await tx.query<{ name: string }>("SELECT name FROM svc_migrations");
-  const done = new Set(rows.map((row) => row.name));
-  const next = list.find((migration) => !done.has(migration.name));
+  const next = nextPending(list, rows);
   if (!next) return null;
-  try {
-    await tx.query(next.sql);
-  } catch (error) {
-    throw new Error(`migrate: migration ${next.name} failed on branch "${branch}": ${(error as Error).message}`, {
-      cause: error,
-    });
-  }
+  await runMigration(next, (sql) => tx.query(sql), ` on branch "${branch}"`);
   await tx.query("INSERT INTO svc_migrations (name) VALUES ($1)", [next.name]);
   return next.name;
 }

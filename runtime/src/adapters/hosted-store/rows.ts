@@ -2,7 +2,9 @@
  * Records as the drivers return them, and their mapping to the contract's
  * shapes. Drivers differ: node-postgres returns BIGINT as a string, PGlite as
  * a number or bigint; both return timestamptz as a `Date`. The contract wants
- * numbers, `Date`s, booleans and string ids whatever the driver.
+ * numbers, `Date`s, booleans and string ids whatever the driver. The store is
+ * PostgreSQL on those drivers, so values are decoded as the PostgreSQL
+ * adapter decodes them (`../postgres/rows.ts`).
  *
  * The store allows NULL in every field. The adapter writes every field the
  * contract requires, so a NULL there comes only from another writer; it is
@@ -10,7 +12,11 @@
  * such a session or token is never accepted) and a missing counter or backup
  * flag of an authenticator, which read as 0 and false.
  */
+import { toBoolean, toDate, type BigIntish, type PgBoolean, type Timestamp } from "../postgres/rows.js";
+import { withTokens, type TokenColumns } from "../sql/rows.js";
 import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from "../types.js";
+
+export { prefixed } from "../postgres/rows.js";
 
 /** The columns the queries select, so each mapper gets every field it reads. */
 export const USER_COLUMNS = `id, email, "emailVerified", image, name`;
@@ -18,9 +24,6 @@ export const ACCOUNT_COLUMNS = `"user", type, provider, "providerAccountId", ref
 export const SESSION_COLUMNS = `"sessionToken", "user", expires`;
 export const TOKEN_COLUMNS = `identifier, token, expires`;
 export const AUTHENTICATOR_COLUMNS = `"credentialID", "user", "providerAccountId", "credentialPublicKey", counter, "credentialDeviceType", "credentialBackedUp", transports`;
-
-type Timestamp = Date | string;
-type BigIntish = number | string | bigint;
 
 export interface UserRow {
   id: string;
@@ -30,19 +33,12 @@ export interface UserRow {
   name: string | null;
 }
 
-export interface AccountRow {
+export interface AccountRow extends TokenColumns<BigIntish> {
   /** The link to the owning user: its record id. */
   user: string | null;
   type: string | null;
   provider: string | null;
   providerAccountId: string | null;
-  refresh_token: string | null;
-  access_token: string | null;
-  expires_at: BigIntish | null;
-  id_token: string | null;
-  scope: string | null;
-  session_state: string | null;
-  token_type: string | null;
 }
 
 export interface SessionRow {
@@ -64,7 +60,7 @@ export interface AuthenticatorRow {
   credentialPublicKey: string | null;
   counter: BigIntish | null;
   credentialDeviceType: string | null;
-  credentialBackedUp: boolean | string | null;
+  credentialBackedUp: PgBoolean | null;
   transports: string | null;
 }
 
@@ -85,17 +81,7 @@ export function toAccount(row: AccountRow): AdapterAccount {
     provider: row.provider as string,
     providerAccountId: row.providerAccountId as string,
   };
-  // The token fields are optional strings and numbers in the contract, never
-  // null: a field the provider did not fill is left out.
-  if (row.refresh_token !== null) account.refresh_token = row.refresh_token;
-  if (row.access_token !== null) account.access_token = row.access_token;
-  if (row.expires_at !== null) account.expires_at = Number(row.expires_at);
-  if (row.id_token !== null) account.id_token = row.id_token;
-  if (row.scope !== null) account.scope = row.scope;
-  if (row.session_state !== null) account.session_state = row.session_state;
-  // Providers send "Bearer"; the contract always returns it lowercased.
-  if (row.token_type !== null) account.token_type = row.token_type.toLowerCase();
-  return account;
+  return withTokens(account, row);
 }
 
 export function toSession(row: SessionRow): AdapterSession {
@@ -114,23 +100,11 @@ export function toAuthenticator(row: AuthenticatorRow): AdapterAuthenticator {
     credentialPublicKey: row.credentialPublicKey as string,
     counter: row.counter === null ? 0 : Number(row.counter),
     credentialDeviceType: row.credentialDeviceType as string,
-    credentialBackedUp: row.credentialBackedUp === true || row.credentialBackedUp === "t" || row.credentialBackedUp === "true",
+    credentialBackedUp: row.credentialBackedUp !== null && toBoolean(row.credentialBackedUp),
     transports: row.transports,
   };
 }
 
-/** `id, name` -> `u.id, u.name`: the same columns, taken from one table of a join. */
-export function prefixed(alias: string, columns: string): string {
-  return columns
-    .split(", ")
-    .map((column) => `${alias}.${column}`)
-    .join(", ");
-}
-
 function toExpiry(value: Timestamp | null): Date {
   return value === null ? new Date(0) : toDate(value);
-}
-
-function toDate(value: Timestamp): Date {
-  return value instanceof Date ? value : new Date(value);
 }

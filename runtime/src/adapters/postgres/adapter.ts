@@ -5,6 +5,7 @@
  * unique provider account, foreign keys that cascade) keep the data consistent
  * under concurrent requests, not read-then-write checks in this code.
  */
+import { accountValues } from "../sql/rows.js";
 import type { Adapter, AdapterUser } from "../types.js";
 import type { SqlClient } from "./client.js";
 import { toSqlClient, type PostgresClient } from "./connect.js";
@@ -14,6 +15,7 @@ import {
   SESSION_COLUMNS,
   TOKEN_COLUMNS,
   USER_COLUMNS,
+  prefixed,
   toAccount,
   toAuthenticator,
   toSession,
@@ -129,19 +131,7 @@ export function PostgresAdapter(client: PostgresClient): Required<Adapter> {
            expires_at, id_token, scope, session_state, token_type)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
          RETURNING ${ACCOUNT_COLUMNS}`,
-        [
-          account.userId,
-          account.type,
-          account.provider,
-          account.providerAccountId,
-          account.refresh_token ?? null,
-          account.access_token ?? null,
-          account.expires_at ?? null,
-          account.id_token ?? null,
-          account.scope ?? null,
-          account.session_state ?? null,
-          account.token_type ?? null,
-        ],
+        accountValues(account),
       );
       return toAccount(row!);
     },
@@ -262,12 +252,4 @@ export function PostgresAdapter(client: PostgresClient): Required<Adapter> {
       return toAuthenticator(row);
     },
   };
-}
-
-/** `id, name` -> `u.id, u.name`: the same columns, taken from one table of a join. */
-function prefixed(alias: string, columns: string): string {
-  return columns
-    .split(", ")
-    .map((column) => `${alias}.${column}`)
-    .join(", ");
 }

@@ -5,15 +5,12 @@
  * from several processes at once: a transaction-scoped advisory lock makes the
  * runs take turns, and a run that finds everything applied changes nothing.
  */
+import { applyInTurn, migrationsToApply, nextPending, runMigration, type Migration } from "../sql/migrations.js";
 import type { SqlClient } from "./client.js";
 import { toSqlClient, type PostgresClient } from "./connect.js";
 import { migrations as bundled } from "./migrations.js";
 
-/** One migration: a name (the SQL file's name without `.sql`) and its SQL. */
-export interface Migration {
-  readonly name: string;
-  readonly sql: string;
-}
+export type { Migration } from "../sql/migrations.js";
 
 export interface MigrateOptions {
   /** The migrations to apply, in order. Default: this package's, the same SQL as `migrations/postgres/*.sql`. */
@@ -47,18 +44,8 @@ const CREATE_LEDGER = `CREATE TABLE IF NOT EXISTS gatehouse_migrations (
  */
 export async function migrate(db: PostgresClient, options: MigrateOptions = {}): Promise<{ applied: string[] }> {
   const client = toSqlClient(db, "migrate");
-  const list = options.migrations ?? bundled;
-  const names = new Set(list.map((migration) => migration.name));
-  if (names.size !== list.length) throw new Error("migrate: two migrations have the same name.");
-
-  const applied: string[] = [];
-  // One transaction per migration: each one is applied entirely or not at all,
-  // and a failing one leaves those before it applied and recorded.
-  for (;;) {
-    const name = await client.transaction((tx) => applyNext(tx, list));
-    if (name === null) return { applied };
-    applied.push(name);
-  }
+  const list = migrationsToApply(options.migrations, bundled);
+  return applyInTurn(() => client.transaction((tx) => applyNext(tx, list)));
 }
 
 async function applyNext(tx: SqlClient, list: readonly Migration[]): Promise<string | null> {
@@ -66,14 +53,9 @@ async function applyNext(tx: SqlClient, list: readonly Migration[]): Promise<str
   await tx.query("SELECT pg_advisory_xact_lock($1)", [LOCK_KEY]);
   await tx.query(CREATE_LEDGER);
   const { rows } = await tx.query<{ name: string }>("SELECT name FROM gatehouse_migrations");
-  const done = new Set(rows.map((row) => row.name));
-  const next = list.find((migration) => !done.has(migration.name));
+  const next = nextPending(list, rows);
   if (!next) return null;
-  try {
-    await tx.query(next.sql);
-  } catch (error) {
-    throw new Error(`migrate: migration ${next.name} failed: ${(error as Error).message}`, { cause: error });
-  }
+  await runMigration(next, (sql) => tx.query(sql));
   await tx.query("INSERT INTO gatehouse_migrations (name) VALUES ($1)", [next.name]);
   return next.name;
 }

@@ -5,6 +5,7 @@
  * unique provider account, foreign keys that cascade) keep the data consistent,
  * not read-then-write checks in this code.
  */
+import { accountValues } from "../sql/rows.js";
 import type { Adapter, AdapterUser } from "../types.js";
 import type { SqliteClient, SqliteValue } from "./client.js";
 import { toSqliteClient, type SqliteDatabase } from "./connect.js";
@@ -138,19 +139,7 @@ export function SqliteAdapter(client: SqliteDatabase): Required<Adapter> {
            expires_at, id_token, scope, session_state, token_type)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          RETURNING ${ACCOUNT_COLUMNS}`,
-        [
-          account.userId,
-          account.type,
-          account.provider,
-          account.providerAccountId,
-          account.refresh_token ?? null,
-          account.access_token ?? null,
-          account.expires_at ?? null,
-          account.id_token ?? null,
-          account.scope ?? null,
-          (account.session_state as string | undefined) ?? null,
-          account.token_type ?? null,
-        ],
+        accountValues(account),
       );
       return toAccount(row!);
     },

@@ -7,22 +7,19 @@
  * lock before reading the ledger, so the runs take turns and a run that finds
  * everything applied changes nothing.
  */
+import { applyInTurn, migrationsToApply, nextPending, runMigration, type Migration } from "../sql/migrations.js";
 import type { SqliteClient } from "./client.js";
 import { toSqliteClient, type SqliteDatabase } from "./connect.js";
 import { migrations as bundled } from "./migrations.js";
 
-/** One migration: a name (the SQL file's name without `.sql`) and its SQL. */
-export interface Migration {
-  readonly name: string;
-  /**
-   * Any number of statements. It runs inside a transaction: no BEGIN or COMMIT
-   * of its own, and no PRAGMA that SQLite ignores in a transaction (foreign_keys).
-   */
-  readonly sql: string;
-}
+export type { Migration } from "../sql/migrations.js";
 
 export interface MigrateOptions {
-  /** The migrations to apply, in order. Default: this package's, the same SQL as `migrations/sqlite/*.sql`. */
+  /**
+   * The migrations to apply, in order. Default: this package's, the same SQL as `migrations/sqlite/*.sql`.
+   * A migration's SQL may hold any number of statements. It runs inside a transaction: no BEGIN or COMMIT
+   * of its own, and no PRAGMA that SQLite ignores in a transaction (foreign_keys).
+   */
   migrations?: readonly Migration[];
 }
 
@@ -48,32 +45,17 @@ const CREATE_LEDGER = `CREATE TABLE IF NOT EXISTS gatehouse_migrations (
  */
 export async function migrate(db: SqliteDatabase, options: MigrateOptions = {}): Promise<{ applied: string[] }> {
   const client = toSqliteClient(db, "migrate");
-  const list = options.migrations ?? bundled;
-  const names = new Set(list.map((migration) => migration.name));
-  if (names.size !== list.length) throw new Error("migrate: two migrations have the same name.");
-
-  const applied: string[] = [];
-  // One transaction per migration: each one is applied entirely or not at all,
-  // and a failing one leaves those before it applied and recorded.
-  for (;;) {
-    const name = await client.transaction((tx) => applyNext(tx, list));
-    if (name === null) return { applied };
-    applied.push(name);
-  }
+  const list = migrationsToApply(options.migrations, bundled);
+  return applyInTurn(() => client.transaction((tx) => applyNext(tx, list)));
 }
 
 async function applyNext(tx: SqliteClient, list: readonly Migration[]): Promise<string | null> {
   // The transaction holds the write lock already: a concurrent run waits for it, then sees what this one recorded.
   await tx.exec(CREATE_LEDGER);
   const { rows } = await tx.query<{ name: string }>("SELECT name FROM gatehouse_migrations");
-  const done = new Set(rows.map((row) => row.name));
-  const next = list.find((migration) => !done.has(migration.name));
+  const next = nextPending(list, rows);
   if (!next) return null;
-  try {
-    await tx.exec(next.sql);
-  } catch (error) {
-    throw new Error(`migrate: migration ${next.name} failed: ${(error as Error).message}`, { cause: error });
-  }
+  await runMigration(next, (sql) => tx.exec(sql));
   await tx.query("INSERT INTO gatehouse_migrations (name, applied_at) VALUES (?, ?)", [next.name, Date.now()]);
   return next.name;
 }
