@@ -9,6 +9,7 @@
  */
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
+import { randomBytes } from "./random.js";
 
 const encoder = new TextEncoder();
 
@@ -25,7 +26,7 @@ export function timingSafeEqual(a: string, b: string): boolean {
 }
 
 export function newCsrfToken(): string {
-  return bytesToHex(crypto.getRandomValues(new Uint8Array(32)));
+  return bytesToHex(randomBytes(32));
 }
 
 export function csrfCookieValue(token: string, secret: string): string {

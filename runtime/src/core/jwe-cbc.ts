@@ -19,6 +19,7 @@
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha512 } from "@noble/hashes/sha2.js";
 import { base64url, errors } from "jose";
+import { randomBytes } from "./random.js";
 
 type KeyedHmac = ReturnType<typeof hmac.create>;
 
@@ -59,8 +60,17 @@ function tag(keys: CbcKeys, iv: Uint8Array, ciphertext: Uint8Array): Uint8Array 
   return mac.digest().subarray(0, TAG_BYTES);
 }
 
-export async function encryptCompact(keys: CbcKeys, plaintext: Uint8Array<ArrayBuffer>): Promise<string> {
-  const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
+/** Encrypts with a fresh random IV. */
+export function encryptCompact(keys: CbcKeys, plaintext: Uint8Array<ArrayBuffer>): Promise<string> {
+  return encryptCompactWithIv(keys, plaintext, randomBytes(IV_BYTES));
+}
+
+/** Encrypts with the given IV: only for known-answer tests (an IV must never repeat under one key). */
+export async function encryptCompactWithIv(
+  keys: CbcKeys,
+  plaintext: Uint8Array<ArrayBuffer>,
+  iv: Uint8Array<ArrayBuffer>,
+): Promise<string> {
   const ciphertext = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-CBC", iv }, keys.encKey, plaintext));
   const authTag = tag(keys, iv, ciphertext);
   return `${keys.header}..${base64url.encode(iv)}.${base64url.encode(ciphertext)}.${base64url.encode(authTag)}`;
