@@ -174,3 +174,28 @@ describe("fromPGlite", () => {
     await db.query("DROP TABLE tx_test");
   });
 });
+
+describe("database round trips", () => {
+  it("getSessionAndUser is one query, and so are the session writes", async () => {
+    await db.query(TRUNCATE);
+    const statements: string[] = [];
+    const counting: SqlClient = {
+      query: (text, params) => {
+        statements.push(text);
+        return db.query(text, params);
+      },
+      transaction: (fn) => db.transaction(fn),
+    };
+    const adapter = PostgresAdapter(counting);
+    const user = await adapter.createUser({ id: "", email: "rt@example.com", emailVerified: null });
+    await adapter.createSession({ sessionToken: "rt-token", userId: user.id, expires: new Date(Date.now() + 60_000) });
+    statements.length = 0;
+    expect((await adapter.getSessionAndUser("rt-token"))?.user.id).toBe(user.id);
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatch(/JOIN users/);
+    statements.length = 0;
+    await adapter.updateSession({ sessionToken: "rt-token", expires: new Date(Date.now() + 120_000) });
+    await adapter.deleteSession("rt-token");
+    expect(statements).toHaveLength(2);
+  });
+});

@@ -211,3 +211,29 @@ describe("inlined sqlite migrations", () => {
     expect(migrations).toEqual(files);
   });
 });
+
+describe.skipIf(Boolean(drivers[0]!.skip))("database round trips (better-sqlite3)", () => {
+  it("getSessionAndUser is one statement", async () => {
+    const { fromBetterSqlite3 } = await import("@gatehouse/runtime/adapters/sqlite/better-sqlite3");
+    const connection = drivers[0]!.open(":memory:") as BetterSqlite3Like & { close(): void };
+    const client = fromBetterSqlite3(connection);
+    await migrate(client);
+    const statements: string[] = [];
+    const counting = {
+      query: ((sql: string, params?: readonly (string | number | bigint | Uint8Array | null)[]) => {
+        statements.push(sql);
+        return client.query(sql, params);
+      }) as typeof client.query,
+      exec: (sql: string) => client.exec(sql),
+      transaction: <T>(fn: (tx: typeof client) => Promise<T>) => client.transaction(fn),
+    };
+    const adapter = SqliteAdapter(counting);
+    const user = await adapter.createUser({ id: "", email: "rt@example.com", emailVerified: null });
+    await adapter.createSession({ sessionToken: "rt-token", userId: user.id, expires: new Date(Date.now() + 60_000) });
+    statements.length = 0;
+    expect((await adapter.getSessionAndUser("rt-token"))?.user.id).toBe(user.id);
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatch(/JOIN users/);
+    connection.close();
+  });
+});

@@ -260,6 +260,41 @@ export function runDatabaseSessionTests(target: DatabaseTarget): void {
       expect(((logged as { cause?: { err?: Error } }).cause?.err as Error).message).toBe("connection refused");
     });
 
+    it("a sign-in while createSession fails: the Configuration error page, the cause logged, no cookie", async () => {
+      const log = captureLogger();
+      const failing: Adapter = {
+        ...base,
+        createSession: () => {
+          throw new Error("database is down");
+        },
+      };
+      const response = await signInWithCredentials(config(failing, { logger: log.logger }), new CookieJar());
+      expect(response.status).toBe(302);
+      const location = new URL(response.headers.get("location")!);
+      expect([location.pathname, location.searchParams.get("error")]).toEqual(["/auth/error", "Configuration"]);
+      expect(setCookies(response).some((c) => c.name === COOKIE && !isCleared(c))).toBe(false);
+      expect(log.errors.some((e) => e.name === "AdapterError" && e.message.includes("createSession"))).toBe(true);
+    });
+
+    it("a sign-out while deleteSession fails still clears the cookie, and logs the cause", async () => {
+      const log = captureLogger();
+      const events: unknown[] = [];
+      const { jar } = await signedIn(config(base));
+      const failing: Adapter = {
+        ...base,
+        deleteSession: () => {
+          throw new Error("database is down");
+        },
+      };
+      const cfg = config(failing, { logger: log.logger, events: { signOut: (m) => void events.push(m) } });
+      const csrf = await csrfToken(cfg, jar);
+      const response = await call(cfg, "/auth/signout", { jar, form: { csrfToken: csrf } });
+      expect(response.status).toBe(302);
+      expect(setCookies(response).some((c) => c.name === COOKIE && isCleared(c))).toBe(true);
+      expect(events).toEqual([{ session: null }]);
+      expect(log.errors.some((e) => e.name === "AdapterError" && e.message.includes("deleteSession"))).toBe(true);
+    });
+
     it("an adapter without the session methods is a configuration error naming them", async () => {
       const log = captureLogger();
       const { getSessionAndUser: _g, updateSession: _u, ...partial } = base;
