@@ -76,7 +76,7 @@ interface DerivedKey {
 const derivedKeys = new Map<string, Promise<DerivedKey>>();
 const MAX_DERIVED_KEYS = 256;
 
-export function derivedKey(secret: string, salt: string, enc: ContentEncryption = ENC): Promise<DerivedKey> {
+function derivedKey(secret: string, salt: string, enc: ContentEncryption = ENC): Promise<DerivedKey> {
   const cacheKey = `${enc}\u0000${salt}\u0000${secret}`;
   let entry = derivedKeys.get(cacheKey);
   if (!entry) {

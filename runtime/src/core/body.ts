@@ -6,7 +6,7 @@
 import { InvalidRequest } from "./errors.js";
 
 /** Auth forms are small; a larger body is a mistake or an attack. */
-export const MAX_BODY_BYTES = 64 * 1024;
+const MAX_BODY_BYTES = 64 * 1024;
 
 export type RequestBody = Record<string, unknown>;
 

@@ -7,8 +7,8 @@ import type { AuthConfig, ResponseInternal } from "../types.js";
 import { createLogger } from "./logger.js";
 import { PAGE_HEADERS } from "./pages-headers.js";
 import { toResponse, NO_STORE } from "./response.js";
+import { JSON_ACTIONS } from "./router.js";
 
-const JSON_ACTION = /\/(session|csrf|providers|webauthn-options)\/?$/;
 
 export function configErrorResponse(
   request: Request,
@@ -19,7 +19,9 @@ export function configErrorResponse(
   createLogger(config?.logger, config?.debug === true).error(error);
   const url = new URL(request.url);
   let result: ResponseInternal;
-  if (JSON_ACTION.test(url.pathname)) {
+  // The base path may be what is misconfigured: judge the action by the last path segment.
+  const action = url.pathname.replace(/\/$/, "").split("/").pop() ?? "";
+  if (JSON_ACTIONS.has(action)) {
     result = {
       status: 500,
       headers: NO_STORE,

@@ -39,7 +39,7 @@ export interface CsrfState {
 }
 
 /** The public origin: `url` if configured, else the forwarded host (trusted by config), else the request URL. */
-export function publicOrigin(request: Request, requestUrl: URL, config: ResolvedConfig): string {
+function publicOrigin(request: Request, requestUrl: URL, config: ResolvedConfig): string {
   if (config.url) return config.url.origin;
   const host = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim();
   if (host) {

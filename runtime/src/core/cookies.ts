@@ -96,7 +96,7 @@ export function serializeCookie(cookie: Cookie): string {
 }
 
 /** A cookie that deletes `name` in the browser. */
-export function expiredCookie(name: string, options: CookieSerializeOptions): Cookie {
+function expiredCookie(name: string, options: CookieSerializeOptions): Cookie {
   return { name, value: "", options: { ...options, maxAge: 0, expires: new Date(0) } };
 }
 

@@ -24,7 +24,7 @@ function adapterOf(ctx: RequestContext) {
   return ctx.config.adapter!;
 }
 
-export function sessionTokenOf(ctx: RequestContext): string | undefined {
+function sessionTokenOf(ctx: RequestContext): string | undefined {
   return readChunked(ctx.cookies, ctx.cookieSet.sessionToken.name);
 }
 

@@ -11,12 +11,11 @@ import { CredentialsSignin, InvalidRequest, UnknownAction, isClientSafe, publicE
 import { pageUrl } from "./guards.js";
 import { sameOriginUrl } from "./redirect.js";
 import { NO_STORE } from "./response.js";
+import { JSON_ACTIONS } from "./router.js";
 
 const CONFIGURATION_MESSAGE = "There is a problem with the server configuration. Check the server logs.";
 const SERVER_ERROR_MESSAGE = "Something went wrong on the server. Check the server logs.";
 
-/** Actions that answer JSON rather than a page or a redirect. */
-const JSON_ACTIONS = new Set(["session", "csrf", "providers", "webauthn-options"]);
 
 const STATUS_OF_CLIENT_TYPE: Record<string, number> = {
   AccessDenied: 403,

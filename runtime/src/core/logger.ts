@@ -41,7 +41,7 @@ function safeJson(value: unknown): string {
   }
 }
 
-export const consoleLogger: LoggerInstance = {
+const consoleLogger: LoggerInstance = {
   error(error) {
     const type = error instanceof AuthError ? error.type : error.name;
     console.error(`[auth][error] ${type}: ${error.message}${formatCause(error)}`);

@@ -19,6 +19,9 @@ const ROUTES: Record<AuthAction, readonly Method[]> = {
   "webauthn-options": ["GET"],
 };
 
+/** Actions that answer JSON rather than a page or a redirect, also when they fail. */
+export const JSON_ACTIONS: ReadonlySet<string> = new Set<AuthAction>(["session", "csrf", "providers", "webauthn-options"]);
+
 /** Actions whose path may name a provider: `signin/<id>`, `callback/<id>`, `webauthn-options/<id>`. */
 const WITH_PROVIDER = new Set<AuthAction>(["signin", "callback", "webauthn-options"]);
 

@@ -18,7 +18,7 @@ export type SessionRead =
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-export function isExpired(payload: JWT, now = nowSeconds()): boolean {
+function isExpired(payload: JWT, now = nowSeconds()): boolean {
   return typeof payload.exp === "number" && payload.exp <= now;
 }
 

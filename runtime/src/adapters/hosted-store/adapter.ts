@@ -12,7 +12,7 @@
  * (the migration's composite foreign keys guarantee it).
  */
 import type { SqlClient } from "../postgres/client.js";
-import { accountValues } from "../sql/rows.js";
+import { accountValues, authenticatorValues } from "../sql/rows.js";
 import type { Adapter, AdapterUser } from "../types.js";
 import type { HostedStoreClient } from "./client.js";
 import { HostedStoreError } from "./errors.js";
@@ -247,16 +247,7 @@ export function HostedStoreAdapter(client: HostedStoreClient): Required<Adapter>
             "credentialDeviceType", "credentialBackedUp", transports)
           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
           RETURNING ${AUTHENTICATOR_COLUMNS}`,
-        [
-          authenticator.credentialID,
-          authenticator.userId,
-          authenticator.providerAccountId,
-          authenticator.credentialPublicKey,
-          authenticator.counter,
-          authenticator.credentialDeviceType,
-          authenticator.credentialBackedUp,
-          authenticator.transports ?? null,
-        ],
+        authenticatorValues(authenticator),
       );
       return toAuthenticator(row!);
     },

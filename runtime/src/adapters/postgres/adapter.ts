@@ -5,7 +5,7 @@
  * unique provider account, foreign keys that cascade) keep the data consistent
  * under concurrent requests, not read-then-write checks in this code.
  */
-import { accountValues } from "../sql/rows.js";
+import { accountValues, authenticatorValues } from "../sql/rows.js";
 import type { Adapter, AdapterUser } from "../types.js";
 import type { SqlClient } from "./client.js";
 import { toSqlClient, type PostgresClient } from "./connect.js";
@@ -211,16 +211,7 @@ export function PostgresAdapter(client: PostgresClient): Required<Adapter> {
            "credentialDeviceType", "credentialBackedUp", transports)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
          RETURNING ${AUTHENTICATOR_COLUMNS}`,
-        [
-          authenticator.credentialID,
-          authenticator.userId,
-          authenticator.providerAccountId,
-          authenticator.credentialPublicKey,
-          authenticator.counter,
-          authenticator.credentialDeviceType,
-          authenticator.credentialBackedUp,
-          authenticator.transports ?? null,
-        ],
+        authenticatorValues(authenticator),
       );
       return toAuthenticator(row!);
     },

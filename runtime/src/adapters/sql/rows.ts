@@ -164,3 +164,25 @@ export function accountValues(account: AdapterAccount): (string | number | null)
     account.token_type ?? null,
   ];
 }
+
+/**
+ * The values `createAuthenticator` inserts, in the order ("credentialID",
+ * user link, "providerAccountId", "credentialPublicKey", counter,
+ * "credentialDeviceType", "credentialBackedUp", transports). `encodeBoolean`
+ * turns `credentialBackedUp` into what the column holds (SQLite has no boolean).
+ */
+export function authenticatorValues<B = boolean>(
+  authenticator: AdapterAuthenticator,
+  encodeBoolean: (value: boolean) => B = (value) => value as B,
+): (string | number | B | null)[] {
+  return [
+    authenticator.credentialID,
+    authenticator.userId,
+    authenticator.providerAccountId,
+    authenticator.credentialPublicKey,
+    authenticator.counter,
+    authenticator.credentialDeviceType,
+    encodeBoolean(authenticator.credentialBackedUp),
+    authenticator.transports ?? null,
+  ];
+}

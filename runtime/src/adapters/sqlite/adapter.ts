@@ -5,7 +5,7 @@
  * unique provider account, foreign keys that cascade) keep the data consistent,
  * not read-then-write checks in this code.
  */
-import { accountValues } from "../sql/rows.js";
+import { accountValues, authenticatorValues } from "../sql/rows.js";
 import type { Adapter, AdapterUser } from "../types.js";
 import type { SqliteClient, SqliteValue } from "./client.js";
 import { toSqliteClient, type SqliteDatabase } from "./connect.js";
@@ -218,16 +218,7 @@ export function SqliteAdapter(client: SqliteDatabase): Required<Adapter> {
            "credentialDeviceType", "credentialBackedUp", transports)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)
          RETURNING ${AUTHENTICATOR_COLUMNS}`,
-        [
-          authenticator.credentialID,
-          authenticator.userId,
-          authenticator.providerAccountId,
-          authenticator.credentialPublicKey,
-          authenticator.counter,
-          authenticator.credentialDeviceType,
-          authenticator.credentialBackedUp ? 1 : 0,
-          authenticator.transports ?? null,
-        ],
+        authenticatorValues(authenticator, (backedUp) => (backedUp ? 1 : 0)),
       );
       return toAuthenticator(row!);
     },

@@ -7,7 +7,7 @@ import type { JWT } from "../../jwt.js";
 import type { Cookie, ResponseInternal, Session } from "../../types.js";
 import type { RequestContext } from "../context.js";
 import { emit } from "../events.js";
-import { JWTSessionError, MissingCSRF } from "../errors.js";
+import { JWTSessionError } from "../errors.js";
 import { requireCsrf } from "../guards.js";
 import { NO_STORE } from "../response.js";
 import { clearSessionCookies, copyPayload, issueSession, needsReissue, readSession } from "../session-cookie.js";
@@ -15,14 +15,8 @@ import { databaseSessionAction } from "./session-database.js";
 
 export async function sessionAction(ctx: RequestContext): Promise<ResponseInternal> {
   const isUpdate = ctx.route.method === "POST";
-  if (isUpdate) {
-    try {
-      requireCsrf(ctx);
-    } catch (error) {
-      ctx.config.logger.error(error as MissingCSRF);
-      return { status: 400, headers: NO_STORE, body: { error: "MissingCSRF", message: (error as Error).message } };
-    }
-  }
+  // A missing token throws MissingCSRF: a JSON action answers it 400 (error-response.ts).
+  if (isUpdate) requireCsrf(ctx);
   const data = isUpdate ? ctx.body.data : undefined;
   if (ctx.config.session.strategy === "database") return databaseSessionAction(ctx, isUpdate, data);
   return jwtSessionAction(ctx, isUpdate, data);
