@@ -21,6 +21,10 @@ function expectPageHeaders(response: Response) {
   expect(csp).toBeTruthy();
   expect(csp).toContain("default-src 'none'");
   expect(csp).not.toMatch(/script-src[^;]*(unsafe-inline|\*)/);
+  // Not `no-referrer`: that makes browsers post the page's forms with `Origin: null`,
+  // which origin-checking frameworks (SvelteKit) refuse.
+  expect(response.headers.get("referrer-policy")).toBe("same-origin");
+  expect(response.headers.get("x-content-type-options")).toBe("nosniff");
 }
 
 /** Every URL in a src, href or action attribute. */

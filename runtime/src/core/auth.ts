@@ -16,7 +16,7 @@ import { resolveConfig, type ResolvedConfig } from "./config.js";
 import { createContext, type RequestContext } from "./context.js";
 import { configErrorResponse } from "./config-error.js";
 import { errorResult, requestErrorResult } from "./error-response.js";
-import type { InvalidRequest, UnknownAction } from "./errors.js";
+import { CredentialsSignin, type InvalidRequest, type UnknownAction } from "./errors.js";
 import { toResponse } from "./response.js";
 import { route, type Route } from "./router.js";
 import type { raw } from "./symbols.js";
@@ -54,18 +54,39 @@ const HANDLERS: Record<string, Handler> = {
 export async function Auth(request: Request, config: AuthConfig & { raw: typeof raw }): Promise<ResponseInternal>;
 export async function Auth(request: Request, config: Omit<AuthConfig, "raw">): Promise<Response>;
 export async function Auth(request: Request, config: AuthConfig): Promise<Response | ResponseInternal> {
-  const wantsRaw = config.raw !== undefined;
+  if (config.raw !== undefined) return authRaw(request, config);
   let resolved: ResolvedConfig;
   try {
     resolved = resolveConfig(config);
   } catch (error) {
-    return configErrorResponse(request, config, error as Error, wantsRaw);
+    return configErrorResponse(request, config, error as Error, false);
   }
-  const { result, redirectAsJson } = await handle(request, resolved);
-  return wantsRaw ? result : toResponse(result, redirectAsJson);
+  const { result, redirectAsJson } = await handle(request, resolved, false);
+  return toResponse(result, redirectAsJson);
 }
 
-async function handle(request: Request, config: ResolvedConfig): Promise<{ result: ResponseInternal; redirectAsJson: boolean }> {
+/**
+ * The result value instead of a `Response`, for framework glue that sets cookies
+ * and redirects its own way; `Auth` with `raw` in the config does the same, with
+ * errors as values. With `throwCredentialsErrors` a refused credentials sign-in
+ * is thrown instead (after it is logged), as the spec asks of frameworks whose
+ * form actions run on the server: the action turns it into a form error.
+ */
+export async function authRaw(request: Request, config: AuthConfig, throwCredentialsErrors = false): Promise<ResponseInternal> {
+  let resolved: ResolvedConfig;
+  try {
+    resolved = resolveConfig(config);
+  } catch (error) {
+    return configErrorResponse(request, config, error as Error, true) as ResponseInternal;
+  }
+  return (await handle(request, resolved, throwCredentialsErrors)).result;
+}
+
+async function handle(
+  request: Request,
+  config: ResolvedConfig,
+  throwCredentialsErrors: boolean,
+): Promise<{ result: ResponseInternal; redirectAsJson: boolean }> {
   const url = new URL(request.url);
   let matched: Route;
   let body: RequestBody = {};
@@ -83,6 +104,10 @@ async function handle(request: Request, config: ResolvedConfig): Promise<{ resul
   try {
     result = await HANDLERS[`${matched.method} ${matched.action}`]!(ctx);
   } catch (error) {
+    if (throwCredentialsErrors && error instanceof CredentialsSignin) {
+      config.logger.error(error);
+      throw error;
+    }
     result = errorResult(ctx, error);
   }
   // Whichever action used the CSRF token, a new or re-signed cookie goes out with the answer.

@@ -26,7 +26,7 @@ import { createLogger, type LoggerInstance } from "./logger.js";
 import { LruCache } from "./lru.js";
 import { resolveProviders, type ResolvedProvider } from "./providers.js";
 import { defaultRedirectCallback } from "./redirect.js";
-import { skipCSRFCheck } from "./symbols.js";
+import { frameworkGlue, skipCSRFCheck, type FrameworkGlueOptions } from "./symbols.js";
 
 export const MIN_SECRET_LENGTH = 32;
 const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60;
@@ -45,6 +45,8 @@ export interface ResolvedConfig {
   /** Fixed public origin from `url`/`AUTH_URL`; otherwise taken from each request. */
   url?: URL;
   trustHost: boolean;
+  /** Framework glue vouches that the request URL is the public one (see `FrameworkGlueOptions`). */
+  requestUrlIsPublic: boolean;
   /** Newest first. */
   secrets: string[];
   providers: ResolvedProvider[];
@@ -108,9 +110,10 @@ function buildConfig(config: AuthConfig): ResolvedConfig {
     throw new MissingAdapter('`session.strategy: "database"` stores sessions through an adapter: set `adapter`, or use the "jwt" strategy.');
   }
   if (config.adapter) checkAdapterMethods(config.adapter, session.strategy, providers);
-  const csrfCheck = config.skipCSRFCheck !== skipCSRFCheck;
+  const glue: FrameworkGlueOptions = (config as { [frameworkGlue]?: FrameworkGlueOptions })[frameworkGlue] ?? {};
+  const csrfCheck = config.skipCSRFCheck !== skipCSRFCheck && glue.checksOrigin !== true;
   if (debug) logger.warn("debug-enabled");
-  if (!csrfCheck) logger.warn("csrf-disabled");
+  if (!csrfCheck && glue.checksOrigin !== true) logger.warn("csrf-disabled");
   if (config.experimental?.enableWebAuthn) logger.warn("experimental-webauthn");
 
   const cookieVariants = new Map<boolean, CookieSet>();
@@ -118,6 +121,7 @@ function buildConfig(config: AuthConfig): ResolvedConfig {
     basePath,
     url,
     trustHost,
+    requestUrlIsPublic: glue.requestUrlIsPublic === true,
     secrets,
     providers,
     providerById: new Map(providers.map((p) => [p.id, p])),

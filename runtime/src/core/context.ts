@@ -41,6 +41,7 @@ export interface CsrfState {
 /** The public origin: `url` if configured, else the forwarded host (trusted by config), else the request URL. */
 function publicOrigin(request: Request, requestUrl: URL, config: ResolvedConfig): string {
   if (config.url) return config.url.origin;
+  if (config.requestUrlIsPublic) return requestUrl.origin;
   const host = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim();
   if (host) {
     const proto = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() ?? requestUrl.protocol.slice(0, -1);

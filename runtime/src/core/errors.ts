@@ -25,6 +25,7 @@ export type ErrorType =
   | "OAuthCallbackError"
   | "OAuthProfileParseError"
   | "SessionTokenError"
+  | "SessionUnavailable"
   | "OAuthSignInError"
   | "EmailSignInError"
   | "SignOutError"
@@ -177,6 +178,10 @@ export class JWTSessionError extends AuthError {
 }
 export class SessionTokenError extends AuthError {
   static override type = "SessionTokenError" as const;
+}
+/** A framework helper could not read the session (configuration or database); the cause is in the server log. */
+export class SessionUnavailable extends AuthError {
+  static override type = "SessionUnavailable" as const;
 }
 export class ErrorPageLoop extends AuthError {
   static override type = "ErrorPageLoop" as const;

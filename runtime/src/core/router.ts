@@ -19,6 +19,14 @@ const ROUTES: Record<AuthAction, readonly Method[]> = {
   "webauthn-options": ["GET"],
 };
 
+/** Whether `pathname` names an action under `basePath`: framework glue passes only these to the handler. */
+export function isAuthPath(pathname: string, basePath: string): boolean {
+  if (!pathname.startsWith(`${basePath}/`)) return false;
+  const end = pathname.indexOf("/", basePath.length + 1);
+  const action = pathname.slice(basePath.length + 1, end === -1 ? undefined : end);
+  return Object.hasOwn(ROUTES, action);
+}
+
 /** Actions that answer JSON rather than a page or a redirect, also when they fail. */
 export const JSON_ACTIONS: ReadonlySet<string> = new Set<AuthAction>(["session", "csrf", "providers", "webauthn-options"]);
 

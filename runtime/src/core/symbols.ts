@@ -2,3 +2,19 @@
 export const skipCSRFCheck = Symbol("skip-csrf-check");
 /** Pass as `raw` to get the internal response value instead of a `Response` (framework glue). */
 export const raw = Symbol("return-type-raw");
+
+/**
+ * Set by our own framework glue only (not exported from the package root): what
+ * the framework already guarantees, so core does not repeat or warn about it.
+ */
+export const frameworkGlue = Symbol("gatehouse.framework-glue");
+
+export interface FrameworkGlueOptions {
+  /** The framework rejects cross-site form posts itself; the token check is off, `csrf` answers 404, no warning. */
+  checksOrigin?: boolean;
+  /**
+   * The request URL already is the public URL as the framework resolved it (its
+   * own origin setting or proxy headers), so core ignores `X-Forwarded-*`.
+   */
+  requestUrlIsPublic?: boolean;
+}

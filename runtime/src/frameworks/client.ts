@@ -1,0 +1,110 @@
+/**
+ * Browser side of the framework integrations: `signIn` and `signOut` post a form
+ * to the handler with `X-Auth-Return-Redirect: 1`, get the target URL as JSON
+ * and navigate there (or, with `redirect: false`, report the outcome). Browser
+ * APIs only; nothing here runs on the server.
+ */
+
+export interface SignInOptions {
+  /** Where to go after signing in; default: the current page. */
+  redirectTo?: string;
+  /** `false`: for credentials and email, return the outcome instead of navigating. */
+  redirect?: boolean;
+  /** Credential fields (`email`, `password`, ...) for a credentials provider. */
+  [field: string]: string | boolean | undefined;
+}
+
+export interface SignOutOptions {
+  /** Where to go after signing out; default: the current page. */
+  redirectTo?: string;
+  /** `false`: stay on the page and return the outcome. */
+  redirect?: boolean;
+}
+
+export interface AuthClientResult {
+  ok: boolean;
+  status: number;
+  /** The `error` of the target URL, e.g. `CredentialsSignin`. */
+  error: string | null;
+  /** The `code` of a `CredentialsSignin`, e.g. `credentials`. */
+  code: string | null;
+  url: string | null;
+}
+
+export interface ClientSettings {
+  basePath: string;
+  /** Whether the handler wants the CSRF token (SvelteKit checks origins instead and answers `csrf` with 404). */
+  csrf: boolean;
+}
+
+interface PublicProvider {
+  id: string;
+  type: string;
+}
+
+export async function clientSignIn(
+  settings: ClientSettings,
+  providerId?: string,
+  options: SignInOptions = {},
+  authorizationParams?: Record<string, string>,
+): Promise<AuthClientResult | undefined> {
+  const { redirectTo = window.location.href, redirect = true, ...fields } = options;
+  const { basePath } = settings;
+  if (!providerId) {
+    window.location.href = `${basePath}/signin?${new URLSearchParams({ callbackUrl: redirectTo })}`;
+    return undefined;
+  }
+  const providers = (await getJson(`${basePath}/providers`)) as Record<string, PublicProvider> | null;
+  const provider = providers?.[providerId];
+  if (!provider) {
+    window.location.href = `${basePath}/error?${new URLSearchParams({ error: "Configuration" })}`;
+    return undefined;
+  }
+  const action = provider.type === "credentials" ? "callback" : "signin";
+  const query = authorizationParams ? `?${new URLSearchParams(authorizationParams)}` : "";
+  const form: Record<string, string> = { callbackUrl: redirectTo };
+  for (const [name, value] of Object.entries(fields)) if (value !== undefined) form[name] = String(value);
+  const result = await postForm(settings, `${basePath}/${action}/${encodeURIComponent(providerId)}${query}`, form);
+  const stays = redirect === false && (provider.type === "credentials" || provider.type === "email");
+  if (!stays) return navigate(result);
+  return result;
+}
+
+export async function clientSignOut(settings: ClientSettings, options: SignOutOptions = {}): Promise<AuthClientResult | undefined> {
+  const { redirectTo = window.location.href, redirect = true } = options;
+  const result = await postForm(settings, `${settings.basePath}/signout`, { callbackUrl: redirectTo });
+  if (redirect) return navigate(result);
+  return result;
+}
+
+async function postForm(settings: ClientSettings, url: string, fields: Record<string, string>): Promise<AuthClientResult> {
+  const body = new URLSearchParams(fields);
+  if (settings.csrf) {
+    const csrf = (await getJson(`${settings.basePath}/csrf`)) as { csrfToken?: string } | null;
+    body.set("csrfToken", csrf?.csrfToken ?? "");
+  }
+  const response = await fetch(url, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Auth-Return-Redirect": "1" },
+    body,
+  });
+  const data = (await response.json().catch(() => null)) as { url?: string } | null;
+  const target = typeof data?.url === "string" ? data.url : null;
+  const params = target ? new URL(target, window.location.href).searchParams : new URLSearchParams();
+  const error = params.get("error") ?? (response.ok ? null : "ServerError");
+  return { ok: response.ok && error === null, status: response.status, error, code: params.get("code"), url: target };
+}
+
+function navigate(result: AuthClientResult): undefined {
+  const target = result.url ?? window.location.href;
+  window.location.href = target;
+  // A URL that differs only by its hash does not load a page: reload so the new session shows.
+  if (target.includes("#")) window.location.reload();
+  return undefined;
+}
+
+async function getJson(url: string): Promise<unknown> {
+  const response = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } });
+  return response.ok ? response.json() : null;
+}

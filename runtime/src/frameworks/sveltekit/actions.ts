@@ -1,0 +1,88 @@
+/**
+ * The `signIn` and `signOut` form actions. They run the handler in-process (no
+ * HTTP round trip), copy its cookies onto SvelteKit's `event.cookies` and answer
+ * with SvelteKit's `redirect`. A refused credentials sign-in is thrown to the
+ * action (the spec's rule for server-side form actions): catch `CredentialsSignin`
+ * and return `fail(...)`, and let everything else — SvelteKit's redirect
+ * included — propagate.
+ */
+import { redirect, type RequestEvent } from "@sveltejs/kit";
+import { authRaw } from "../../core/auth.js";
+import { resolveConfig } from "../../core/config.js";
+import type { AuthConfig, Cookie, ResponseInternal } from "../../types.js";
+
+/** Form fields the actions read themselves; everything else goes to the provider (e.g. credentials). */
+const PROVIDER_FIELD = "providerId";
+const REDIRECT_FIELD = "redirectTo";
+
+export async function signInAction(event: RequestEvent, config: AuthConfig): Promise<never> {
+  const fields = await formFields(event);
+  const providerId = fields.get(PROVIDER_FIELD) ?? "";
+  const redirectTo = fields.get(REDIRECT_FIELD) ?? pageRedirectTarget(event);
+  fields.delete(PROVIDER_FIELD);
+  fields.delete(REDIRECT_FIELD);
+  const basePath = config.basePath!;
+  if (!providerId) {
+    // No provider chosen: the built-in page lists them all.
+    redirect(303, `${basePath}/signin?${new URLSearchParams({ callbackUrl: redirectTo })}`);
+  }
+  const action = providerType(config, providerId) === "credentials" ? "callback" : "signin";
+  fields.set("callbackUrl", redirectTo);
+  const request = handlerPost(event, `${basePath}/${action}/${encodeURIComponent(providerId)}`, fields);
+  const result = await authRaw(request, config, true);
+  return finish(event, result);
+}
+
+export async function signOutAction(event: RequestEvent, config: AuthConfig): Promise<never> {
+  const fields = await formFields(event);
+  const body = new URLSearchParams({ callbackUrl: fields.get(REDIRECT_FIELD) ?? pageRedirectTarget(event, "/") });
+  const result = await authRaw(handlerPost(event, `${config.basePath}/signout`, body), config);
+  return finish(event, result);
+}
+
+/** Copies the handler's cookies onto SvelteKit's response. */
+export function setCookies(event: RequestEvent, cookies: readonly Cookie[]): void {
+  for (const { name, value, options } of cookies) {
+    event.cookies.set(name, value, { ...options, path: options.path ?? "/" });
+  }
+}
+
+function finish(event: RequestEvent, result: ResponseInternal): never {
+  setCookies(event, result.cookies ?? []);
+  // The handler answers every sign-in and sign-out with a redirect, errors included (to the error page).
+  redirect(303, result.redirect ?? "/");
+}
+
+async function formFields(event: RequestEvent): Promise<Map<string, string>> {
+  const fields = new Map<string, string>();
+  const form = await event.request.formData();
+  for (const [name, value] of form) {
+    if (typeof value === "string" && !fields.has(name)) fields.set(name, value);
+  }
+  return fields;
+}
+
+/** Where to go after signing in when the form does not say: the page's `redirectTo` or `callbackUrl` query, else the home page. */
+function pageRedirectTarget(event: RequestEvent, fallback = "/"): string {
+  return event.url.searchParams.get(REDIRECT_FIELD) ?? event.url.searchParams.get("callbackUrl") ?? fallback;
+}
+
+function providerType(config: AuthConfig, providerId: string): string | undefined {
+  try {
+    return resolveConfig(config).providerById.get(providerId)?.type;
+  } catch {
+    // A broken config is reported by the handler itself on the request below.
+    return undefined;
+  }
+}
+
+/**
+ * The request the handler sees: a same-origin form POST carrying the browser's
+ * cookies. The CSRF token is not needed: SvelteKit checked the form's origin.
+ */
+function handlerPost(event: RequestEvent, path: string, body: Map<string, string> | URLSearchParams): Request {
+  const headers = new Headers({ "content-type": "application/x-www-form-urlencoded" });
+  const cookie = event.request.headers.get("cookie");
+  if (cookie) headers.set("cookie", cookie);
+  return new Request(new URL(path, event.url), { method: "POST", headers, body: new URLSearchParams([...body]) });
+}

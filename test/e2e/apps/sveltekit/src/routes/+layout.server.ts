@@ -1,0 +1,4 @@
+import type { LayoutServerLoad } from './$types';
+
+// Reading the session here is fine; protecting pages here is not (see the README).
+export const load: LayoutServerLoad = async (event) => ({ session: await event.locals.auth() });

@@ -1,0 +1,16 @@
+import adapter from '@sveltejs/adapter-node';
+import { sveltekit } from '@sveltejs/kit/vite';
+import { defineConfig } from 'vite';
+
+// The test builds the app twice: at the root, and under a `paths.base` (E2E_BASE) into E2E_OUT.
+export default defineConfig({
+	plugins: [
+		sveltekit({
+			compilerOptions: {
+				runes: ({ filename }) => (filename.split(/[/\\]/).includes('node_modules') ? undefined : true)
+			},
+			adapter: adapter({ out: process.env.E2E_OUT ?? 'build' }),
+			paths: { base: (process.env.E2E_BASE ?? '') as '' | `/${string}` }
+		})
+	]
+});

@@ -1,0 +1,86 @@
+/**
+ * Commands and servers for the real-app tests: scaffolding, installs and builds
+ * run as child processes with their output kept for the failure message, and a
+ * built app started on 127.0.0.1 and stopped again.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+
+export interface RunOptions {
+  cwd: string;
+  env?: Record<string, string | undefined>;
+  timeoutMs?: number;
+}
+
+/** Runs a command to completion; rejects with its output when it fails. */
+export function run(command: string, args: string[], { cwd, env, timeoutMs = 300_000 }: RunOptions): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (output += chunk));
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.on("error", reject);
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(output);
+      else reject(new Error(`${command} ${args.join(" ")} failed (${signal ?? `exit ${code}`}) in ${cwd}:\n${output.slice(-6000)}`));
+    });
+  });
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RunningServer {
+  /** `http://localhost:PORT`: the origin the browser uses (WebAuthn and cookies want a host name). */
+  origin: string;
+  port: number;
+  /** Everything the server printed so far. */
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+/** Starts a long-running server and waits until it answers HTTP on 127.0.0.1. */
+export async function startServer(
+  command: string,
+  args: string[],
+  { cwd, env, port, readyPath = "/" }: { cwd: string; env: Record<string, string | undefined>; port: number; readyPath?: string },
+): Promise<RunningServer> {
+  const child: ChildProcess = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout!.on("data", (chunk) => (output += chunk));
+  child.stderr!.on("data", (chunk) => (output += chunk));
+  let exited = false;
+  child.on("exit", () => (exited = true));
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (exited) return resolve();
+      child.once("exit", () => resolve());
+      child.kill("SIGTERM");
+      setTimeout(() => child.kill("SIGKILL"), 5000).unref();
+    });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (exited) throw new Error(`${command} ${args.join(" ")} exited before answering:\n${output}`);
+    try {
+      await fetch(`http://127.0.0.1:${port}${readyPath}`, { redirect: "manual" });
+      break;
+    } catch {
+      if (Date.now() > deadline) {
+        await stop();
+        throw new Error(`${command} ${args.join(" ")} did not answer on port ${port} within 60 s:\n${output}`);
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  return { origin: `http://localhost:${port}`, port, output: () => output, stop };
+}
