@@ -58,6 +58,24 @@ describe("built @gatehouse/runtime", () => {
     expect(result).toEqual({ core: [], jwt: [], providers: "function", credentials: "function", defaultExport: false });
   });
 
+  it("the framework entries resolve: SolidStart imports in plain Node, SvelteKit's (which import $app/*) point at built files", () => {
+    const script = `
+      import { existsSync } from "node:fs";
+      import { fileURLToPath } from "node:url";
+      const solid = await import("@gatehouse/runtime/solid-start");
+      const solidClient = await import("@gatehouse/runtime/solid-start/client");
+      const files = ["@gatehouse/runtime/sveltekit", "@gatehouse/runtime/sveltekit/client", "@gatehouse/runtime/sveltekit/components"]
+        .map((id) => fileURLToPath(import.meta.resolve(id)));
+      console.log(JSON.stringify({
+        solid: ["SolidAuth", "FrameworkAAuth", "getSession", "authMiddleware", "CredentialsSignin"].filter((n) => !(n in solid)),
+        client: [typeof solidClient.signIn, typeof solidClient.signOut],
+        svelteKitFiles: files.filter((f) => !existsSync(f)),
+        components: ["SignIn.svelte", "SignOut.svelte"].filter((f) => !existsSync(new URL(f, "file://" + files[2]))),
+      }));`;
+    const result = JSON.parse(node(["--input-type=module", "-e", script]));
+    expect(result).toEqual({ solid: [], client: ["function", "function"], svelteKitFiles: [], components: [] });
+  });
+
   it("core, pages, providers and jwt import no node: modules (they run on edge runtimes)", () => {
     const offenders = jsFiles(dist).filter((file) => /from\s+["']node:|require\(["']node:|import\(["']node:/.test(readFileSync(file, "utf8")));
     expect(offenders).toEqual([]);

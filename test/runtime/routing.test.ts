@@ -159,6 +159,22 @@ describe("every action of the endpoint table answers on its methods", () => {
   });
 });
 
+describe("HEAD", () => {
+  it("is answered like GET on GET actions (servers drop the body), and refused where only POST exists", async () => {
+    const config = credentialsConfig();
+    const session = await Auth(request("/auth/session", { method: "HEAD" }), config);
+    expect(session.status).toBe(200);
+    expect(session.headers.get("content-type")).toBe("application/json");
+    const page = await Auth(request("/auth/signin", { method: "HEAD" }), config);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toMatch(/^text\/html/);
+    // A HEAD never runs a POST handler: the credentials callback refuses GET, so HEAD too.
+    const callback = await Auth(request("/auth/callback/credentials", { method: "HEAD" }), config);
+    expect(callback.status).toBe(400);
+    expect(sessionCookiesSet(callback)).toEqual([]);
+  });
+});
+
 describe("paths and methods outside the table: 400 JSON with a clear message", () => {
   it("an unknown action lists the actions that exist", async () => {
     const body = await expectJsonError(await call(credentialsConfig(), "/auth/nope"), 400);

@@ -57,8 +57,10 @@ export function route(pathname: string, method: string, basePath: string): Route
     throw new UnknownAction(`${pathname} is not an auth path.`);
   }
   const methods = ROUTES[known];
-  if (!methods.includes(method as Method)) {
+  // HEAD is GET without a body (servers drop it): link checkers and frameworks send it.
+  const asMethod = method === "HEAD" ? "GET" : method;
+  if (!methods.includes(asMethod as Method)) {
     throw new UnknownAction(`${known} does not take ${method}; it takes ${methods.join(" or ")}.`);
   }
-  return { action: known, method: method as Method, providerId };
+  return { action: known, method: asMethod as Method, providerId };
 }

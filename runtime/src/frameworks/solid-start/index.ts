@@ -1,0 +1,104 @@
+/**
+ * `@gatehouse/runtime/solid-start`: `GET` and `POST` for the catch-all route
+ * `src/routes/api/auth/[...solidauth].ts`, `getSession` for server code, and a
+ * request middleware that sends visitors of protected paths to sign-in. Works
+ * with SolidStart 2 and 1.x: it only needs `event.request`.
+ *
+ * @example
+ * ```ts
+ * // src/auth.ts
+ * import type { SolidAuthConfig } from "@gatehouse/runtime/solid-start";
+ * import { Credentials } from "@gatehouse/runtime/providers";
+ * export const authConfig: SolidAuthConfig = { providers: [Credentials({ authorize: checkPassword })] };
+ *
+ * // src/routes/api/auth/[...solidauth].ts
+ * import { SolidAuth } from "@gatehouse/runtime/solid-start";
+ * import { authConfig } from "~/auth";
+ * export const { GET, POST } = SolidAuth(authConfig);
+ * ```
+ */
+import { Auth } from "../../core/auth.js";
+import { serializeCookie } from "../../core/cookies.js";
+import type { Session } from "../../types.js";
+import { processEnv, readRequestSession } from "../session.js";
+import { solidStartConfig, type SolidAuthConfig } from "./config.js";
+
+export type { SolidAuthConfig } from "./config.js";
+export { AuthError, CredentialsSignin, SessionUnavailable } from "../../core/errors.js";
+export type { Session, User } from "../../types.js";
+
+/** What the handlers need of SolidStart's `APIEvent` / `FetchEvent`. */
+export interface RequestEventLike {
+  request: Request;
+  /** SolidStart's response stub: cookies the session read re-issues are set on it. */
+  response?: { headers: Headers };
+  locals?: Record<string, unknown>;
+}
+
+export interface SolidAuthHandlers {
+  GET: (event: RequestEventLike) => Promise<Response>;
+  POST: (event: RequestEventLike) => Promise<Response>;
+}
+
+/** The handlers of the catch-all route. Every path under `prefix` is the handler's (unknown ones answer 400). */
+export function SolidAuth(config: SolidAuthConfig): SolidAuthHandlers {
+  const handler = (event: RequestEventLike) => Auth(event.request, solidStartConfig(config, processEnv()));
+  return { GET: handler, POST: handler };
+}
+
+/** The spec's neutral name for the SolidStart integration. */
+export const FrameworkAAuth = SolidAuth;
+export type FrameworkAAuthConfig = SolidAuthConfig;
+
+/**
+ * The session of a request, or `null`. Given SolidStart's event (e.g.
+ * `getRequestEvent()`) instead of a bare `Request`, it also sets the re-issued
+ * session cookie on the response, so the session's expiry slides as the user
+ * browses server-rendered pages. Throws `SessionUnavailable` when the session
+ * cannot be read (the database is down): a page must not take that for "signed out".
+ */
+export async function getSession(requestOrEvent: Request | RequestEventLike, config: SolidAuthConfig): Promise<Session | null> {
+  // Duck-typed: a Request has no `request`, and frameworks may bring their own Request class.
+  const event = "request" in requestOrEvent ? requestOrEvent : undefined;
+  const request = event ? event.request : (requestOrEvent as Request);
+  const authConfig = solidStartConfig(config, processEnv());
+  const { session, cookies } = await readRequestSession(request, authConfig, authConfig.basePath!);
+  for (const cookie of event?.response ? cookies : []) event!.response!.headers.append("Set-Cookie", serializeCookie(cookie));
+  return session;
+}
+
+export interface AuthMiddlewareOptions {
+  /** Paths that need a session: prefixes (`"/account"` covers `/account/...`), patterns, or a test. */
+  protectedPaths: readonly (string | RegExp)[] | ((pathname: string) => boolean);
+  /** Where visitors without a session go; default the built-in page, `<prefix>/signin`. */
+  signInPage?: string;
+}
+
+/**
+ * An `onRequest` middleware (`createMiddleware({ onRequest: [authMiddleware(config, {...})] })`)
+ * that answers a request for a protected path without a session with a 303 to
+ * sign-in, carrying the page as `callbackUrl`. It puts the session on
+ * `event.locals.session` for later code. Middleware sees full page loads only;
+ * protect data in server functions too (`getSession` + `redirect`).
+ */
+export function authMiddleware(config: SolidAuthConfig, options: AuthMiddlewareOptions) {
+  const isProtected = pathMatcher(options.protectedPaths);
+  return async (event: RequestEventLike): Promise<Response | undefined> => {
+    const url = new URL(event.request.url);
+    if (!isProtected(url.pathname)) return undefined;
+    const session = await getSession(event, config);
+    if (event.locals) event.locals.session = session;
+    if (session?.user) return undefined;
+    const signInPage = options.signInPage ?? `${solidStartConfig(config, processEnv()).basePath}/signin`;
+    const target = `${signInPage}?${new URLSearchParams({ callbackUrl: url.pathname + url.search })}`;
+    return new Response(null, { status: 303, headers: { Location: target, "Cache-Control": "no-store" } });
+  };
+}
+
+function pathMatcher(paths: AuthMiddlewareOptions["protectedPaths"]): (pathname: string) => boolean {
+  if (typeof paths === "function") return paths;
+  return (pathname) =>
+    paths.some((path) =>
+      typeof path === "string" ? pathname === path || pathname.startsWith(path.endsWith("/") ? path : `${path}/`) : path.test(pathname),
+    );
+}
