@@ -6,6 +6,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CookieJar, isCleared, setCookies } from "../helpers.js";
 import { hasChromium, launchChromium, screenshotFolder } from "./support/browser.js";
+import { http } from "./support/http.js";
 import type { RunningServer } from "./support/processes.js";
 import { BASE, startSvelteKitApp, type SvelteKitApp } from "./support/sveltekit-app.js";
 
@@ -23,33 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.stop();
 });
-
-interface HttpOptions {
-  method?: "GET" | "POST";
-  form?: Record<string, string>;
-  json?: unknown;
-  headers?: Record<string, string>;
-  jar?: CookieJar;
-}
-
-/** A request to the app as a browser on its origin would send it (same-site `Origin` on POST). */
-async function http(server: RunningServer, path: string, options: HttpOptions = {}): Promise<Response> {
-  const method = options.method ?? (options.form || options.json !== undefined ? "POST" : "GET");
-  const headers = new Headers(options.headers);
-  if (method === "POST" && !headers.has("origin")) headers.set("origin", server.origin);
-  if (options.jar?.cookies.size) headers.set("cookie", options.jar.header());
-  let body: string | undefined;
-  if (options.form) {
-    headers.set("content-type", "application/x-www-form-urlencoded");
-    body = new URLSearchParams(options.form).toString();
-  } else if (options.json !== undefined) {
-    headers.set("content-type", "application/json");
-    body = JSON.stringify(options.json);
-  }
-  const response = await fetch(`http://127.0.0.1:${server.port}${path}`, { method, headers, body, redirect: "manual" });
-  options.jar?.store(response);
-  return response;
-}
 
 async function session(server: RunningServer, jar: CookieJar, base = ""): Promise<any> {
   return (await http(server, `${base}/auth/session`, { jar })).json();

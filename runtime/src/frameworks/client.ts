@@ -108,3 +108,42 @@ async function getJson(url: string): Promise<unknown> {
   const response = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } });
   return response.ok ? response.json() : null;
 }
+
+export interface AuthClient<PathOption extends string> {
+  /**
+   * Signs in with `providerId` (the built-in sign-in page when omitted). OAuth and
+   * email navigate away; credentials with `redirect: false` return the outcome.
+   */
+  signIn(
+    providerId?: string,
+    options?: SignInOptions & { [K in PathOption]?: string },
+    authorizationParams?: Record<string, string>,
+  ): Promise<AuthClientResult | undefined>;
+  /** Signs out and goes to `redirectTo` (default: this page). */
+  signOut(options?: SignOutOptions & { [K in PathOption]?: string }): Promise<AuthClientResult | undefined>;
+}
+
+/**
+ * The `signIn`/`signOut` pair of a framework's client module. `pathOption` names
+ * the option that overrides where the handler lives (`basePath`, `prefix`).
+ */
+export function createAuthClient<PathOption extends string>(
+  defaults: () => ClientSettings,
+  pathOption: PathOption,
+): AuthClient<PathOption> {
+  const split = <T extends object>(options: T | undefined) => {
+    const { [pathOption]: path, ...rest } = (options ?? {}) as Record<string, unknown>;
+    const settings = defaults();
+    return { settings: typeof path === "string" ? { ...settings, basePath: path } : settings, rest };
+  };
+  return {
+    signIn(providerId, options, authorizationParams) {
+      const { settings, rest } = split(options);
+      return clientSignIn(settings, providerId, rest as SignInOptions, authorizationParams);
+    },
+    signOut(options) {
+      const { settings, rest } = split(options);
+      return clientSignOut(settings, rest as SignOutOptions);
+    },
+  };
+}
