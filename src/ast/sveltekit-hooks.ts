@@ -1,0 +1,95 @@
+/**
+ * Puts the auth `handle` first in an existing `src/hooks.server.ts`, keeping the
+ * app's own hook: `export const handle = sequence(authHandle, appHandle)`.
+ * Text in, text out, idempotent (a file that already runs the auth handle comes
+ * back unchanged). A shape it cannot edit safely is refused with the reason, so
+ * the command can leave the file alone and say what to add by hand.
+ */
+import { Node, Project, SyntaxKind, type SourceFile } from "ts-morph";
+
+export type EditResult = { ok: true; text: string } | { ok: false; reason: string };
+
+export const AUTH_HANDLE = "authHandle";
+const APP_HANDLE = "appHandle";
+
+export function composeAuthHandle(source: string, authModule = "./auth"): EditResult {
+  const file = new Project({ useInMemoryFileSystem: true }).createSourceFile("hooks.server.ts", source);
+  if (runsAuthHandle(file, authModule)) return { ok: true, text: source };
+
+  const declaration = file.getVariableDeclaration("handle");
+  const fn = file.getFunction("handle");
+  if (!declaration && !fn) {
+    // No handle of the app's own: ours is the whole hook.
+    addAuthImport(file, authModule, "handle");
+    return { ok: true, text: file.getFullText() };
+  }
+  if (declaration && !declaration.getVariableStatement()?.isExported()) {
+    return { ok: false, reason: "its `handle` is not exported in its declaration (export { handle } elsewhere): add the auth handle by hand" };
+  }
+
+  const initializer = declaration?.getInitializer();
+  if (initializer && Node.isCallExpression(initializer) && initializer.getExpression().getText() === "sequence") {
+    // Already a sequence: the auth handle goes first, so later hooks see locals.auth().
+    initializer.insertArgument(0, AUTH_HANDLE);
+    addAuthImport(file, authModule, `handle as ${AUTH_HANDLE}`);
+    return { ok: true, text: file.getFullText() };
+  }
+  if (file.getVariableDeclaration(APP_HANDLE) || file.getFunction(APP_HANDLE)) {
+    return { ok: false, reason: `it already declares \`${APP_HANDLE}\`: add the auth handle by hand` };
+  }
+  if (declaration) {
+    declaration.rename(APP_HANDLE);
+    declaration.getVariableStatementOrThrow().setIsExported(false);
+  } else {
+    fn!.rename(APP_HANDLE);
+    fn!.setIsExported(false);
+  }
+  addSequenceImport(file);
+  addAuthImport(file, authModule, `handle as ${AUTH_HANDLE}`);
+  file.addStatements(`\nexport const handle = sequence(${AUTH_HANDLE}, ${APP_HANDLE});`);
+  return { ok: true, text: file.getFullText() };
+}
+
+/** `export { handle } from "./auth"`, or a `sequence(...)` that already has the auth handle. */
+function runsAuthHandle(file: SourceFile, authModule: string): boolean {
+  for (const decl of file.getExportDeclarations()) {
+    if (decl.getModuleSpecifierValue() === authModule && decl.getNamedExports().some((e) => e.getName() === "handle")) return true;
+  }
+  const imported = authHandleName(file, authModule);
+  if (!imported) return false;
+  return file
+    .getDescendantsOfKind(SyntaxKind.CallExpression)
+    .some((call) => call.getExpression().getText() === "sequence" && call.getArguments().some((arg) => arg.getText() === imported));
+}
+
+/** The local name under which the file imports the auth module's `handle`. */
+function authHandleName(file: SourceFile, authModule: string): string | undefined {
+  const imp = file.getImportDeclaration((d) => d.getModuleSpecifierValue() === authModule);
+  const named = imp?.getNamedImports().find((n) => n.getName() === "handle");
+  return named ? (named.getAliasNode()?.getText() ?? "handle") : undefined;
+}
+
+function addAuthImport(file: SourceFile, authModule: string, specifier: string): void {
+  if (specifier === "handle") {
+    file.addExportDeclaration({ namedExports: ["handle"], moduleSpecifier: authModule });
+    return;
+  }
+  const existing = file.getImportDeclaration((d) => d.getModuleSpecifierValue() === authModule);
+  if (existing) existing.addNamedImport({ name: "handle", alias: AUTH_HANDLE });
+  else file.insertImportDeclaration(lastImportIndex(file), { namedImports: [{ name: "handle", alias: AUTH_HANDLE }], moduleSpecifier: authModule });
+}
+
+function addSequenceImport(file: SourceFile): void {
+  const hooks = file.getImportDeclaration((d) => d.getModuleSpecifierValue() === "@sveltejs/kit/hooks");
+  if (hooks) {
+    if (!hooks.getNamedImports().some((n) => n.getName() === "sequence")) hooks.addNamedImport("sequence");
+    return;
+  }
+  file.insertImportDeclaration(lastImportIndex(file), { namedImports: ["sequence"], moduleSpecifier: "@sveltejs/kit/hooks" });
+}
+
+/** New imports go after the existing ones, in the order they are added. */
+function lastImportIndex(file: SourceFile): number {
+  const imports = file.getImportDeclarations();
+  return imports.length === 0 ? 0 : imports[imports.length - 1]!.getChildIndex() + 1;
+}

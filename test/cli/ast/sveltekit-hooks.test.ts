@@ -1,0 +1,102 @@
+/**
+ * `composeAuthHandle`: input -> expected output fixtures for the shapes a
+ * `src/hooks.server.ts` takes, each also run a second time (no change).
+ */
+import { describe, expect, it } from "vitest";
+import { composeAuthHandle } from "../../../src/ast/sveltekit-hooks.js";
+
+function composed(source: string): string {
+  const first = composeAuthHandle(source);
+  if (!first.ok) throw new Error(first.reason);
+  const second = composeAuthHandle(first.text);
+  expect(second).toEqual({ ok: true, text: first.text });
+  return first.text;
+}
+
+describe("composeAuthHandle", () => {
+  it("an arrow-function handle becomes appHandle, sequenced after the auth handle", () => {
+    const input = `import type { Handle } from "@sveltejs/kit";
+
+export const handle: Handle = async ({ event, resolve }) => {
+  event.locals.started = Date.now();
+  return resolve(event);
+};
+
+export const handleError = ({ error }) => console.error(error);
+`;
+    expect(composed(input)).toBe(`import type { Handle } from "@sveltejs/kit";
+import { sequence } from "@sveltejs/kit/hooks";
+import { handle as authHandle } from "./auth";
+
+const appHandle: Handle = async ({ event, resolve }) => {
+  event.locals.started = Date.now();
+  return resolve(event);
+};
+
+export const handleError = ({ error }) => console.error(error);
+
+export const handle = sequence(authHandle, appHandle);
+`);
+  });
+
+  it("a function declaration handle is renamed and kept", () => {
+    const input = `export async function handle({ event, resolve }) {
+  return resolve(event);
+}
+`;
+    expect(composed(input)).toBe(`import { sequence } from "@sveltejs/kit/hooks";
+import { handle as authHandle } from "./auth";
+
+async function appHandle({ event, resolve }) {
+  return resolve(event);
+}
+
+export const handle = sequence(authHandle, appHandle);
+`);
+  });
+
+  it("an existing sequence gets the auth handle first, and the existing hooks import is reused", () => {
+    const input = `import { sequence } from "@sveltejs/kit/hooks";
+import { i18n } from "$lib/i18n";
+import { logger } from "$lib/logger";
+
+export const handle = sequence(i18n, logger);
+`;
+    expect(composed(input)).toBe(`import { sequence } from "@sveltejs/kit/hooks";
+import { i18n } from "$lib/i18n";
+import { logger } from "$lib/logger";
+import { handle as authHandle } from "./auth";
+
+export const handle = sequence(authHandle, i18n, logger);
+`);
+  });
+
+  it("a hooks file without a handle re-exports ours and keeps the rest", () => {
+    const input = `export const handleError = ({ error }) => {
+  console.error(error);
+};
+`;
+    expect(composed(input)).toBe(`export const handleError = ({ error }) => {
+  console.error(error);
+};
+
+export { handle } from "./auth";
+`);
+  });
+
+  it("files that already run the auth handle come back byte for byte", () => {
+    for (const done of [
+      `export { handle } from "./auth";\n`,
+      `import { sequence } from "@sveltejs/kit/hooks";\nimport { handle as auth } from "./auth";\nconst mine = async ({ event, resolve }) => resolve(event);\nexport const handle = sequence(auth, mine);\n`,
+    ]) {
+      expect(composeAuthHandle(done)).toEqual({ ok: true, text: done });
+    }
+  });
+
+  it("refuses shapes it cannot edit safely, with the reason", () => {
+    const separateExport = `const handle = async ({ event, resolve }) => resolve(event);\nexport { handle };\n`;
+    expect(composeAuthHandle(separateExport)).toEqual({ ok: false, reason: expect.stringContaining("by hand") });
+    const nameTaken = `const appHandle = 1;\nexport const handle = async ({ event, resolve }) => resolve(event);\n`;
+    expect(composeAuthHandle(nameTaken)).toEqual({ ok: false, reason: expect.stringContaining("appHandle") });
+  });
+});
