@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CookieJar, isCleared, setCookies } from "../helpers.js";
 import { hasChromium, launchChromium, screenshotFolder } from "./support/browser.js";
 import { http } from "./support/http.js";
-import type { RunningServer } from "./support/processes.js";
+import { run, type RunningServer } from "./support/processes.js";
 import { BASE, startSvelteKitApp, type SvelteKitApp } from "./support/sveltekit-app.js";
 
 const SECRET = "e2e-sveltekit-secret-0123456789abcdef0123";
@@ -28,6 +28,13 @@ afterAll(async () => {
 async function session(server: RunningServer, jar: CookieJar, base = ""): Promise<any> {
   return (await http(server, `${base}/auth/session`, { jar })).json();
 }
+
+describe("SvelteKit app types", () => {
+  it("type-checks with svelte-check: App.Locals.auth(), the form actions and the components' props", async () => {
+    const output = await run("npx", ["svelte-check", "--tsconfig", "./tsconfig.json", "--output", "machine"], { cwd: app.dir });
+    expect(output).toMatch(/COMPLETED \d+ FILES 0 ERRORS 0 WARNINGS/);
+  }, 120_000);
+});
 
 describe("SvelteKit over HTTP", () => {
   it("serves the handler's routes from the handle hook; csrf answers 404 (SvelteKit checks origins)", async () => {
