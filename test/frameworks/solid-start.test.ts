@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SessionUnavailable, type AuthConfig } from "@gatehouse/runtime";
-import { SolidAuth, authMiddleware, getSession, type SolidAuthConfig } from "@gatehouse/runtime/solid-start";
+import { SolidAuth, authMiddleware, getSession, signInUrl, type SolidAuthConfig } from "@gatehouse/runtime/solid-start";
 import { CookieJar, SECRET, captureLogger, credentialsConfig, request, setCookies } from "../helpers.js";
 
 const GOOD = { username: "ada", password: "correct horse" };
@@ -105,6 +105,22 @@ describe("getSession", () => {
     expect(reissued?.value).not.toBe("");
   });
 
+  it("reads the session once per request: middleware, page and server functions share it", async () => {
+    vi.stubEnv("AUTH_SECRET", SECRET);
+    vi.stubEnv("AUTH_URL", "http://localhost:3000");
+    let reads = 0;
+    const config = solidConfig({ session: { updateAge: 0 }, events: { session: () => void (reads += 1) } });
+    const jar = new CookieJar();
+    await signIn(config, jar);
+    const event = { request: request("/", { jar }), response: { headers: new Headers() } };
+    const [a, b] = await Promise.all([getSession(event, config), getSession(event, config)]);
+    expect(await getSession(event.request, config)).toBe(a);
+    expect(a).toBe(b);
+    expect(reads).toBe(1);
+    // The re-issued cookie is set once, not once per call.
+    expect(event.response.headers.getSetCookie().filter((c) => c.startsWith("authjs.session-token="))).toHaveLength(1);
+  });
+
   it("throws SessionUnavailable when the config is broken", async () => {
     vi.stubEnv("AUTH_SECRET", "too-short");
     await expect(getSession(request("/"), solidConfig({ logger: captureLogger().logger }))).rejects.toBeInstanceOf(SessionUnavailable);
@@ -138,5 +154,22 @@ describe("authMiddleware", () => {
     expect(await middleware({ request: request("/account", { jar }), locals })).toBeUndefined();
     expect((locals.session as { user: { email: string } }).user.email).toBe("ada@example.com");
     expect((await middleware({ request: request("/account") }))!.headers.get("location")).toBe("/login?callbackUrl=%2Faccount");
+  });
+});
+
+describe("signInUrl", () => {
+  it("is absolute on AUTH_URL's origin (the router would render a relative /api/... itself), with the callbackUrl", () => {
+    vi.stubEnv("AUTH_SECRET", SECRET);
+    vi.stubEnv("AUTH_URL", "https://app.example.com");
+    const config = solidConfig();
+    expect(signInUrl({ request: request("/protected") }, config, "/protected")).toBe("https://app.example.com/api/auth/signin?callbackUrl=%2Fprotected");
+    expect(signInUrl(request("/x"), config)).toBe("https://app.example.com/api/auth/signin");
+    expect(signInUrl(request("/x"), config, "/x", "/login")).toBe("https://app.example.com/login?callbackUrl=%2Fx");
+  });
+
+  it("uses the request's origin without AUTH_URL, and the prefix", () => {
+    vi.stubEnv("AUTH_SECRET", SECRET);
+    vi.stubEnv("AUTH_URL", "");
+    expect(signInUrl(request("/x"), solidConfig({ prefix: "/auth" }), "/x")).toBe("http://localhost:3000/auth/signin?callbackUrl=%2Fx");
   });
 });

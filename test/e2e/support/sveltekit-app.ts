@@ -6,7 +6,7 @@
  */
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort, run, startServer, type RunningServer } from "./processes.js";
 import { packRuntime } from "./runtime-package.js";
@@ -41,7 +41,9 @@ export async function startSvelteKitApp(secret: string): Promise<SvelteKitApp> {
   const servers: RunningServer[] = [];
   const stop = async () => {
     await Promise.all(servers.map((s) => s.stop()));
-    if (!process.env.KEEP_E2E_APPS) rmSync(work, { recursive: true, force: true });
+    if (process.env.KEEP_E2E_APPS) return console.log(`[e2e] SvelteKit app kept in ${dir}`);
+    rmSync(work, { recursive: true, force: true });
+    rmSync(dirname(tarball), { recursive: true, force: true });
   };
   try {
     for (const [out, base] of [["build", ""], ["build-base", BASE]] as const) {

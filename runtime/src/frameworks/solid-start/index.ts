@@ -50,21 +50,53 @@ export function SolidAuth(config: SolidAuthConfig): SolidAuthHandlers {
 export const FrameworkAAuth = SolidAuth;
 export type FrameworkAAuthConfig = SolidAuthConfig;
 
+/** One session read per request (middleware, page and server functions may all ask). */
+const readsByRequest = new WeakMap<Request, { config: SolidAuthConfig; session: Promise<Session | null> }>();
+
 /**
- * The session of a request, or `null`. Given SolidStart's event (e.g.
- * `getRequestEvent()`) instead of a bare `Request`, it also sets the re-issued
- * session cookie on the response, so the session's expiry slides as the user
- * browses server-rendered pages. Throws `SessionUnavailable` when the session
- * cannot be read (the database is down): a page must not take that for "signed out".
+ * The session of a request, or `null`, read once per request however often it
+ * is asked for. Given SolidStart's event (e.g. `getRequestEvent()`) instead of a
+ * bare `Request`, it also sets the re-issued session cookie on the response, so
+ * the session's expiry slides as the user browses server-rendered pages. Throws
+ * `SessionUnavailable` when the session cannot be read (the database is down):
+ * a page must not take that for "signed out".
  */
-export async function getSession(requestOrEvent: Request | RequestEventLike, config: SolidAuthConfig): Promise<Session | null> {
+export function getSession(requestOrEvent: Request | RequestEventLike, config: SolidAuthConfig): Promise<Session | null> {
   // Duck-typed: a Request has no `request`, and frameworks may bring their own Request class.
   const event = "request" in requestOrEvent ? requestOrEvent : undefined;
   const request = event ? event.request : (requestOrEvent as Request);
+  const earlier = readsByRequest.get(request);
+  if (earlier?.config === config) return earlier.session;
+  const session = readSession(request, config, event);
+  readsByRequest.set(request, { config, session });
+  return session;
+}
+
+async function readSession(request: Request, config: SolidAuthConfig, event: RequestEventLike | undefined): Promise<Session | null> {
   const authConfig = solidStartConfig(config, processEnv());
   const { session, cookies } = await readRequestSession(request, authConfig, authConfig.basePath!);
   for (const cookie of event?.response ? cookies : []) event!.response!.headers.append("Set-Cookie", serializeCookie(cookie));
   return session;
+}
+
+/**
+ * The absolute URL of the sign-in page (`<prefix>/signin`, or `page`) with
+ * `callbackUrl`, on the public origin (`AUTH_URL`, else the request's). Redirect
+ * to it from server functions: the router opens a relative `/api/...` target as
+ * one of its own pages, and the built-in page is an API route, so it would show
+ * nothing after a client-side navigation.
+ *
+ * @example
+ * ```ts
+ * if (!session?.user) throw redirect(signInUrl(event, authConfig, "/dashboard"), 303);
+ * ```
+ */
+export function signInUrl(requestOrEvent: Request | RequestEventLike, config: SolidAuthConfig, callbackUrl?: string, page?: string): string {
+  const request = "request" in requestOrEvent ? requestOrEvent.request : requestOrEvent;
+  const authConfig = solidStartConfig(config, processEnv());
+  const url = new URL(page ?? `${authConfig.basePath}/signin`, authConfig.url ?? request.url);
+  if (callbackUrl !== undefined) url.searchParams.set("callbackUrl", callbackUrl);
+  return url.href;
 }
 
 export interface AuthMiddlewareOptions {

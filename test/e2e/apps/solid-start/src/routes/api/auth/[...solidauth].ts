@@ -1,0 +1,4 @@
+import { SolidAuth } from "@gatehouse/runtime/solid-start";
+import { authConfig } from "~/auth";
+
+export const { GET, POST } = SolidAuth(authConfig);
