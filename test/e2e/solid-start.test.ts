@@ -6,10 +6,10 @@
  */
 import { rmSync } from "node:fs";
 import { dirname } from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CookieJar, isCleared, setCookies } from "../helpers.js";
-import { hasChromium, launchChromium, screenshotFolder } from "./support/browser.js";
+import { hasChromium, useBrowser } from "./support/browser.js";
 import { http } from "./support/http.js";
 import type { RunningServer } from "./support/processes.js";
 import { packRuntime } from "./support/runtime-package.js";
@@ -188,24 +188,7 @@ describe.each(VERSIONS)("SolidStart %s", (version) => {
   });
 
   describe.skipIf(!hasChromium)("in Chromium", () => {
-    let browser: Browser;
-    let context: BrowserContext | undefined;
-    let shot: (page: Page, step: string) => Promise<void>;
-
-    beforeAll(async () => {
-      browser = await launchChromium();
-      shot = screenshotFolder(`solid-start-v${version}`);
-    }, 60_000);
-
-    afterAll(async () => {
-      await browser?.close();
-    });
-
-    async function freshPage(): Promise<Page> {
-      await context?.close();
-      context = await browser.newContext();
-      return context.newPage();
-    }
+    const { freshPage, shot } = useBrowser(`solid-start-v${version}`);
 
     const submitCredentials = (page: Page) => page.click("form[action$='/api/auth/callback/credentials'] button[type=submit]");
 
@@ -256,7 +239,7 @@ describe.each(VERSIONS)("SolidStart %s", (version) => {
       await page.click("form[action$='/api/auth/signout'] button[type=submit]");
       await page.waitForURL(`${origin}/`);
       expect(await page.locator("#who").innerText()).toBe("Not signed in");
-      expect((await context!.cookies(origin)).map((c) => c.name)).not.toContain(SESSION_COOKIE);
+      expect((await page.context().cookies(origin)).map((c) => c.name)).not.toContain(SESSION_COOKIE);
       await shot(page, "signed-out");
 
       await page.goto(`${origin}/protected`);
@@ -296,7 +279,7 @@ describe.each(VERSIONS)("SolidStart %s", (version) => {
       await page.click("#client-signout");
       await page.waitForURL(`${origin}/`);
       await expect.poll(() => page.locator("#who").innerText()).toBe("Not signed in");
-      expect((await context!.cookies(origin)).map((c) => c.name)).not.toContain(SESSION_COOKIE);
+      expect((await page.context().cookies(origin)).map((c) => c.name)).not.toContain(SESSION_COOKIE);
       await shot(page, "client-signed-out");
     });
   });

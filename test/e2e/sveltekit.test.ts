@@ -2,10 +2,9 @@
  * `@gatehouse/runtime/sveltekit` in a real SvelteKit app (sv create + adapter-node),
  * built and started on 127.0.0.1, driven over plain HTTP and in headless Chromium.
  */
-import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CookieJar, isCleared, setCookies } from "../helpers.js";
-import { hasChromium, launchChromium, screenshotFolder } from "./support/browser.js";
+import { hasChromium, useBrowser } from "./support/browser.js";
 import { http } from "./support/http.js";
 import { run, type RunningServer } from "./support/processes.js";
 import { BASE, startSvelteKitApp, type SvelteKitApp } from "./support/sveltekit-app.js";
@@ -184,24 +183,7 @@ describe("SvelteKit over HTTP", () => {
 });
 
 describe.skipIf(!hasChromium)("SvelteKit in Chromium", () => {
-  let browser: Browser;
-  let context: BrowserContext;
-  let shot: (page: Page, step: string) => Promise<void>;
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-    shot = screenshotFolder("sveltekit");
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-  });
-
-  async function freshPage(): Promise<Page> {
-    await context?.close();
-    context = await browser.newContext();
-    return context.newPage();
-  }
+  const { freshPage, shot } = useBrowser("sveltekit");
 
   it("built-in sign-in page: wrong password shows the error, the right one signs in and the home page shows the session", async () => {
     const origin = app.root.origin;
@@ -248,7 +230,7 @@ describe.skipIf(!hasChromium)("SvelteKit in Chromium", () => {
     await page.click("nav button:has-text('Sign out')");
     await page.waitForURL(`${origin}/`);
     expect(await page.locator("#who").innerText()).toBe("Not signed in");
-    expect((await context.cookies(origin)).map((c) => c.name)).not.toContain(SESSION_COOKIE);
+    expect((await page.context().cookies(origin)).map((c) => c.name)).not.toContain(SESSION_COOKIE);
     await shot(page, "signed-out");
     await page.goto(`${origin}/protected`);
     await page.waitForURL(/\/signin\?redirectTo=/);

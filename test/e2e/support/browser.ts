@@ -2,7 +2,8 @@
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
 
 export const CHROMIUM = "/usr/bin/chromium";
 export const hasChromium = existsSync(CHROMIUM);
@@ -32,5 +33,31 @@ export function screenshotFolder(name: string): (page: Page, step: string) => Pr
   return async (page, label) => {
     step += 1;
     await page.screenshot({ path: join(folder, `${String(step).padStart(2, "0")}-${label}.png`), fullPage: true });
+  };
+}
+
+/**
+ * One Chromium for a `describe` block (launched before its tests, closed after):
+ * `freshPage()` opens a page in a new context (no cookies from earlier tests),
+ * `shot(page, step)` saves a numbered screenshot under `.e2e-screenshots/<name>/`.
+ */
+export function useBrowser(name: string) {
+  let browser: Browser | undefined;
+  let context: BrowserContext | undefined;
+  let shoot: ((page: Page, step: string) => Promise<void>) | undefined;
+  beforeAll(async () => {
+    browser = await launchChromium();
+    shoot = screenshotFolder(name);
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return {
+    async freshPage(): Promise<Page> {
+      await context?.close();
+      context = await browser!.newContext();
+      return context.newPage();
+    },
+    shot: (page: Page, step: string) => shoot!(page, step),
   };
 }
