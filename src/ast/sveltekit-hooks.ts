@@ -9,7 +9,7 @@ import { Node, Project, SyntaxKind, type SourceFile } from "ts-morph";
 
 export type EditResult = { ok: true; text: string } | { ok: false; reason: string };
 
-export const AUTH_HANDLE = "authHandle";
+const AUTH_HANDLE = "authHandle";
 const APP_HANDLE = "appHandle";
 
 export function composeAuthHandle(source: string, authModule = "./auth"): EditResult {

@@ -10,7 +10,7 @@ export interface SolidAuthConfig extends Omit<AuthConfig, "raw"> {
   prefix?: string;
 }
 
-export const DEFAULT_PREFIX = "/api/auth";
+const DEFAULT_PREFIX = "/api/auth";
 
 const derived = new WeakMap<object, WeakMap<Env, AuthConfig>>();
 
