@@ -47,7 +47,13 @@ const UPDATABLE_USER_COLUMNS = [
  * files in `@gatehouse/runtime/migrations/postgres`).
  *
  * Takes a `SqlClient` (see `fromPg`, `fromPGlite`) or, for convenience, a
- * `pg.Pool`, a connected `pg.Client` or a `PGlite` instance directly.
+ * `pg.Pool`, a connected `pg.Client` or a `PGlite` instance directly. Or a
+ * function that returns (a promise of) one of these: it is called on the first
+ * method call, not here, so a module that builds the adapter can be imported
+ * (by a bundler analysing it, say) without opening the database. It is called
+ * once (concurrent first calls share that call); if it throws or rejects, the
+ * method call fails with an error that has it as `cause`, and the next method
+ * call calls it again.
  *
  * Fields beyond the schema's columns (e.g. extra user profile fields,
  * `expires_in` of an account) are not stored.
@@ -60,6 +66,33 @@ const UPDATABLE_USER_COLUMNS = [
  * const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
  * await migrate(pool);
  * const config = { adapter: PostgresAdapter(pool), providers: [...] };
+ * ```
+ *
+ * @example Opened and migrated on first use
+ * ```ts
+ * import { PGlite } from "@electric-sql/pglite";
+ * import { PostgresAdapter, migrate } from "@gatehouse/runtime/adapters/postgres";
+ *
+ * let opening: Promise<PGlite> | undefined;
+ * // The app's one PGlite; the adapter and the app's own queries share it.
+ * export const openDb = () =>
+ *   (opening ??= openAndMigrate().catch((error: unknown) => {
+ *     opening = undefined; // a failed open is not kept: the next call tries again
+ *     throw error;
+ *   }));
+ *
+ * async function openAndMigrate(): Promise<PGlite> {
+ *   const db = new PGlite("./.data/auth");
+ *   try {
+ *     await migrate(db);
+ *     return db;
+ *   } catch (error) {
+ *     await db.close().catch(() => {}); // a retry opens the directory again: never two PGlite on it
+ *     throw error;
+ *   }
+ * }
+ *
+ * export const adapter = PostgresAdapter(openDb);
  * ```
  */
 export function PostgresAdapter(client: PostgresClient): Required<Adapter> {

@@ -1,21 +1,75 @@
 /**
- * Accepting a raw driver object where a `SqlClient` is expected. Detection is by
- * shape, so no driver is imported: the wrappers this picks load none either.
+ * Accepting a raw driver object, or a function that opens one, where a
+ * `SqlClient` is expected. Detection is by shape, so no driver is imported: the
+ * wrappers this picks load none either.
  */
 import type { SqlClient } from "./client.js";
 import { fromPg, type PgConnectionLike, type PgPoolLike } from "./pg.js";
 import { fromPGlite, isPGlite, type PGliteLike } from "./pglite.js";
 
-/** A `SqlClient`, a `pg.Pool`, a connected `pg.Client` or a `PGlite` instance. */
-export type PostgresClient = SqlClient | PgPoolLike | PgConnectionLike | PGliteLike;
+/** An open database: a `SqlClient`, a `pg.Pool`, a connected `pg.Client` or a `PGlite` instance. */
+export type PostgresDatabase = SqlClient | PgPoolLike | PgConnectionLike | PGliteLike;
+
+/**
+ * A function that opens the database: called on first use, not before, so
+ * importing the module that builds the adapter (as a bundler does to analyse
+ * it) opens nothing. Called once; if it throws or rejects, the call that needed
+ * it fails and the next call calls it again.
+ */
+export type PostgresConnect = () => PostgresDatabase | Promise<PostgresDatabase>;
+
+/** An open database (`PostgresDatabase`) or a function that opens one (`PostgresConnect`). */
+export type PostgresClient = PostgresDatabase | PostgresConnect;
+
+const DATABASE = "a SqlClient, a pg Pool or Client, or a PGlite instance";
 
 export function toSqlClient(client: PostgresClient, caller: string): SqlClient {
+  if (typeof client === "function") return lazy(client, caller);
+  return fromDatabase(client, caller, "expected a SqlClient, a pg Pool or Client, a PGlite instance, or a function that returns one");
+}
+
+function fromDatabase(client: PostgresDatabase, caller: string, expected: string): SqlClient {
   if (typeof client !== "object" || client === null || typeof client.query !== "function") {
-    throw new TypeError(`${caller}: expected a SqlClient, a pg Pool or Client, or a PGlite instance.`);
+    throw new TypeError(`${caller}: ${expected}.`);
   }
   if (isPGlite(client)) return fromPGlite(client);
   // A pg Pool or Client connects; a SqlClient (which may wrap either) has transaction() instead.
   if ("connect" in client && typeof client.connect === "function") return fromPg(client);
   if ("transaction" in client && typeof client.transaction === "function") return client as SqlClient;
-  throw new TypeError(`${caller}: expected a SqlClient, a pg Pool or Client, or a PGlite instance.`);
+  throw new TypeError(`${caller}: ${expected}.`);
+}
+
+/** A `SqlClient` that calls `connect` on its first query or transaction. */
+function lazy(connect: PostgresConnect, caller: string): SqlClient {
+  let opened: SqlClient | undefined;
+  // Shared by calls that arrive while connecting, so `connect` runs once for all of them.
+  let opening: Promise<SqlClient> | undefined;
+
+  async function open(): Promise<SqlClient> {
+    let database: PostgresDatabase;
+    try {
+      database = await connect();
+    } catch (error) {
+      throw new Error(`${caller}: could not open the database: ${error instanceof Error ? error.message : String(error)}`, {
+        cause: error,
+      });
+    }
+    return (opened = fromDatabase(database, caller, `expected the connect function to return ${DATABASE}`));
+  }
+
+  function client(): Promise<SqlClient> {
+    return (opening ??= open().catch((error: unknown) => {
+      // A failure is not kept: a database that was down is tried again by the next call.
+      opening = undefined;
+      throw error;
+    }));
+  }
+
+  return {
+    // Once open, calls go straight to the client, as if it had been given.
+    query: <Row>(text: string, params?: unknown[]) =>
+      opened ? opened.query<Row>(text, params) : client().then((db) => db.query<Row>(text, params)),
+    transaction: <T>(fn: (tx: SqlClient) => Promise<T>) =>
+      opened ? opened.transaction(fn) : client().then((db) => db.transaction(fn)),
+  };
 }

@@ -7,4 +7,4 @@ export { migrate } from "./migrate.js";
 export type { Migration, MigrateOptions } from "./migrate.js";
 export { migrations } from "./migrations.js";
 export type { SqlClient, SqlResult } from "./client.js";
-export type { PostgresClient } from "./connect.js";
+export type { PostgresClient, PostgresConnect, PostgresDatabase } from "./connect.js";

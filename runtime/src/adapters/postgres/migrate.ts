@@ -32,6 +32,12 @@ const CREATE_LEDGER = `CREATE TABLE IF NOT EXISTS gatehouse_migrations (
  * Applies the pending migrations; returns the names of those it applied
  * (empty when the database was up to date).
  *
+ * `db` may also be a function that opens the database, as `PostgresAdapter`
+ * takes: `migrate()` calls it when it starts, so a script can migrate with the
+ * function the app gives its adapter. Migrating on first use instead of at
+ * start leaves the database alone until a request needs it (a bundler
+ * importing the module to analyse it opens nothing): see the second example.
+ *
  * @example
  * ```ts
  * import { PGlite } from "@electric-sql/pglite";
@@ -40,6 +46,19 @@ const CREATE_LEDGER = `CREATE TABLE IF NOT EXISTS gatehouse_migrations (
  * const db = new PGlite("./data/auth");
  * const { applied } = await migrate(db); // ["0001_init"] the first time, [] after
  * const adapter = PostgresAdapter(db);
+ * ```
+ *
+ * @example Migrated on first use
+ * ```ts
+ * import pg from "pg";
+ * import { PostgresAdapter, migrate } from "@gatehouse/runtime/adapters/postgres";
+ *
+ * const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL }); // connects on its first query
+ * // Called on the adapter's first use, once; if the migration fails, again on the next use.
+ * export const adapter = PostgresAdapter(async () => {
+ *   await migrate(pool);
+ *   return pool;
+ * });
  * ```
  */
 export async function migrate(db: PostgresClient, options: MigrateOptions = {}): Promise<{ applied: string[] }> {
