@@ -1,4 +1,6 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --
+// `-S node --`: Node stops reading its own options at `--`, so user flags such as
+// `--env-file` reach the CLI instead of Node (nodejs/node#54232).
 // Thin launcher: all behaviour lives in the built CLI (dist/, from src/).
 import { run } from "../dist/cli.js";
 

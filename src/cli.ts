@@ -14,6 +14,18 @@ function version(): string {
   return (pkg as { version: string }).version;
 }
 
+/** Commander's errors about how the command was typed: exit code 2 (usage), as our own usage errors. */
+const USAGE_ERRORS = new Set([
+  "commander.unknownOption",
+  "commander.unknownCommand",
+  "commander.missingArgument",
+  "commander.optionMissingArgument",
+  "commander.missingMandatoryOptionValue",
+  "commander.invalidArgument",
+  "commander.excessArguments",
+  "commander.conflictingOption",
+]);
+
 function buildProgram(): Command {
   const program = new Command("auth")
     .description("gatehouse: authentication for SvelteKit and SolidStart apps")
@@ -33,12 +45,17 @@ function buildProgram(): Command {
  * process.exitCode = await run(process.argv.slice(2));
  */
 export async function run(argv: string[]): Promise<number> {
+  // `auth --help | head` closes the pipe early: that is the reader's choice, not a crash.
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(0);
+    throw error;
+  });
   try {
     await buildProgram().parseAsync(argv, { from: "user" });
     return 0;
   } catch (error) {
     // Commander has already printed its own message (or the help / version).
-    if (error instanceof CommanderError) return error.exitCode;
+    if (error instanceof CommanderError) return USAGE_ERRORS.has(error.code) ? 2 : error.exitCode;
     console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   }

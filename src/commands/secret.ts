@@ -1,19 +1,45 @@
 /**
  * `auth secret`: flags and orchestration. The secret and the file edit come from
  * `generators/`, the disk from `engine/`.
+ *
+ * Kept light on purpose: only node built-ins and commander on the normal path.
+ * `@clack/prompts` is imported only when there is a question to ask.
  */
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import { readTextFile, writeEnvFile } from "../engine/env-file.js";
 import { isIgnored } from "../generators/gitignore.js";
-import { generateSecret, setAuthSecret } from "../generators/secret.js";
+import { generateSecret, setAuthSecret, type SecretEdit } from "../generators/secret.js";
 
 interface SecretOptions {
   raw?: boolean;
   rotate?: boolean;
+  yes?: boolean;
+  envFile?: string;
+  /** Hidden alias of --env-file, from before it existed. */
   file?: string;
   cwd?: string;
 }
+
+/** Exit code for a usage problem: a wrong or missing flag. Errors are 1. */
+const USAGE = 2;
+
+const EXAMPLES = `
+Examples:
+  $ auth secret                          write a new AUTH_SECRET to ./.env
+  $ auth secret --rotate                 new secret; the old one stays valid as AUTH_SECRET_1
+  $ auth secret --yes                    replace an existing secret without asking
+  $ auth secret --env-file .env.local    write to another env file
+  $ auth secret --cwd apps/web           the app lives in another directory
+  $ auth secret --raw                    only print a secret; write no file
+
+An existing AUTH_SECRET is replaced only after a yes/no question. Without a
+terminal to ask on, pass --yes (replace it: everyone is signed out) or --rotate
+(keep it as AUTH_SECRET_1: sessions stay valid); otherwise nothing is written
+and the exit code is 2.
+
+Exit codes: 0 done, 1 error or answered no, 2 usage (wrong or missing flag).
+`;
 
 export function registerSecret(program: Command): void {
   program
@@ -21,25 +47,72 @@ export function registerSecret(program: Command): void {
     .description("generate a new AUTH_SECRET and write it to the app's env file")
     .option("--raw", "only print the secret to stdout; write no file")
     .option("--rotate", "keep the current secret as AUTH_SECRET_1 (older ones shift to _2 and _3) so existing sessions stay valid")
-    // Not `--env-file`: Node claims that flag even after the script name (nodejs/node#54232).
-    .option("--file <path>", "env file to write, relative to --cwd", ".env")
+    .option("-y, --yes", "replace an existing AUTH_SECRET without asking")
+    .option("--env-file <path>", "env file to write, relative to --cwd", ".env")
+    .addOption(new Option("--file <path>", "old name of --env-file").hideHelp())
     .option("--cwd <dir>", "the app's directory", ".")
-    .action(function (this: Command, options: SecretOptions) {
+    .addHelpText("after", EXAMPLES)
+    .action(async function (this: Command, options: SecretOptions) {
       if (options.raw && options.rotate) {
-        this.error("error: --raw and --rotate cannot be combined: --raw writes no file, and rotation keeps the old secret in the env file");
+        this.error("error: --raw and --rotate cannot be combined: --raw writes no file, and rotation keeps the old secret in the env file", { exitCode: USAGE });
       }
+      const envPath = envFilePath(this, options);
       const secret = generateSecret();
       if (options.raw) return void console.log(secret);
-      writeSecret(secret, resolve(options.cwd ?? ".", options.file ?? ".env"), Boolean(options.rotate));
+      await writeSecret(this, secret, envPath, { rotate: Boolean(options.rotate), yes: Boolean(options.yes) });
     });
 }
 
-function writeSecret(secret: string, envPath: string, rotate: boolean): void {
-  const before = readTextFile(envPath);
-  const edit = setAuthSecret(before ?? "", secret, { rotate });
-  writeEnvFile(envPath, edit.content, before !== undefined);
+/** `--env-file`, or its hidden alias `--file`; both are fine only when they name the same file. */
+function envFilePath(command: Command, options: SecretOptions): string {
+  const cwd = options.cwd ?? ".";
+  const envFile = resolve(cwd, options.envFile ?? ".env");
+  if (options.file === undefined) return envFile;
+  const file = resolve(cwd, options.file);
+  if (command.getOptionValueSource("envFile") === "cli" && file !== envFile) {
+    command.error(`error: --env-file ${options.envFile} and --file ${options.file} name different files; --file is the old name of --env-file, give only one`, { exitCode: USAGE });
+  }
+  return file;
+}
 
+async function writeSecret(command: Command, secret: string, envPath: string, flags: { rotate: boolean; yes: boolean }): Promise<void> {
+  let before = readTextFile(envPath);
+  let edit = setAuthSecret(before ?? "", secret, { rotate: flags.rotate });
   const shown = display(envPath);
+
+  // Rotation loses nothing, and an empty AUTH_SECRET= counts as none: only a real replace asks.
+  if (edit.change === "replaced" && !flags.yes) {
+    if (!process.stdin.isTTY || !process.stdout.isTTY) {
+      command.error(
+        `error: ${shown} already has an AUTH_SECRET; nothing was changed. Replacing it signs everyone out. ` +
+          `Pass --yes to replace it anyway, or --rotate to keep it as AUTH_SECRET_1 so existing sessions stay valid.`,
+        { exitCode: USAGE },
+      );
+    }
+    if (!(await confirmReplace(shown))) {
+      command.error(`error: kept the existing AUTH_SECRET in ${shown}; nothing was changed`, { exitCode: 1 });
+    }
+    // The answer may have taken a while: edit what the file holds now, not what it held then.
+    before = readTextFile(envPath);
+    edit = setAuthSecret(before ?? "", secret, { rotate: false });
+  }
+
+  writeEnvFile(envPath, edit.content, before !== undefined);
+  report(edit, shown, flags.rotate, before === undefined);
+  hintGitignore(envPath);
+}
+
+/** Asks on the terminal; `false` for "no" and for a cancel (Ctrl-C, Escape). */
+async function confirmReplace(shown: string): Promise<boolean> {
+  const { confirm, isCancel } = await import("@clack/prompts");
+  const answer = await confirm({
+    message: `Replace the AUTH_SECRET in ${shown}? Everyone signed in will be signed out (--rotate keeps their sessions valid).`,
+    initialValue: false,
+  });
+  return !isCancel(answer) && answer;
+}
+
+function report(edit: SecretEdit, shown: string, rotate: boolean, created: boolean): void {
   if (edit.change === "rotated") {
     const dropped = edit.droppedOldest ? " The oldest (AUTH_SECRET_3) was removed." : "";
     console.log(`Rotated AUTH_SECRET in ${shown}: the previous secret is now AUTH_SECRET_1.${dropped}`);
@@ -48,9 +121,8 @@ function writeSecret(secret: string, envPath: string, rotate: boolean): void {
   } else if (edit.change === "replaced") {
     console.log(`Replaced AUTH_SECRET in ${shown}. Existing sessions are now invalid; use --rotate next time to keep them.`);
   } else {
-    console.log(`${before === undefined ? "Created" : "Updated"} ${shown} with a new AUTH_SECRET.`);
+    console.log(`${created ? "Created" : "Updated"} ${shown} with a new AUTH_SECRET.`);
   }
-  hintGitignore(envPath);
 }
 
 /** Nudges, but never edits: whether to commit an env file is the user's call. */

@@ -2,12 +2,12 @@
  * `auth secret`: the pure dotenv edit as input/output fixtures, then the real
  * built CLI run as a child process in temp directories.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { delimiter, dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
 import { readEnvValue } from "../../src/generators/dotenv.js";
 import { generateSecret, setAuthSecret } from "../../src/generators/secret.js";
 
@@ -148,6 +148,7 @@ const root = fileURLToPath(new URL("../../", import.meta.url));
 const authBin = join(root, "bin/auth.js");
 const authInitBin = join(root, "bin/auth-init.js");
 const version = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version;
+const isWindows = process.platform === "win32";
 const dirs: string[] = [];
 
 function tempApp(files: Record<string, string> = {}): string {
@@ -157,30 +158,49 @@ function tempApp(files: Record<string, string> = {}): string {
   return dir;
 }
 
-function cli(bin: string, args: string[], cwd: string = root) {
-  const result = spawnSync(process.execPath, [bin, ...args], { cwd, encoding: "utf8", timeout: 20_000 });
+/** The bins' shebang runs `env node`: make that the node running these tests. */
+function childEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  return { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ""}`, ...extra };
+}
+
+/**
+ * Runs a bin as a program, through its shebang, the way npm's bin links run it;
+ * stdin and stdout are pipes, so it never sees a terminal. Windows has no
+ * shebangs: there npm's shim runs `node -- <bin>`, and so does this.
+ */
+function cli(bin: string, args: string[], cwd: string = root, env: Record<string, string | undefined> = {}) {
+  const [command, argv] = isWindows ? [process.execPath, ["--", bin, ...args]] : [bin, args];
+  const result = spawnSync(command, argv, { cwd, encoding: "utf8", timeout: 20_000, env: childEnv(env) });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
-const auth = (args: string[], cwd?: string) => cli(authBin, args, cwd);
+const auth = (args: string[], cwd?: string, env?: Record<string, string | undefined>) => cli(authBin, args, cwd, env);
 const envSecret = (dir: string, file = ".env") => readEnvValue(readFileSync(join(dir, file), "utf8"), "AUTH_SECRET");
+const SECRET_LINE = /^AUTH_SECRET="[A-Za-z0-9_-]{43}"$/m;
+
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
 
 describe("auth CLI (built)", () => {
-  beforeAll(() => {
-    // Once per run, not per test: the bins import dist/, so build src/ first.
-    execFileSync("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: root, stdio: "pipe", timeout: 120_000 });
-  }, 120_000);
-  afterAll(() => {
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  });
-
   it("--help lists the commands; --version prints package.json's version", () => {
     const help = auth(["--help"]);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("Usage: auth");
     expect(help.stdout).toMatch(/secret/);
-    expect(help.stdout).toMatch(/init \[dir\]/);
-    expect(auth(["secret", "--help"]).stdout).toMatch(/--raw[\s\S]*--rotate[\s\S]*--file <path>[\s\S]*--cwd <dir>/);
+    expect(help.stdout).toMatch(/init (\[options\] )?\[dir\]/);
     expect(auth(["--version"])).toMatchObject({ code: 0, stdout: `${version}\n` });
+  });
+
+  it("secret --help documents the flags (not the old --file), with examples and exit codes", () => {
+    const help = auth(["secret", "--help"]);
+    expect(help).toMatchObject({ code: 0, stderr: "" });
+    expect(help.stdout).toMatch(/--raw[\s\S]*--rotate[\s\S]*-y, --yes[\s\S]*--env-file <path>[\s\S]*--cwd <dir>/);
+    expect(help.stdout).not.toContain("--file");
+    expect(help.stdout).toContain("Examples:");
+    for (const example of ["auth secret ", "auth secret --rotate", "auth secret --env-file .env.local", "auth secret --raw"]) {
+      expect(help.stdout).toContain(`$ ${example}`);
+    }
+    expect(help.stdout).toMatch(/Exit codes: 0 .*, 1 .*, 2 usage/);
   });
 
   it("creates .env owner-only, says where, never prints the secret, hints about .gitignore", () => {
@@ -190,7 +210,7 @@ describe("auth CLI (built)", () => {
     const secret = envSecret(dir);
     expect(secret).toMatch(BASE64URL_43);
     expect(readFileSync(join(dir, ".env"), "utf8")).toBe(`AUTH_SECRET="${secret}"\n`);
-    if (process.platform !== "win32") expect(statSync(join(dir, ".env")).mode & 0o777).toBe(0o600);
+    if (!isWindows) expect(statSync(join(dir, ".env")).mode & 0o777).toBe(0o600);
     expect(run.stdout).toContain(".env");
     expect(run.stdout + run.stderr).not.toContain(secret);
     expect(run.stderr).toMatch(/not listed in .*\.gitignore/);
@@ -201,20 +221,47 @@ describe("auth CLI (built)", () => {
     expect(auth(["secret"], dir)).toMatchObject({ code: 0, stderr: "" });
   });
 
-  it("replaces the secret in an existing file, keeping everything else and the file's mode", () => {
+  it("without a terminal, refuses to replace an existing secret: exit 2, file untouched, names --yes and --rotate", () => {
+    const before = "# app\nDATABASE_URL=postgres://db\nAUTH_SECRET='old'\n";
+    const dir = tempApp({ ".env": before, ".gitignore": ".env\n" });
+    const run = auth(["secret"], dir);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toMatch(/\.env already has an AUTH_SECRET; nothing was changed/);
+    expect(run.stderr).toMatch(/--yes to replace it/);
+    expect(run.stderr).toMatch(/--rotate to keep it as AUTH_SECRET_1/);
+    expect(readFileSync(join(dir, ".env"), "utf8")).toBe(before);
+    expect(readdirSync(dir).sort()).toEqual([".env", ".gitignore"]);
+  });
+
+  it("--yes replaces the secret in an existing file, keeping everything else and the file's mode", () => {
     const before = "# app\r\nDATABASE_URL=postgres://db\r\nAUTH_SECRET='old'\r\nTAIL=1\r\n";
     const dir = tempApp({ ".env": before });
     chmodSync(join(dir, ".env"), 0o640);
-    const run = auth(["secret"], dir);
+    const run = auth(["secret", "--yes"], dir);
     expect(run.code).toBe(0);
     const secret = envSecret(dir);
     expect(secret).toMatch(BASE64URL_43);
     expect(readFileSync(join(dir, ".env"), "utf8")).toBe(before.replace("AUTH_SECRET='old'", `AUTH_SECRET="${secret}"`));
     expect(run.stdout).toMatch(/Replaced AUTH_SECRET in \.env/);
-    if (process.platform !== "win32") expect(statSync(join(dir, ".env")).mode & 0o777).toBe(0o640);
+    if (!isWindows) expect(statSync(join(dir, ".env")).mode & 0o777).toBe(0o640);
   });
 
-  it("--rotate keeps the old secret as AUTH_SECRET_1 and shifts older ones", () => {
+  it("-y is --yes", () => {
+    const dir = tempApp({ ".env": "AUTH_SECRET=old\n" });
+    expect(auth(["secret", "-y"], dir).code).toBe(0);
+    expect(envSecret(dir)).toMatch(BASE64URL_43);
+  });
+
+  it("an empty AUTH_SECRET= counts as none: filled in without --yes", () => {
+    const dir = tempApp({ ".env": "A=1\nAUTH_SECRET=\nB=2\n" });
+    const run = auth(["secret"], dir);
+    expect(run.code).toBe(0);
+    expect(readFileSync(join(dir, ".env"), "utf8")).toBe(`A=1\nAUTH_SECRET="${envSecret(dir)}"\nB=2\n`);
+    expect(envSecret(dir)).toMatch(BASE64URL_43);
+  });
+
+  it("--rotate needs no --yes: keeps the old secret as AUTH_SECRET_1 and shifts older ones", () => {
     const dir = tempApp({ ".env": "export AUTH_SECRET=s0\nAUTH_SECRET_1=s1\nAUTH_SECRET_2=s2\nAUTH_SECRET_3=s3\n" });
     const run = auth(["secret", "--rotate"], dir);
     expect(run.code).toBe(0);
@@ -242,13 +289,38 @@ describe("auth CLI (built)", () => {
     expect(run.stdout).toContain(join(dir, ".env"));
   });
 
-  it("--file picks the file", () => {
+  it("--env-file picks the file, relative to --cwd: edits an existing one, creates a missing one", () => {
+    const dir = tempApp({ ".env.local": "A=1\n" });
+    const edited = auth(["secret", "--cwd", dir, "--env-file", ".env.local"]);
+    expect(edited.code).toBe(0);
+    expect(readFileSync(join(dir, ".env.local"), "utf8")).toMatch(/^A=1\nAUTH_SECRET="[A-Za-z0-9_-]{43}"\n$/);
+    expect(edited.stdout).toContain(join(dir, ".env.local"));
+
+    const created = auth(["secret", "--cwd", dir, "--env-file=.env.production"]);
+    expect(created.code).toBe(0);
+    expect(readFileSync(join(dir, ".env.production"), "utf8")).toMatch(/^AUTH_SECRET="[A-Za-z0-9_-]{43}"\n$/);
+    expect(readdirSync(dir).sort()).toEqual([".env.local", ".env.production"]);
+  });
+
+  it("--file still works as a hidden alias of --env-file", () => {
     const dir = tempApp({ ".env.local": "A=1\n" });
     const run = auth(["secret", "--file", ".env.local"], dir);
     expect(run.code).toBe(0);
     expect(readFileSync(join(dir, ".env.local"), "utf8")).toMatch(/^A=1\nAUTH_SECRET="[A-Za-z0-9_-]{43}"\n$/);
     expect(existsSync(join(dir, ".env"))).toBe(false);
     expect(run.stdout).toContain(".env.local");
+  });
+
+  it("--file and --env-file together: fine for the same file, a usage error (exit 2, nothing written) for two", () => {
+    const dir = tempApp();
+    expect(auth(["secret", "--env-file", ".env.a", "--file", "./.env.a"], dir).code).toBe(0);
+    expect(readdirSync(dir)).toEqual([".env.a"]);
+
+    const run = auth(["secret", "--env-file", ".env.b", "--file", ".env.c"], dir);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toMatch(/--env-file \.env\.b and --file \.env\.c name different files/);
+    expect(readdirSync(dir)).toEqual([".env.a"]);
   });
 
   it("--raw prints only the secret and writes nothing", () => {
@@ -260,10 +332,10 @@ describe("auth CLI (built)", () => {
     expect(auth(["secret", "--raw"], dir).stdout).not.toBe(run.stdout);
   });
 
-  it("--raw --rotate is an error (exit 1) and writes nothing", () => {
+  it("--raw --rotate is a usage error (exit 2) and writes nothing", () => {
     const dir = tempApp();
     const run = auth(["secret", "--raw", "--rotate"], dir);
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.stdout).toBe("");
     expect(run.stderr).toMatch(/--raw and --rotate cannot be combined/);
     expect(readdirSync(dir)).toEqual([]);
@@ -275,19 +347,169 @@ describe("auth CLI (built)", () => {
     expect(run.stderr).toMatch(/does not exist/);
   });
 
-  it("auth-init says it is not available yet and exits 1", () => {
-    for (const run of [cli(authInitBin, ["--yes"]), auth(["init", "app"])]) {
-      expect(run.code).toBe(1);
-      expect(run.stderr.trim().split("\n")).toEqual([expect.stringMatching(/auth-init is not yet available/)]);
+  it("auth-init is `auth init` (only --help here: the flow itself is init's tests' business)", () => {
+    for (const run of [cli(authInitBin, ["--help"], tempApp()), auth(["init", "--help"], tempApp())]) {
+      expect(run).toMatchObject({ code: 0, stderr: "" });
+      expect(run.stdout).toMatch(/^Usage: auth init \[options\] \[dir\]/);
     }
   });
 });
 
-describe("--file creates a missing file", () => {
-  it("writes a new env file named by --file under --cwd", () => {
+// Node 20 takes `--env-file` for itself even after the script name and dies on a
+// missing file (nodejs/node#54232); the bins' `#!/usr/bin/env -S node --` stops that.
+describe.skipIf(isWindows)("the bins run as executables, and --env-file reaches them", () => {
+  const exec = (bin: string, args: string[], cwd: string) => {
+    const result = spawnSync(bin, args, { cwd, encoding: "utf8", timeout: 20_000, env: childEnv() });
+    return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+  };
+
+  it("auth secret --env-file <missing file> creates it", () => {
     const dir = tempApp();
-    const run = auth(["secret", "--cwd", dir, "--file", ".env.production"], tmpdir());
+    const run = exec(authBin, ["secret", "--env-file", ".env.new"], dir);
+    expect(run.stderr).not.toMatch(/^node:/m);
     expect(run.code).toBe(0);
-    expect(readFileSync(join(dir, ".env.production"), "utf8")).toMatch(/^AUTH_SECRET="[A-Za-z0-9_-]{43}"\n$/);
+    expect(readFileSync(join(dir, ".env.new"), "utf8")).toMatch(/^AUTH_SECRET="[A-Za-z0-9_-]{43}"\n$/);
+    expect(existsSync(join(dir, ".env"))).toBe(false);
+  });
+
+  it("auth secret --env-file <existing file> edits it, keeping the rest", () => {
+    const dir = tempApp({ ".env.local": "# keep\nA=1\n" });
+    const run = exec(authBin, ["secret", "--rotate", "--env-file", ".env.local"], dir);
+    expect(run.code).toBe(0);
+    const content = readFileSync(join(dir, ".env.local"), "utf8");
+    expect(content.startsWith("# keep\nA=1\n")).toBe(true);
+    expect(content).toMatch(SECRET_LINE);
+  });
+
+  it("auth-init passes --env-file on too: the CLI answers, not Node", () => {
+    const run = exec(authInitBin, ["--env-file=missing", "--help"], tempApp());
+    expect(run.stderr).not.toMatch(/^node:|not found/m);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^Usage: auth init/);
+  });
+});
+
+// ---- startup: what `auth secret` loads ---------------------------------------
+
+const recordModules = pathToFileURL(join(root, "test/cli/support/record-modules.mjs")).href;
+const HEAVY = /[\\/]node_modules[\\/](ts-morph|@ts-morph|handlebars|execa|diff|@clack)[\\/]/;
+
+/** Runs `auth` with the module recorder preloaded; returns the run and every module it loaded. */
+function authRecordingModules(args: string[], cwd: string) {
+  const log = join(tempApp(), "modules.log");
+  const run = auth(args, cwd, { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import ${recordModules}`.trim(), GATEHOUSE_MODULE_LOG: log });
+  return { run, modules: readFileSync(log, "utf8").split("\n").filter(Boolean) };
+}
+
+describe("auth secret starts light", () => {
+  it.each([
+    ["a new .env", [], {}],
+    ["--yes over an existing secret", ["--yes"], { ".env": "AUTH_SECRET=old\n" }],
+    ["--rotate", ["--rotate"], { ".env": "AUTH_SECRET=old\n" }],
+    ["--raw", ["--raw"], {}],
+    ["a refusal without a terminal", [], { ".env": "AUTH_SECRET=old\n" }],
+  ] as const)("%s loads no ts-morph, handlebars, execa, diff or @clack/prompts", (_, args, files) => {
+    const { run, modules } = authRecordingModules(["secret", ...args], tempApp({ ...files }));
+    expect(run.stderr).not.toMatch(/^node:|record-modules/m);
+    expect([0, 2]).toContain(run.code);
+    // The recorder works: it saw our own modules and commander, through both ESM and CommonJS.
+    expect(modules).toContainEqual(expect.stringMatching(/dist\/commands\/secret\.js$/));
+    expect(modules).toContainEqual(expect.stringMatching(/^file:.*node_modules\/commander\//));
+    expect(modules).toContainEqual(expect.stringMatching(/^cjs:.*node_modules[\\/]commander[\\/]lib[\\/]command\.js$/));
+    expect(modules.filter((module) => HEAVY.test(module))).toEqual([]);
+  });
+});
+
+// ---- on a terminal: the question ---------------------------------------------
+
+/**
+ * util-linux `script` gives the child a pseudo-terminal (stdin and stdout are TTYs);
+ * `-e` returns its exit code. Skipped where it is missing or cannot open a terminal.
+ */
+const hasScript =
+  process.platform === "linux" &&
+  /util-linux/.test(spawnSync("script", ["--version"], { encoding: "utf8" }).stdout ?? "") &&
+  spawnSync("script", ["-qec", "test -t 0 && test -t 1", "/dev/null"], { stdio: "pipe", timeout: 10_000 }).status === 0;
+const shellQuote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
+
+/** Runs `auth` on a terminal, types `keys` once the question shows, and collects the terminal's output. */
+function authOnTerminal(args: string[], cwd: string, keys: string, env: Record<string, string | undefined> = {}) {
+  const command = `stty cols 200 rows 50 && exec ${[authBin, ...args].map(shellQuote).join(" ")}`;
+  const child = spawn("script", ["-qec", command, "/dev/null"], { cwd, env: childEnv({ TERM: "xterm-256color", ...env }) });
+  return new Promise<{ code: number | null; output: string; asked: boolean }>((resolve, reject) => {
+    let output = "";
+    let asked = false;
+    const timer = setTimeout(() => {
+      child.kill();
+      reject(new Error(`auth did not exit within 15 s; terminal so far:\n${output}`));
+    }, 15_000);
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      output += chunk;
+      if (!asked && output.includes("Replace the AUTH_SECRET in .env?")) {
+        asked = true;
+        child.stdin.write(keys);
+      }
+    });
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      child.stdin.destroy();
+      resolve({ code, output, asked });
+    });
+  });
+}
+const SGR_COLOUR = /\x1b\[[\d;]*m/;
+
+describe.runIf(hasScript)("auth secret on a terminal asks before replacing", () => {
+  it("'y' replaces the secret; the question is coloured on a colour terminal", async () => {
+    const dir = tempApp({ ".env": "A=1\nAUTH_SECRET=old\n", ".gitignore": ".env\n" });
+    const run = await authOnTerminal(["secret"], dir, "y", { NO_COLOR: undefined, FORCE_COLOR: undefined });
+    expect(run.asked).toBe(true);
+    expect(run.code).toBe(0);
+    expect(run.output).toMatch(/Replaced AUTH_SECRET in \.env/);
+    expect(readFileSync(join(dir, ".env"), "utf8")).toBe(`A=1\nAUTH_SECRET="${envSecret(dir)}"\n`);
+    expect(envSecret(dir)).toMatch(BASE64URL_43);
+    expect(run.output).toMatch(SGR_COLOUR);
+  });
+
+  it("'n' keeps the file byte-identical and exits 1; NO_COLOR turns the colours off", async () => {
+    const before = "A=1\nAUTH_SECRET=old\n";
+    const dir = tempApp({ ".env": before });
+    const run = await authOnTerminal(["secret"], dir, "n", { NO_COLOR: "1", FORCE_COLOR: undefined });
+    expect(run.asked).toBe(true);
+    expect(run.code).toBe(1);
+    expect(run.output).toMatch(/kept the existing AUTH_SECRET in \.env; nothing was changed/);
+    expect(readFileSync(join(dir, ".env"), "utf8")).toBe(before);
+    expect(run.output).not.toMatch(SGR_COLOUR);
+  });
+
+  it("Ctrl-C is a cancel: nothing changed, exit 1", async () => {
+    const before = "AUTH_SECRET=old\n";
+    const dir = tempApp({ ".env": before });
+    const run = await authOnTerminal(["secret"], dir, "\x03");
+    expect(run.asked).toBe(true);
+    expect(run.code).toBe(1);
+    expect(run.output).toMatch(/nothing was changed/);
+    expect(readFileSync(join(dir, ".env"), "utf8")).toBe(before);
+  });
+
+  it("--yes and --rotate do not ask, even on a terminal", async () => {
+    for (const flag of ["--yes", "--rotate"]) {
+      const dir = tempApp({ ".env": "AUTH_SECRET=old\n" });
+      const run = await authOnTerminal(["secret", flag], dir, "n");
+      expect(run).toMatchObject({ code: 0, asked: false });
+      expect(envSecret(dir)).toMatch(BASE64URL_43);
+    }
+  });
+
+  it("only the question loads @clack/prompts (the recorder above would see it)", async () => {
+    const dir = tempApp({ ".env": "AUTH_SECRET=old\n" });
+    const log = join(tempApp(), "modules.log");
+    const run = await authOnTerminal(["secret"], dir, "n", {
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import ${recordModules}`.trim(),
+      GATEHOUSE_MODULE_LOG: log,
+    });
+    expect(run).toMatchObject({ code: 1, asked: true });
+    expect(readFileSync(log, "utf8")).toMatch(/node_modules\/@clack\/prompts\//);
   });
 });
