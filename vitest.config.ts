@@ -17,6 +17,7 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts"],
+    globalSetup: ["test/build-cli.global-setup.ts"],
     testTimeout: 30_000,
   },
 });

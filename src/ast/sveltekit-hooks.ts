@@ -5,7 +5,7 @@
  * back unchanged). A shape it cannot edit safely is refused with the reason, so
  * the command can leave the file alone and say what to add by hand.
  */
-import { Node, Project, SyntaxKind, type SourceFile } from "ts-morph";
+import { Node, Project, QuoteKind, SyntaxKind, type SourceFile } from "ts-morph";
 
 export type EditResult = { ok: true; text: string } | { ok: false; reason: string };
 
@@ -13,7 +13,14 @@ const AUTH_HANDLE = "authHandle";
 const APP_HANDLE = "appHandle";
 
 export function composeAuthHandle(source: string, authModule = "./auth"): EditResult {
-  const file = new Project({ useInMemoryFileSystem: true }).createSourceFile("hooks.server.ts", source);
+  const file = new Project({
+    useInMemoryFileSystem: true,
+    // Only this file's syntax matters: no lib files, no imports resolved (much faster).
+    skipLoadingLibFiles: true,
+    compilerOptions: { noLib: true, noResolve: true },
+    // New imports follow the file's own quotes (sv's apps use single quotes).
+    manipulationSettings: { quoteKind: usesSingleQuotes(source) ? QuoteKind.Single : QuoteKind.Double },
+  }).createSourceFile("hooks.server.ts", source);
   if (runsAuthHandle(file, authModule)) return { ok: true, text: source };
 
   const declaration = file.getVariableDeclaration("handle");
@@ -92,4 +99,10 @@ function addSequenceImport(file: SourceFile): void {
 function lastImportIndex(file: SourceFile): number {
   const imports = file.getImportDeclarations();
   return imports.length === 0 ? 0 : imports[imports.length - 1]!.getChildIndex() + 1;
+}
+
+/** Whether the file's import specifiers are written with single quotes. */
+function usesSingleQuotes(source: string): boolean {
+  const quote = /^\s*(?:import|export)\b[^;'"]*?(?:from\s+)?(['"])/m.exec(source)?.[1];
+  return quote === "'";
 }

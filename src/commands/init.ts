@@ -1,16 +1,52 @@
 /**
- * `auth init` / `auth-init`: registered now so the command and its help exist;
- * the real setup flow lands in a later release (tracked pending work).
+ * `auth init [dir]` / `auth-init [dir]`: flags and help. The flow itself lives in
+ * `init-flow.ts`, loaded only when the command runs, so other commands never
+ * load ts-morph, handlebars or the prompts.
  */
-import type { Command } from "commander";
+import { Command, Option } from "commander";
+import { ADAPTERS, FRAMEWORKS, STRATEGIES } from "../generators/init/answers.js";
+
+export interface InitOptions {
+  framework?: string;
+  providers?: string;
+  strategy?: string;
+  adapter?: string;
+  databaseUrl?: string;
+  install: boolean;
+  runtime?: string;
+  yes?: boolean;
+  dryRun?: boolean;
+  cwd: string;
+}
+
+const EXAMPLES = `
+Examples:
+  $ npx auth-init                         ask everything, in the current folder
+  $ npx auth-init --yes                   credentials + PGlite (embedded database), no questions
+  $ npx auth-init my-app --yes            create a SvelteKit app in ./my-app first if it is empty
+  $ npx auth-init --adapter postgres --database-url postgres://localhost/app --yes
+  $ npx auth-init --strategy jwt --adapter none --providers credentials --no-install
+  $ npx auth-init --dry-run --yes         show every file and diff; write nothing
+
+Without a terminal (CI), pass --yes or every choice as a flag.`;
 
 export function registerInit(program: Command): void {
   program
     .command("init [dir]")
-    .description("set up auth in a SvelteKit or SolidStart app (not yet available in this version)")
-    // Accept any flag from the docs so the user gets the message below, not "unknown option".
-    .allowUnknownOption()
-    .action(function (this: Command) {
-      this.error("error: auth-init is not yet available in this version of gatehouse");
+    .description("set up auth in a SvelteKit app (or create one in an empty folder)")
+    .addOption(new Option("--framework <id>", "the app's framework (detected from package.json)").choices(FRAMEWORKS))
+    .option("--providers <ids>", "comma-separated provider ids from the catalog (default: credentials)")
+    .addOption(new Option("--strategy <strategy>", "session strategy (default: database with an adapter, else jwt)").choices(STRATEGIES))
+    .addOption(new Option("--adapter <adapter>", "where users and sessions are stored (default: pglite)").choices(ADAPTERS))
+    .option("--database-url <url>", "PostgreSQL URL for --adapter postgres, written to .env")
+    .option("--no-install", "do not install the dependencies (add them to package.json only)")
+    .option("--runtime <spec>", "the @gatehouse/runtime dependency spec (default: this CLI's version, or its checkout's runtime)")
+    .option("-y, --yes", "take the defaults for everything not given as a flag; ask nothing")
+    .option("--dry-run", "print the plan (files with diffs, dependencies, env keys) and write nothing")
+    .option("--cwd <dir>", "run as if started in this folder", ".")
+    .addHelpText("after", EXAMPLES)
+    .action(async function (this: Command, dir: string | undefined, options: InitOptions) {
+      const { runInit } = await import("./init-flow.js");
+      await runInit(dir, options, this);
     });
 }

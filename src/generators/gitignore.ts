@@ -3,8 +3,8 @@
  * to answer for a file that sits next to the `.gitignore` (no nested paths).
  */
 
-/** True when `gitignore` content ignores `fileName` (a bare name in the same directory). */
-export function isIgnored(gitignore: string, fileName: string): boolean {
+/** True when `gitignore` content ignores `fileName` (a bare name in the same directory; `directory` when it is a folder). */
+export function isIgnored(gitignore: string, fileName: string, directory = false): boolean {
   let ignored = false;
   for (const raw of gitignore.split(/\r?\n|\r/)) {
     let pattern = raw.replace(/(?<!\\)\s+$/, "");
@@ -12,8 +12,11 @@ export function isIgnored(gitignore: string, fileName: string): boolean {
     const negated = pattern.startsWith("!");
     if (negated) pattern = pattern.slice(1);
     pattern = pattern.replace(/^\\(?=[#!])/, "");
-    // A trailing slash only matches directories; our file is not one.
-    if (pattern.endsWith("/")) continue;
+    // A trailing slash only matches directories.
+    if (pattern.endsWith("/")) {
+      if (!directory) continue;
+      pattern = pattern.slice(0, -1);
+    }
     pattern = pattern.replace(/^(\/|\*\*\/)/, "");
     // Any other slash anchors the pattern in a subdirectory, where our file is not.
     if (pattern.includes("/")) continue;
@@ -40,4 +43,19 @@ function globToRegExp(glob: string): RegExp {
 
 function escape(char: string): string {
   return char.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+}
+
+/**
+ * `gitignore` with a line for each entry it does not ignore yet (a folder entry
+ * ends with `/`), under a comment saying why; unchanged when all are ignored.
+ */
+export function ensureIgnored(gitignore: string, entries: readonly string[], comment: string): string {
+  const missing = entries.filter((entry) => {
+    const directory = entry.endsWith("/");
+    return !isIgnored(gitignore, entry.replace(/^\/|\/$/g, ""), directory);
+  });
+  if (missing.length === 0) return gitignore;
+  const eol = gitignore.includes("\r\n") ? "\r\n" : "\n";
+  const separator = gitignore === "" ? "" : gitignore.endsWith(eol) ? eol : eol + eol;
+  return `${gitignore}${separator}# ${comment}${eol}${missing.join(eol)}${eol}`;
 }

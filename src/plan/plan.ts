@@ -26,6 +26,8 @@ export interface Plan {
   kept: KeptFile[];
   /** Packages to add to `dependencies` (name -> version or spec). */
   dependencies: Record<string, string>;
+  /** Packages to add to `devDependencies`. */
+  devDependencies: Record<string, string>;
   /** Env keys the app needs, and whether the plan fills them in. */
   env: { key: string; filled: boolean }[];
   /** What the user does next, in order. */
@@ -33,7 +35,7 @@ export interface Plan {
 }
 
 export function emptyPlan(): Plan {
-  return { changes: [], kept: [], dependencies: {}, env: [], nextSteps: [] };
+  return { changes: [], kept: [], dependencies: {}, devDependencies: {}, env: [], nextSteps: [] };
 }
 
 /**

@@ -14,6 +14,13 @@ function composed(source: string): string {
 }
 
 describe("composeAuthHandle", () => {
+  it("follows the file's single quotes (sv's style) in the imports it adds", () => {
+    const input = "import type { Handle } from '@sveltejs/kit';\n\nexport const handle: Handle = ({ event, resolve }) => resolve(event);\n";
+    const text = composed(input);
+    expect(text).toContain("import { sequence } from '@sveltejs/kit/hooks';");
+    expect(text).toContain("import { handle as authHandle } from './auth';");
+  });
+
   it("an arrow-function handle becomes appHandle, sequenced after the auth handle", () => {
     const input = `import type { Handle } from "@sveltejs/kit";
 

@@ -1,0 +1,172 @@
+/**
+ * The `auth-init` flow: read the app, settle every answer (flags, detection,
+ * questions or `--yes` defaults), plan, then either print the plan (`--dry-run`)
+ * or write it, install and print the next steps. Usage problems exit with 2,
+ * anything else that stops the run with 1; nothing is written before the plan is
+ * complete, and a failure while writing leaves no half-written file.
+ */
+import { createRequire } from "node:module";
+import { relative, resolve } from "node:path";
+import type { Command } from "commander";
+import { applyPlan } from "../engine/apply.js";
+import { createApp } from "../engine/create-app.js";
+import { installDependencies, InstallError } from "../engine/install.js";
+import { readProject } from "../engine/project.js";
+import { packRuntime, runtimeSource } from "../engine/runtime-link.js";
+import { packageTemplates } from "../engine/templates.js";
+import { detect, DETECT_PATHS, type Detection, type Framework } from "../generators/detect.js";
+import {
+  checkAnswers,
+  DEFAULT_ADAPTER,
+  DEFAULT_PROVIDERS,
+  defaultStrategy,
+  parseAdapter,
+  parseDatabaseUrl,
+  parseFramework,
+  parseProviders,
+  parseStrategy,
+  UsageError,
+  type InitAnswers,
+  type InitFlags,
+} from "../generators/init/answers.js";
+import { initPaths, planInit } from "../generators/init/plan.js";
+import { generateSecret } from "../generators/secret.js";
+import { colorsFor } from "../ui/colors.js";
+import { dryRunReport, nextStepsReport, summaryReport } from "../ui/plan-report.js";
+import type { InitOptions } from "./init.js";
+
+export async function runInit(dirArgument: string | undefined, options: InitOptions, command: Command): Promise<void> {
+  try {
+    await initApp(resolve(options.cwd, dirArgument ?? "."), options);
+  } catch (error) {
+    if (error instanceof UsageError) command.error(`error: ${error.message}`, { exitCode: 2, code: "auth.usage" });
+    if (error instanceof InstallError) {
+      console.error(error.output.trimEnd());
+      command.error(`error: ${error.message}. The files are written; run the install again when it is fixed.`, { exitCode: 1, code: "auth.install" });
+    }
+    throw error;
+  }
+}
+
+async function initApp(dir: string, options: InitOptions): Promise<void> {
+  const flags = parseFlags(options);
+  const interactive = !options.yes && process.stdin.isTTY === true && process.stdout.isTTY === true;
+  const c = colorsFor(process.stdout);
+  const shown = relative(process.cwd(), dir) || ".";
+  const prompts = interactive ? await import("../prompts/init.js") : undefined;
+  prompts?.intro("gatehouse: auth-init");
+
+  let project = readProject(dir, DETECT_PATHS);
+  let detection = detect(project);
+  if (!interactive && !options.yes) requireFlags(flags, detection, project.empty);
+
+  let framework = flags.framework ?? onlyFramework(detection);
+  if (!detection.hasPackageJson) {
+    if (!project.empty) throw new UsageError(`${shown} has no package.json: run auth-init in a SvelteKit app's folder, or in an empty folder to create one`);
+    framework ??= prompts ? await prompts.askFramework(["sveltekit"]) : "sveltekit";
+    const create = options.dryRun ? false : prompts ? await prompts.askCreateApp(shown) : true;
+    if (options.dryRun) throw new UsageError(`${shown} has no app yet: --dry-run cannot show a plan for an app it would create; run without --dry-run`);
+    if (!create) throw new UsageError("no app to set up: create one, then run auth-init in it");
+    await step(prompts, `Creating a ${framework} app in ${shown}`, () => createApp(dir, framework!));
+    project = readProject(dir, DETECT_PATHS);
+    detection = detect(project);
+  }
+  framework ??= await chooseFramework(detection, prompts);
+
+  const answers = prompts ? await prompts.askInit(flags, framework) : withDefaults(flags, framework);
+  checkAnswers(answers);
+
+  const runtime = runtimeSource(options.runtime, cliVersion());
+  project = readProject(dir, [...DETECT_PATHS, ...initPaths(framework)]);
+  const plan = planInit({
+    answers,
+    project,
+    packageManager: detection.packageManager,
+    templates: packageTemplates,
+    runtimeSpec: runtime.spec,
+    secret: generateSecret(),
+  });
+
+  if (options.dryRun) {
+    console.log(dryRunReport(plan, c));
+    if (runtime.pack) console.log(`would pack the runtime of this gatehouse checkout into ${runtime.pack.to}`);
+    console.log(options.install ? `would run \`${detection.packageManager} install\`` : "would not install (--no-install)");
+    console.log(`\n${nextStepsReport(plan, c)}`);
+    return;
+  }
+
+  if (runtime.pack) await step(prompts, "Packing @gatehouse/runtime from this checkout", () => packRuntime(dir, runtime.pack!));
+  applyPlan(dir, plan);
+  console.log(summaryReport(plan, c));
+  if (options.install) await step(prompts, `Installing dependencies with ${detection.packageManager}`, () => installDependencies(dir, detection.packageManager));
+  console.log(`\n${nextStepsReport(plan, c)}`);
+  prompts?.outro("Auth is set up.");
+}
+
+function parseFlags(options: InitOptions): InitFlags {
+  const flags: InitFlags = {};
+  if (options.framework) flags.framework = parseFramework(options.framework);
+  if (options.providers !== undefined) flags.providers = parseProviders(options.providers);
+  if (options.strategy) flags.strategy = parseStrategy(options.strategy);
+  if (options.adapter) flags.adapter = parseAdapter(options.adapter);
+  if (options.databaseUrl !== undefined) flags.databaseUrl = parseDatabaseUrl(options.databaseUrl);
+  return flags;
+}
+
+/** Not a terminal and no --yes: every question must be answered by a flag, or we stop rather than hang. */
+function requireFlags(flags: InitFlags, detection: Detection, empty: boolean): void {
+  const missing: string[] = [];
+  if (!flags.framework && (detection.frameworks.length !== 1 || empty)) missing.push("--framework");
+  if (!flags.providers) missing.push("--providers");
+  if (!flags.adapter) missing.push("--adapter");
+  if (!flags.strategy) missing.push("--strategy");
+  if (flags.adapter === "postgres" && flags.databaseUrl === undefined) missing.push("--database-url");
+  if (missing.length > 0) {
+    throw new UsageError(`not running in a terminal, so auth-init cannot ask: pass ${missing.join(", ")} (or --yes to take the defaults)`);
+  }
+}
+
+function onlyFramework(detection: Detection): Framework | undefined {
+  return detection.frameworks.length === 1 ? detection.frameworks[0]!.id : undefined;
+}
+
+async function chooseFramework(detection: Detection, prompts: typeof import("../prompts/init.js") | undefined): Promise<Framework> {
+  const found = detection.frameworks.map((f) => f.id);
+  if (found.length === 1) return found[0]!;
+  if (prompts) return prompts.askFramework(found.length > 1 ? found : ["sveltekit", "solid-start"]);
+  if (found.length > 1) throw new UsageError(`package.json lists both ${found.join(" and ")}: pass --framework`);
+  throw new UsageError("no SvelteKit (@sveltejs/kit) or SolidStart (@solidjs/start) in package.json: pass --framework if this is one");
+}
+
+function withDefaults(flags: InitFlags, framework: Framework): InitAnswers {
+  const adapter = flags.adapter ?? DEFAULT_ADAPTER;
+  return {
+    framework,
+    providers: flags.providers ?? [...DEFAULT_PROVIDERS],
+    adapter,
+    strategy: flags.strategy ?? defaultStrategy(adapter),
+    databaseUrl: flags.databaseUrl ?? "",
+  };
+}
+
+/** Runs a slow step behind a spinner in a terminal, or with a plain line otherwise. */
+async function step(prompts: typeof import("../prompts/init.js") | undefined, message: string, run: () => Promise<void>): Promise<void> {
+  if (!prompts) {
+    console.log(`${message}...`);
+    return run();
+  }
+  const spinner = prompts.spinner();
+  spinner.start(message);
+  try {
+    await run();
+    spinner.stop(message);
+  } catch (error) {
+    spinner.error(`${message}: failed`);
+    throw error;
+  }
+}
+
+function cliVersion(): string {
+  const pkg: unknown = createRequire(import.meta.url)("../../package.json");
+  return (pkg as { version: string }).version;
+}

@@ -1,0 +1,86 @@
+/**
+ * What `auth-init` asks, the values it accepts and the defaults `--yes` takes.
+ * Pure: the command turns flags into `InitFlags`, prompts fill the rest.
+ */
+import { findProvider, providerCatalog } from "@gatehouse/runtime/providers/catalog";
+import type { Framework } from "../detect.js";
+
+export const FRAMEWORKS: readonly Framework[] = ["sveltekit", "solid-start"];
+export const STRATEGIES = ["jwt", "database"] as const;
+export const ADAPTERS = ["pglite", "postgres", "none"] as const;
+
+export type Strategy = (typeof STRATEGIES)[number];
+export type AdapterChoice = (typeof ADAPTERS)[number];
+
+export interface InitAnswers {
+  framework: Framework;
+  /** Catalog ids, in the order given. */
+  providers: string[];
+  strategy: Strategy;
+  adapter: AdapterChoice;
+  /** For `postgres`; written to `.env` (empty: a placeholder the user fills in). */
+  databaseUrl: string;
+}
+
+/** The answers flags can give; anything missing is asked (or defaulted with `--yes`). */
+export type InitFlags = Partial<Omit<InitAnswers, "providers">> & { providers?: string[] };
+
+export const DEFAULT_PROVIDERS = ["credentials"];
+export const DEFAULT_ADAPTER: AdapterChoice = "pglite";
+
+/** Database sessions when there is a database (revocable, as Auth.js defaults), else JWT. */
+export function defaultStrategy(adapter: AdapterChoice): Strategy {
+  return adapter === "none" ? "jwt" : "database";
+}
+
+export class UsageError extends Error {}
+
+export function parseFramework(value: string): Framework {
+  if ((FRAMEWORKS as readonly string[]).includes(value)) return value as Framework;
+  throw new UsageError(`unknown framework "${value}": use one of ${FRAMEWORKS.join(", ")}`);
+}
+
+export function parseStrategy(value: string): Strategy {
+  if ((STRATEGIES as readonly string[]).includes(value)) return value as Strategy;
+  throw new UsageError(`unknown session strategy "${value}": use one of ${STRATEGIES.join(", ")}`);
+}
+
+export function parseAdapter(value: string): AdapterChoice {
+  if ((ADAPTERS as readonly string[]).includes(value)) return value as AdapterChoice;
+  throw new UsageError(`unknown adapter "${value}": use one of ${ADAPTERS.join(", ")}`);
+}
+
+/** `credentials,github` -> ids, each checked against the runtime's catalog. */
+export function parseProviders(value: string): string[] {
+  const ids = [...new Set(value.split(",").map((id) => id.trim().toLowerCase()).filter(Boolean))];
+  if (ids.length === 0) throw new UsageError("--providers needs at least one provider id");
+  const unknown = ids.filter((id) => !findProvider(id));
+  if (unknown.length > 0) {
+    throw new UsageError(`unknown provider${unknown.length > 1 ? "s" : ""} ${unknown.map((id) => `"${id}"`).join(", ")}: known ones are ${providerCatalog.map((p) => p.id).join(", ")}`);
+  }
+  return ids;
+}
+
+/** A PostgreSQL URL, normalized; `$` is percent-encoded so dotenv expansion cannot change it. */
+export function parseDatabaseUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--database-url is not a URL: expected postgres://user:password@host:5432/database`);
+  }
+  if (url.protocol !== "postgres:" && url.protocol !== "postgresql:") {
+    throw new UsageError(`--database-url must be a postgres:// or postgresql:// URL, not ${url.protocol}//`);
+  }
+  return url.href.replace(/\$/g, "%24");
+}
+
+/** Combinations that cannot work, named with the flag that fixes them. */
+export function checkAnswers(answers: InitAnswers): void {
+  if (answers.strategy === "database" && answers.adapter === "none") {
+    throw new UsageError('--strategy database stores sessions in a database: choose an --adapter (pglite, postgres), or use --strategy jwt');
+  }
+  if (answers.adapter !== "postgres" && answers.databaseUrl) {
+    throw new UsageError(`--database-url is only used with --adapter postgres (the adapter is ${answers.adapter})`);
+  }
+}

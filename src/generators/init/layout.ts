@@ -1,0 +1,51 @@
+/**
+ * What differs between frameworks in an `auth-init` plan: which new files come
+ * from which template, the edits of existing files, where the auth routes live.
+ */
+import type { ProjectSnapshot } from "../../engine/project.js";
+import type { Framework } from "../detect.js";
+import type { TemplateData } from "../templates.js";
+
+export interface NewFile {
+  /** Relative to the app. */
+  path: string;
+  /** Relative to `templates/`. */
+  template: string;
+}
+
+/** An edit of a file that may exist: the new text, or why it was left alone. */
+export type FileEdit = { path: string; ok: true; text: string } | { path: string; ok: false; reason: string };
+
+export interface FrameworkLayout {
+  id: Framework;
+  /** Shown to people: "SvelteKit". */
+  name: string;
+  /** The auth routes' prefix, for callback URLs. */
+  authPath: string;
+  /** The dev server's origin, for next steps. */
+  devOrigin: string;
+  /** Files `detect`/the plan must read (beyond the common ones). */
+  paths: readonly string[];
+  /** Where db.ts, schema.ts and passwords.ts go. */
+  libDir: string;
+  /** Template values only this framework sets (env access, module paths). */
+  data: TemplateData;
+  newFiles(data: InitTemplateData, project: ProjectSnapshot): NewFile[];
+  edits(project: ProjectSnapshot, data: InitTemplateData): FileEdit[];
+  /** package.json scripts to add when the app lacks them. */
+  scripts(project: ProjectSnapshot): Record<string, string>;
+}
+
+/** The values every template sees. */
+export interface InitTemplateData extends TemplateData {
+  credentials: boolean;
+  signUp: boolean;
+  hasAdapter: boolean;
+  pglite: boolean;
+  postgres: boolean;
+  strategy: string;
+  providerImports: string;
+  oauthProviders: { id: string; name: string; importName: string }[];
+  minPasswordLength: number;
+  pgliteDir: string;
+}

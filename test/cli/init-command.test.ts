@@ -1,0 +1,206 @@
+/**
+ * `auth-init` through its real built binary, in temporary copies of sv's minimal
+ * app (no install: `--no-install`, or an install that is meant to fail). Flags,
+ * `--dry-run`, refusals without a terminal, re-runs and files the user changed.
+ */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { readEnvValue } from "../../src/generators/dotenv.js";
+import { authBin, authInitBin, cli, hasScript, onTerminal, removeAll, snapshotDir, tempCopy } from "./support/cli.js";
+
+const dirs: string[] = [];
+afterAll(() => removeAll(dirs));
+
+const app = () => tempCopy("sveltekit-minimal", "init", dirs);
+const init = (args: string[], cwd: string, env: Record<string, string | undefined> = {}) => cli(authInitBin, args, cwd, env, 60_000);
+const read = (dir: string, path: string) => readFileSync(join(dir, path), "utf8");
+/** Skips packing the checkout's runtime where a test does not need it. */
+const RUNTIME = ["--runtime", "^0.1.0"];
+const ALL_FLAGS = ["--providers", "credentials", "--adapter", "pglite", "--strategy", "database", "--no-install", ...RUNTIME];
+
+describe("auth-init (built binary)", () => {
+  it("--yes --no-install sets up the app: routes, hooks, db, .env with a 43-char secret, .gitignore, package.json", () => {
+    const dir = app();
+    const run = init(["--yes", "--no-install", ...RUNTIME], dir);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    for (const path of ["src/auth.ts", "src/hooks.server.ts", "src/routes/signin/+page.svelte", "src/routes/signup/+page.server.ts", "src/lib/server/db.ts"]) {
+      expect(run.stdout).toContain(`created ${path}`);
+      expect(existsSync(join(dir, path))).toBe(true);
+    }
+    expect(readEnvValue(read(dir, ".env"), "AUTH_SECRET")).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(read(dir, ".env.example")).toBe("AUTH_SECRET=\n");
+    expect(read(dir, ".gitignore")).toContain("\n.pglite/\n");
+    expect(JSON.parse(read(dir, "package.json")).dependencies).toEqual({ "@electric-sql/pglite": expect.any(String), "@gatehouse/runtime": "^0.1.0" });
+    expect(run.stdout).toContain("Next steps:");
+    expect(run.stdout).toContain("http://localhost:5173/signup");
+  });
+
+  it("a second run changes nothing (the secret included) and says so", () => {
+    const dir = app();
+    expect(init(["--yes", "--no-install", ...RUNTIME], dir).code).toBe(0);
+    const before = snapshotDir(dir);
+    const again = init(["--yes", "--no-install", ...RUNTIME], dir);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain("Nothing to change");
+    expect(snapshotDir(dir)).toEqual(before);
+  });
+
+  it("a file the user changed is left alone with a message; the rest is still set up", () => {
+    const dir = app();
+    writeFileSync(join(dir, "src/auth.ts"), "// my own config\n");
+    const run = init(["--yes", "--no-install", ...RUNTIME], dir);
+    expect(run.code).toBe(0);
+    expect(read(dir, "src/auth.ts")).toBe("// my own config\n");
+    expect(run.stdout).toMatch(/kept src\/auth\.ts: .*differs from what auth-init writes/);
+    expect(existsSync(join(dir, "src/routes/signin/+page.server.ts"))).toBe(true);
+  });
+
+  it("an existing hooks.server.ts is composed with sequence, in the file's own quotes", () => {
+    const dir = app();
+    writeFileSync(join(dir, "src/hooks.server.ts"), "import type { Handle } from '@sveltejs/kit';\n\nexport const handle: Handle = ({ event, resolve }) => resolve(event);\n");
+    expect(init(["--yes", "--no-install", ...RUNTIME], dir).code).toBe(0);
+    const hooks = read(dir, "src/hooks.server.ts");
+    expect(hooks).toContain("import { handle as authHandle } from './auth';");
+    expect(hooks).toContain("export const handle = sequence(authHandle, appHandle);");
+  });
+
+  it("--dry-run prints every file with a diff, hides secret values, and writes nothing", () => {
+    const dir = app();
+    const before = snapshotDir(dir);
+    const run = init(["--yes", "--dry-run", ...RUNTIME], dir);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("create src/auth.ts");
+    expect(run.stdout).toContain("+export const { handle, signIn, signOut } = SvelteKitAuth({");
+    expect(run.stdout).toContain("edit src/app.d.ts");
+    expect(run.stdout).toContain("-\t\t// interface Locals {}");
+    expect(run.stdout).toContain("+AUTH_SECRET=<hidden>");
+    expect(run.stdout).not.toMatch(/AUTH_SECRET="/);
+    expect(run.stdout).toContain("dependencies: @gatehouse/runtime@^0.1.0, @electric-sql/pglite@");
+    expect(run.stdout).toContain("would run `npm install`");
+    expect(snapshotDir(dir)).toEqual(before);
+  });
+
+  it("not on a terminal and without --yes: exit 2 naming the missing flags; nothing written", () => {
+    const dir = app();
+    const before = snapshotDir(dir);
+    const run = init(["--no-install"], dir);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("not running in a terminal");
+    expect(run.stderr).toContain("--providers, --adapter, --strategy");
+    expect(run.stderr).toContain("--yes");
+    expect(snapshotDir(dir)).toEqual(before);
+  });
+
+  it("not on a terminal but with every answer as a flag: no --yes needed", () => {
+    const dir = app();
+    const run = init(ALL_FLAGS, dir);
+    expect(run.code).toBe(0);
+    expect(read(dir, "src/auth.ts")).toContain("strategy: 'database'");
+  });
+
+  it("--adapter postgres --database-url: DATABASE_URL in .env, pg and @types/pg in package.json", () => {
+    const dir = app();
+    const run = init(["--yes", "--no-install", ...RUNTIME, "--adapter", "postgres", "--database-url", "postgres://app:pw@127.0.0.1:5432/app"], dir);
+    expect(run.code).toBe(0);
+    expect(readEnvValue(read(dir, ".env"), "DATABASE_URL")).toBe("postgres://app:pw@127.0.0.1:5432/app");
+    const pkg = JSON.parse(read(dir, "package.json"));
+    expect(pkg.dependencies.pg).toBeDefined();
+    expect(pkg.devDependencies["@types/pg"]).toBeDefined();
+    expect(read(dir, ".gitignore")).not.toContain(".pglite");
+  });
+
+  it.each([
+    [["--adapter", "mysql"], /argument 'mysql' is invalid/],
+    [["--framework", "next"], /argument 'next' is invalid/],
+    [["--providers", "credentials,nope"], /unknown provider "nope": known ones are credentials/],
+    [["--strategy", "database", "--adapter", "none"], /choose an --adapter/],
+    [["--database-url", "postgres://x/y"], /only used with --adapter postgres/],
+    [["--adapter", "postgres", "--database-url", "mysql://x/y"], /postgres:\/\/ or postgresql:\/\//],
+    [["--bogus"], /unknown option '--bogus'/],
+  ])("bad input %j: exit 2 with the reason, nothing written", (args, message) => {
+    const dir = app();
+    const before = snapshotDir(dir);
+    const run = init(["--yes", "--no-install", ...RUNTIME, ...args], dir);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(message);
+    expect(snapshotDir(dir)).toEqual(before);
+  });
+
+  it("a folder with files but no package.json: exit 2, nothing written", () => {
+    const dir = tempCopy(null, "init-nopkg", dirs);
+    writeFileSync(join(dir, "notes.txt"), "hello\n");
+    const run = init(["--yes", "--no-install", ...RUNTIME], dir);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("has no package.json");
+    expect(snapshotDir(dir)).toEqual({ "notes.txt": "hello\n" });
+  });
+
+  it("an empty folder with --dry-run: exit 2 (there is no app to show a plan for), nothing created", () => {
+    const dir = tempCopy(null, "init-empty", dirs);
+    const run = init(["--yes", "--dry-run"], dir);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("--dry-run cannot show a plan");
+    expect(snapshotDir(dir)).toEqual({});
+  });
+
+  it("[dir] and --cwd: the app folder is [dir] resolved against --cwd; `auth init` is the same command", () => {
+    const dir = app();
+    const parent = join(dir, "..");
+    const name = dir.slice(parent.length + 1);
+    const run = cli(authBin, ["init", name, "--cwd", parent, "--yes", "--no-install", ...RUNTIME], "/", {}, 60_000);
+    expect(run.code).toBe(0);
+    expect(existsSync(join(dir, "src/auth.ts"))).toBe(true);
+  });
+
+  it("by default the app gets this checkout's runtime, packed into vendor/", () => {
+    const dir = app();
+    const run = init(["--yes", "--no-install"], dir);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(read(dir, "package.json")).dependencies["@gatehouse/runtime"]).toBe("file:vendor/gatehouse-runtime-0.1.0.tgz");
+    expect(existsSync(join(dir, "vendor/gatehouse-runtime-0.1.0.tgz"))).toBe(true);
+  });
+
+  it("a failing install: exit 1 with the package manager's output; the files are written", () => {
+    const dir = app();
+    const run = init(["--yes", "--runtime", "file:./does-not-exist.tgz"], dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/npm install` failed/);
+    expect(run.stderr).toMatch(/does-not-exist/);
+    expect(existsSync(join(dir, "src/auth.ts"))).toBe(true);
+  });
+
+  it("--help documents every flag with examples", () => {
+    const help = init(["--help"], dirs[0] ?? "/");
+    expect(help.code).toBe(0);
+    for (const flag of ["--framework", "--providers", "--strategy", "--adapter", "--database-url", "--no-install", "--runtime", "--yes", "--dry-run", "--cwd"]) {
+      expect(help.stdout).toContain(flag);
+    }
+    expect(help.stdout).toContain("Examples:");
+  });
+});
+
+describe.runIf(hasScript)("auth-init on a terminal asks what the flags leave open", () => {
+  it("asks for the providers, the database and the session strategy; Enter takes the defaults", async () => {
+    const dir = app();
+    const run = await onTerminal(authInitBin, ["--no-install", ...RUNTIME], dir, [
+      { when: "Sign in with", keys: "\r" },
+      { when: "Where should users and sessions be stored?", keys: "\r" },
+      { when: "Session strategy", keys: "\r" },
+    ], {}, 30_000);
+    expect(run.answered).toBe(3);
+    expect(run.code).toBe(0);
+    expect(read(dir, "src/auth.ts")).toContain("strategy: 'database'");
+    expect(existsSync(join(dir, "src/lib/server/db.ts"))).toBe(true);
+  });
+
+  it("Ctrl-C at a question: exit 1, nothing written", async () => {
+    const dir = app();
+    const before = snapshotDir(dir);
+    const run = await onTerminal(authInitBin, ["--no-install", ...RUNTIME], dir, [{ when: "Sign in with", keys: "\u0003" }]);
+    expect(run.code).toBe(1);
+    expect(run.output).toContain("cancelled: nothing was written");
+    expect(snapshotDir(dir)).toEqual(before);
+  });
+});

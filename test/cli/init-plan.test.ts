@@ -1,0 +1,168 @@
+/**
+ * The `auth-init` generator, in memory: answers + a snapshot of sv's minimal app
+ * -> Plan. Rendered files are compared with stored snapshots; re-runs, files the
+ * user changed and existing env values are checked one by one.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import * as providers from "../../runtime/src/providers/index.js";
+import { providerCatalog } from "../../runtime/src/providers/catalog.js";
+import { readProject, type ProjectSnapshot } from "../../src/engine/project.js";
+import { packageTemplates } from "../../src/engine/templates.js";
+import { DETECT_PATHS } from "../../src/generators/detect.js";
+import {
+  checkAnswers,
+  parseDatabaseUrl,
+  parseProviders,
+  UsageError,
+  type InitAnswers,
+} from "../../src/generators/init/answers.js";
+import { initPaths, planInit } from "../../src/generators/init/plan.js";
+import { DRIVER_VERSIONS } from "../../src/generators/init/versions.js";
+import type { Plan } from "../../src/plan/plan.js";
+import { root } from "./support/cli.js";
+
+const SECRET = "TEST_SECRET_0123456789_abcdefghijklmnopqrstu";
+const RUNTIME = "^0.1.0";
+const DEFAULTS: InitAnswers = { framework: "sveltekit", providers: ["credentials"], strategy: "database", adapter: "pglite", databaseUrl: "" };
+
+function svApp(overrides: Record<string, string | null> = {}): ProjectSnapshot {
+  const project = readProject(join(root, "test/cli/fixtures/sveltekit-minimal"), [...DETECT_PATHS, ...initPaths("sveltekit")]);
+  return { ...project, files: { ...project.files, ...overrides } };
+}
+
+function plan(answers: Partial<InitAnswers> = {}, project = svApp()): Plan {
+  return planInit({ answers: { ...DEFAULTS, ...answers }, project, packageManager: "npm", templates: packageTemplates, runtimeSpec: RUNTIME, secret: SECRET });
+}
+
+/** The project as it is after the plan is applied. */
+function applied(project: ProjectSnapshot, p: Plan): ProjectSnapshot {
+  const files = { ...project.files };
+  for (const change of p.changes) files[change.path] = change.after;
+  return { ...project, files };
+}
+
+const after = (p: Plan, path: string) => p.changes.find((c) => c.path === path)?.after;
+
+describe("planInit for SvelteKit", () => {
+  it.each([
+    ["credentials, pglite, database sessions", {}],
+    ["credentials, postgres, jwt", { adapter: "postgres", strategy: "jwt", databaseUrl: "postgres://app:pw@localhost:5432/app" }],
+    ["credentials, no database, jwt", { adapter: "none", strategy: "jwt" }],
+  ] as const)("%s: every file as a snapshot", (_name, answers) => {
+    const p = plan(answers);
+    const files = Object.fromEntries(p.changes.map((c) => [c.path, c.before === null ? c.after : { before: c.before, after: c.after }]));
+    expect(files).toMatchSnapshot();
+    expect({ kept: p.kept, dependencies: p.dependencies, devDependencies: p.devDependencies, env: p.env, nextSteps: p.nextSteps }).toMatchSnapshot();
+  });
+
+  it("with a database: sign-up, the password module and the schema; the data folder is git-ignored", () => {
+    const p = plan();
+    expect(p.changes.map((c) => c.path)).toEqual(
+      expect.arrayContaining(["src/routes/signup/+page.server.ts", "src/lib/server/passwords.ts", "src/lib/server/schema.ts", "src/lib/server/db.ts"]),
+    );
+    expect(after(p, ".gitignore")).toMatch(/\n\.pglite\/\n$/);
+    expect(p.dependencies).toEqual({ "@gatehouse/runtime": RUNTIME, "@electric-sql/pglite": DRIVER_VERSIONS["@electric-sql/pglite"] });
+  });
+
+  it("without a database: no sign-up; authorize refuses every sign-in until written, and the next steps say so", () => {
+    const p = plan({ adapter: "none", strategy: "jwt" });
+    const paths = p.changes.map((c) => c.path);
+    expect(paths).not.toContain("src/routes/signup/+page.svelte");
+    expect(paths.filter((path) => path.startsWith("src/lib/"))).toEqual([]);
+    expect(after(p, "src/auth.ts")).toContain("return null;");
+    expect(after(p, "src/auth.ts")).not.toContain("$lib/server/db");
+    expect(after(p, "src/routes/signin/+page.svelte")).not.toContain("/signup");
+    expect(p.nextSteps.join("\n")).toContain("every sign-in is refused");
+    expect(p.dependencies).toEqual({ "@gatehouse/runtime": RUNTIME });
+  });
+
+  it(".env gets a fresh AUTH_SECRET; .env.example the same keys without values; package.json a start script reading .env", () => {
+    const p = plan({ adapter: "postgres", databaseUrl: "postgres://app:pw@localhost:5432/app" });
+    expect(after(p, ".env")).toBe(`AUTH_SECRET="${SECRET}"\nDATABASE_URL="postgres://app:pw@localhost:5432/app"\n`);
+    expect(p.changes.find((c) => c.path === ".env")?.secret).toBe(true);
+    expect(after(p, ".env.example")).toBe("AUTH_SECRET=\nDATABASE_URL=\n");
+    const pkg = JSON.parse(after(p, "package.json")!) as { scripts: Record<string, string>; dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    expect(pkg.scripts.start).toBe("node --env-file=.env build");
+    expect(pkg.dependencies).toEqual({ "@gatehouse/runtime": RUNTIME, pg: DRIVER_VERSIONS.pg });
+    expect(pkg.devDependencies["@types/pg"]).toBe(DRIVER_VERSIONS["@types/pg"]);
+    expect(p.env).toEqual([{ key: "AUTH_SECRET", filled: true }, { key: "DATABASE_URL", filled: true }]);
+  });
+
+  it("an empty DATABASE_URL is a placeholder, and the next steps ask for it", () => {
+    const p = plan({ adapter: "postgres" });
+    expect(after(p, ".env")).toContain("\nDATABASE_URL=\n");
+    expect(p.env).toContainEqual({ key: "DATABASE_URL", filled: false });
+    expect(p.nextSteps[0]).toContain("Set DATABASE_URL");
+  });
+
+  it("running again on the result changes nothing", () => {
+    const first = plan();
+    const second = plan({}, applied(svApp(), first));
+    expect(second.changes).toEqual([]);
+    expect(second.kept).toEqual([]);
+  });
+
+  it("an existing AUTH_SECRET, other keys and comments are kept byte for byte; an empty one is filled in place", () => {
+    const env = "# mine\r\nAUTH_SECRET=keep-me # comment\r\nOTHER=1\r\n";
+    expect(after(plan({}, svApp({ ".env": env })), ".env")).toBeUndefined();
+    const empty = "OTHER=1\nAUTH_SECRET=\nLAST=2";
+    expect(after(plan({}, svApp({ ".env": empty })), ".env")).toBe(`OTHER=1\nAUTH_SECRET="${SECRET}"\nLAST=2`);
+  });
+
+  it("a file the user changed is kept, with the reason; the rest of the plan goes ahead", () => {
+    const first = plan();
+    const project = applied(svApp(), first);
+    project.files["src/auth.ts"] = `${project.files["src/auth.ts"]}\n// my change\n`;
+    const second = plan({ strategy: "jwt" }, project);
+    expect(second.changes).toEqual([]);
+    expect(second.kept).toEqual([{ path: "src/auth.ts", reason: expect.stringContaining("differs from what auth-init writes") }]);
+  });
+
+  it("an existing hooks.server.ts keeps its handle, sequenced after the auth handle", () => {
+    const hooks = "import type { Handle } from '@sveltejs/kit';\n\nexport const handle: Handle = ({ event, resolve }) => resolve(event);\n";
+    const text = after(plan({}, svApp({ "src/hooks.server.ts": hooks })), "src/hooks.server.ts")!;
+    expect(text).toContain("const appHandle: Handle = ({ event, resolve }) => resolve(event);");
+    expect(text).toContain("export const handle = sequence(authHandle, appHandle);");
+  });
+
+  it("a hooks.server.ts it cannot edit safely is kept, with what to do by hand", () => {
+    const hooks = "const handle = ({ event, resolve }) => resolve(event);\nexport { handle };\n";
+    const p = plan({}, svApp({ "src/hooks.server.ts": hooks }));
+    expect(after(p, "src/hooks.server.ts")).toBeUndefined();
+    expect(p.kept).toContainEqual({ path: "src/hooks.server.ts", reason: expect.stringContaining("by hand") });
+  });
+
+  it("an app without package.json cannot be planned", () => {
+    expect(() => plan({}, svApp({ "package.json": null }))).toThrow(/package.json not found/);
+  });
+});
+
+describe("answers", () => {
+  it("--providers: ids from the runtime's catalog, deduplicated; unknown ids are named with the known ones", () => {
+    expect(parseProviders(" Credentials,credentials ")).toEqual(["credentials"]);
+    expect(() => parseProviders("credentials,nope")).toThrow(new UsageError('unknown provider "nope": known ones are credentials'));
+    expect(() => parseProviders(",")).toThrow(UsageError);
+  });
+
+  it("--database-url: postgres URLs only; `$` is percent-encoded so dotenv expansion leaves it alone", () => {
+    expect(parseDatabaseUrl("postgres://u:pa$s@localhost/db")).toBe("postgres://u:pa%24s@localhost/db");
+    expect(() => parseDatabaseUrl("mysql://localhost/db")).toThrow(/postgres:\/\//);
+    expect(() => parseDatabaseUrl("not a url")).toThrow(/not a URL/);
+  });
+
+  it("combinations that cannot work are refused with the flag that fixes them", () => {
+    expect(() => checkAnswers({ ...DEFAULTS, adapter: "none", strategy: "database" })).toThrow(/--strategy jwt/);
+    expect(() => checkAnswers({ ...DEFAULTS, databaseUrl: "postgres://x/y" })).toThrow(/only used with --adapter postgres/);
+  });
+
+  it("the catalog lists exactly providers the runtime exports", () => {
+    for (const entry of providerCatalog) expect(typeof (providers as Record<string, unknown>)[entry.importName]).toBe("function");
+  });
+
+  it("the driver versions apps get are the ones this repository tests with", () => {
+    const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
+    for (const [name, version] of Object.entries(DRIVER_VERSIONS)) expect(pkg.devDependencies[name]).toBe(version);
+  });
+});
