@@ -126,9 +126,11 @@ function envEntries(answers: InitAnswers, providers: ProviderCatalogEntry[], sec
   ];
 }
 
+/** The adapter's driver, and Node's types for the password module (node:crypto). */
 function driver(answers: InitAnswers): { dependencies: Record<string, string>; devDependencies: Record<string, string> } {
-  if (answers.adapter === "pglite") return { dependencies: { "@electric-sql/pglite": DRIVER_VERSIONS["@electric-sql/pglite"] }, devDependencies: {} };
-  if (answers.adapter === "postgres") return { dependencies: { pg: DRIVER_VERSIONS.pg }, devDependencies: { "@types/pg": DRIVER_VERSIONS["@types/pg"] } };
+  const nodeTypes = { "@types/node": DRIVER_VERSIONS["@types/node"] };
+  if (answers.adapter === "pglite") return { dependencies: { "@electric-sql/pglite": DRIVER_VERSIONS["@electric-sql/pglite"] }, devDependencies: nodeTypes };
+  if (answers.adapter === "postgres") return { dependencies: { pg: DRIVER_VERSIONS.pg }, devDependencies: { "@types/pg": DRIVER_VERSIONS["@types/pg"], ...nodeTypes } };
   return { dependencies: {}, devDependencies: {} };
 }
 

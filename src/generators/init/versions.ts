@@ -6,4 +6,6 @@ export const DRIVER_VERSIONS = {
   "@electric-sql/pglite": "^0.5.16",
   pg: "^8.23.1",
   "@types/pg": "^8.23.1",
+  // The password module uses node:crypto; sv's minimal app has no Node types.
+  "@types/node": "^20.19.43",
 } as const;

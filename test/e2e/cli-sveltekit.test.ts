@@ -1,0 +1,137 @@
+/**
+ * The product's main job, end to end: `auth-init --yes` in an empty folder makes
+ * a SvelteKit app with email + password accounts — on the embedded PGlite
+ * database, and on a PostgreSQL server — that type-checks, builds, starts, and
+ * lets a person sign up, sign out and sign in again in headless Chromium.
+ */
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hasChromium, useBrowser } from "./support/browser.js";
+import { startCliSvelteKitApp, type CliSvelteKitApp } from "./support/cli-sveltekit-app.js";
+import { run } from "./support/processes.js";
+
+const NAME = "Ada Lovelace";
+const EMAIL = "ada@example.com";
+const PASSWORD = "correct horse battery staple";
+
+const serverUrl = process.env.DATABASE_URL;
+const variants = [
+  { name: "pglite", args: [] as string[], needs: undefined as string | undefined },
+  { name: "postgres", args: ["--adapter", "postgres"], needs: serverUrl },
+];
+
+for (const variant of variants) {
+  const skip = variant.name === "postgres" && !serverUrl;
+  describe.skipIf(skip)(`auth-init --yes ${variant.args.join(" ")} (SvelteKit, ${variant.name})`, () => {
+    let app: CliSvelteKitApp;
+    let database: { url: string; drop: () => Promise<void> } | undefined;
+
+    beforeAll(async () => {
+      if (variant.name === "postgres") database = await freshDatabase(serverUrl!);
+      const args = database ? [...variant.args, "--database-url", database.url] : variant.args;
+      app = await startCliSvelteKitApp(`app-${variant.name}`, args);
+    }, 900_000);
+
+    afterAll(async () => {
+      await app?.stop();
+      await database?.drop();
+    });
+
+    it("wrote what it said, with this checkout's runtime, and ends with next steps", () => {
+      expect(app.initOutput).toContain("created src/auth.ts");
+      expect(app.initOutput).toContain("Next steps:");
+      const pkg = JSON.parse(readFileSync(join(app.dir, "package.json"), "utf8"));
+      expect(pkg.dependencies["@gatehouse/runtime"]).toBe("file:vendor/gatehouse-runtime-0.1.0.tgz");
+      expect(pkg.dependencies[variant.name === "pglite" ? "@electric-sql/pglite" : "pg"]).toBeDefined();
+    });
+
+    it("the generated code type-checks with svelte-check (0 errors, 0 warnings)", async () => {
+      const output = await run("npx", ["svelte-check", "--tsconfig", "./tsconfig.json", "--output", "machine"], { cwd: app.dir });
+      expect(output).toMatch(/COMPLETED \d+ FILES 0 ERRORS 0 WARNINGS/);
+    }, 120_000);
+
+    describe.skipIf(!hasChromium)("in Chromium", () => {
+      const { freshPage, shot } = useBrowser(`cli-sveltekit-${variant.name}`);
+
+      it("sign up, see the protected page, sign out, a wrong password is refused generically, sign in again", async () => {
+        const origin = app.server.origin;
+        const page = await freshPage();
+        await page.goto(`${origin}/protected`);
+        await page.waitForURL(`${origin}/signin?redirectTo=%2Fprotected`);
+        await shot(page, "protected-redirects-to-signin");
+
+        await page.click("a:has-text('Sign up')");
+        await page.waitForURL(`${origin}/signup`);
+        await page.fill("input[name=name]", NAME);
+        await page.fill("input[name=email]", EMAIL);
+        await page.fill("input[name=password]", PASSWORD);
+        await shot(page, "signup-form");
+        await page.click("button:has-text('Sign up')");
+        await page.waitForURL(`${origin}/`);
+        await page.goto(`${origin}/protected`);
+        expect(await page.locator("h1").innerText()).toBe("Protected");
+        expect(await page.locator("p").first().innerText()).toContain(`Signed in as ${NAME}`);
+        await shot(page, "protected-after-signup");
+
+        await page.click("a:has-text('Sign out')");
+        await page.waitForURL(`${origin}/signout`);
+        await page.click("button:has-text('Sign out')");
+        await page.waitForURL(`${origin}/`);
+        await page.goto(`${origin}/protected`);
+        await page.waitForURL(`${origin}/signin?redirectTo=%2Fprotected`);
+        await shot(page, "signed-out");
+
+        await page.fill("input[name=email]", EMAIL);
+        await page.fill("input[name=password]", "not the password");
+        await page.click("button:has-text('Sign in')");
+        await expect.poll(() => page.locator("[role=alert]").count()).toBe(1);
+        expect(await page.locator("[role=alert]").innerText()).toBe("Invalid email or password.");
+        await shot(page, "wrong-password");
+
+        await page.fill("input[name=email]", EMAIL.toUpperCase());
+        await page.fill("input[name=password]", PASSWORD);
+        await page.click("button:has-text('Sign in')");
+        await page.waitForURL(`${origin}/protected`);
+        expect(await page.locator("p").first().innerText()).toContain(`Signed in as ${NAME}`);
+        await shot(page, "signed-in-again");
+      });
+
+      it("signing up again with a taken email shows the generic refusal and signs nobody in", async () => {
+        const origin = app.server.origin;
+        const page = await freshPage();
+        await page.goto(`${origin}/signup`);
+        await page.fill("input[name=email]", EMAIL);
+        await page.fill("input[name=password]", "another long password");
+        await page.click("button:has-text('Sign up')");
+        await expect.poll(() => page.locator("[role=alert]").count()).toBe(1);
+        expect(await page.locator("[role=alert]").innerText()).toContain("Could not create an account");
+        await page.goto(`${origin}/protected`);
+        await page.waitForURL(`${origin}/signin?redirectTo=%2Fprotected`);
+        await shot(page, "taken-email");
+      });
+    });
+  });
+}
+
+/** A database of its own on the PostgreSQL server, dropped afterwards. */
+async function freshDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `gatehouse_cli_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const dbUrl = new URL(url);
+  dbUrl.pathname = `/${name}`;
+  return {
+    url: dbUrl.href,
+    drop: async () => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * A SvelteKit app made entirely by our CLI: `auth-init --yes <dir>` in an empty
+ * folder creates it with `sv create`, sets up auth (this checkout's runtime,
+ * packed into the app), installs; then the app is built and started on
+ * 127.0.0.1 with `npm start` (which reads the generated .env).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { authInitBin } from "../../cli/support/cli.js";
+import { freePort, run, startServer, type RunningServer } from "./processes.js";
+
+export interface CliSvelteKitApp {
+  dir: string;
+  server: RunningServer;
+  /** What auth-init printed. */
+  initOutput: string;
+  stop: () => Promise<void>;
+}
+
+export async function startCliSvelteKitApp(name: string, initArgs: string[]): Promise<CliSvelteKitApp> {
+  const work = mkdtempSync(join(tmpdir(), `gatehouse-cli-${name}-`));
+  const dir = join(work, name);
+  let server: RunningServer | undefined;
+  const stop = async () => {
+    await server?.stop();
+    if (process.env.KEEP_E2E_APPS) return console.log(`[e2e] ${name} kept in ${dir}`);
+    rmSync(work, { recursive: true, force: true });
+  };
+  try {
+    const started = Date.now();
+    const initOutput = await run(process.execPath, [authInitBin, name, "--yes", ...initArgs], { cwd: work, timeoutMs: 600_000 });
+    const initialized = Date.now();
+    await run("npm", ["run", "build"], { cwd: dir });
+    const port = await freePort();
+    // ORIGIN is adapter-node's public origin (its form-action CSRF check and our AUTH_URL).
+    const env = { HOST: "127.0.0.1", PORT: String(port), ORIGIN: `http://localhost:${port}` };
+    server = await startServer("npm", ["start"], { cwd: dir, env, port });
+    console.log(`[e2e] ${name}: auth-init (sv create + install) ${((initialized - started) / 1000).toFixed(1)} s, build ${((Date.now() - initialized) / 1000).toFixed(1)} s`);
+    return { dir, server, initOutput, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
