@@ -5,7 +5,9 @@
  */
 import { createRequire } from "node:module";
 import { Command, CommanderError } from "commander";
+import { registerDoctor } from "./commands/doctor.js";
 import { registerInit } from "./commands/init.js";
+import { registerMigrate } from "./commands/migrate.js";
 import { registerSecret } from "./commands/secret.js";
 
 function version(): string {
@@ -34,6 +36,8 @@ function buildProgram(): Command {
     .exitOverride();
   registerSecret(program);
   registerInit(program);
+  registerMigrate(program);
+  registerDoctor(program);
   return program;
 }
 

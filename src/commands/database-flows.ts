@@ -1,0 +1,115 @@
+/**
+ * The flows of `auth migrate` and `auth doctor`: read the app (package.json,
+ * .env, its auth config), find its database, ask the database (through the
+ * app's own driver), print.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join, resolve } from "node:path";
+import type { Command } from "commander";
+import { runDatabaseTask, type DatabaseTaskResult } from "../engine/app-database.js";
+import { readAppEnv } from "../engine/app-env.js";
+import { readProject } from "../engine/project.js";
+import { appDatabase, describeTarget, type DatabaseLookup } from "../generators/app-database.js";
+import { detect, DETECT_PATHS, type Detection } from "../generators/detect.js";
+import { diagnose } from "../generators/doctor.js";
+import { parseDatabaseUrl, UsageError } from "../generators/init/answers.js";
+import { layoutFor } from "../generators/init/plan.js";
+import { colorsFor } from "../ui/colors.js";
+import type { DoctorOptions } from "./doctor.js";
+import type { MigrateOptions } from "./migrate.js";
+
+const AUTH_CONFIG = "src/auth.ts";
+
+export async function runMigrate(options: MigrateOptions, command: Command): Promise<void> {
+  const dir = resolve(options.cwd);
+  const c = colorsFor(process.stdout);
+  let url: string | undefined;
+  try {
+    url = options.databaseUrl === undefined ? undefined : parseDatabaseUrl(options.databaseUrl);
+  } catch (error) {
+    if (error instanceof UsageError) command.error(`error: ${error.message}`, { exitCode: 2, code: "auth.usage" });
+    throw error;
+  }
+  const { detection, lookup } = readApp(dir, url);
+  if (!detection.hasPackageJson) command.error(`error: no package.json in ${dir}: run auth migrate in the app's folder (or pass --cwd)`, { exitCode: 2, code: "auth.usage" });
+  if (!lookup.found) command.error(`error: ${lookup.reason}${lookup.fix ? `: ${lookup.fix}` : ""}`, { exitCode: lookup.fix ? 1 : 2, code: "auth.database" });
+  const where = describeTarget(lookup.target);
+  if (options.dryRun && lookup.target.kind === "pglite" && !existsSync(join(dir, lookup.target.dir))) {
+    console.log(`${where} does not exist yet: auth migrate (or the app's first start) creates it with the whole schema.`);
+    return;
+  }
+  const result = await runDatabaseTask(dir, lookup.target, options.dryRun ? "status" : "migrate", schemaPath(detection));
+  if (!result.ok) command.error(`error: ${where}: ${result.error}`, { exitCode: 1, code: "auth.database" });
+  if (options.dryRun) {
+    console.log(result.pending.length ? `${where}: would apply ${result.pending.join(", ")}` : `${where} is up to date.`);
+  } else {
+    console.log(result.applied.length ? `${where}: applied ${result.applied.map(c.green).join(", ")}` : `${where} is up to date.`);
+  }
+}
+
+export async function runDoctor(options: DoctorOptions, command: Command): Promise<void> {
+  const dir = resolve(options.cwd);
+  const c = colorsFor(process.stdout);
+  const { detection, lookup, env, envFileExists } = readApp(dir);
+  let databaseStatus: DatabaseTaskResult | { notCreated: true } | undefined;
+  if (lookup.found) {
+    databaseStatus =
+      lookup.target.kind === "pglite" && !existsSync(join(dir, lookup.target.dir))
+        ? { notCreated: true }
+        : await runDatabaseTask(dir, lookup.target, "status", schemaPath(detection));
+  }
+  const configPath = join(dir, AUTH_CONFIG);
+  const findings = diagnose({
+    detection,
+    env,
+    envFileExists,
+    gitignore: readOrNull(join(dir, ".gitignore")),
+    authConfig: existsSync(configPath) ? { path: AUTH_CONFIG, text: readFileSync(configPath, "utf8") } : null,
+    installedRuntime: installedVersion(dir),
+    cliVersion: cliVersion(),
+    database: lookup,
+    ...(databaseStatus ? { databaseStatus } : {}),
+  });
+  for (const finding of findings) {
+    const mark = finding.level === "ok" ? c.green("ok  ") : finding.level === "warning" ? c.yellow("warn") : c.red("fail");
+    console.log(`${mark} ${finding.message}${finding.fix ? `\n       fix: ${finding.fix}` : ""}`);
+  }
+  const problems = findings.filter((f) => f.level === "error").length;
+  const warnings = findings.filter((f) => f.level === "warning").length;
+  console.log(`\n${problems} problem${problems === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}.`);
+  if (problems > 0) command.error("", { exitCode: 1, code: "auth.doctor" });
+}
+
+function readApp(dir: string, databaseUrl?: string): { detection: Detection; lookup: DatabaseLookup; env: Record<string, string>; envFileExists: boolean } {
+  const project = readProject(dir, DETECT_PATHS);
+  const detection = detect(project);
+  const { values, fileExists } = readAppEnv(dir);
+  const pkg = project.files["package.json"];
+  const lookup: DatabaseLookup = pkg ? appDatabase(pkg, values, databaseUrl) : { found: false, reason: "no package.json" };
+  return { detection, lookup, env: values, envFileExists: fileExists };
+}
+
+/** The app's schema module, where auth-init writes it for this framework. */
+function schemaPath(detection: Detection): string | undefined {
+  const framework = detection.frameworks[0]?.id;
+  if (!framework) return undefined;
+  try {
+    return `${layoutFor(framework).libDir}/schema.ts`;
+  } catch {
+    return undefined;
+  }
+}
+
+function installedVersion(dir: string): string | undefined {
+  const manifest = join(dir, "node_modules", "@gatehouse", "runtime", "package.json");
+  return existsSync(manifest) ? (JSON.parse(readFileSync(manifest, "utf8")) as { version: string }).version : undefined;
+}
+
+function readOrNull(path: string): string | null {
+  return existsSync(path) ? readFileSync(path, "utf8") : null;
+}
+
+function cliVersion(): string {
+  return (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
+}

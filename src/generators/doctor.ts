@@ -1,0 +1,138 @@
+/**
+ * `auth doctor`'s checks, as pure functions of what the command read: each
+ * finding says what is wrong (or right) and, when wrong, the fix.
+ */
+import { providerCatalog } from "@gatehouse/runtime/providers/catalog";
+import type { DatabaseTaskResult } from "../engine/app-database.js";
+import { describeTarget, type DatabaseLookup } from "./app-database.js";
+import type { Detection } from "./detect.js";
+import { isIgnored } from "./gitignore.js";
+import { ROTATION_KEYS, SECRET_KEY } from "./secret.js";
+
+export interface Finding {
+  level: "ok" | "warning" | "error";
+  message: string;
+  fix?: string;
+}
+
+export interface DoctorInput {
+  detection: Detection;
+  env: Record<string, string>;
+  envFileExists: boolean;
+  gitignore: string | null;
+  /** The text of the auth config module, when found. */
+  authConfig: { path: string; text: string } | null;
+  installedRuntime: string | undefined;
+  cliVersion: string;
+  database: DatabaseLookup;
+  /** The database's migration status; `undefined` when not checked. */
+  databaseStatus?: DatabaseTaskResult | { notCreated: true };
+}
+
+const MIN_SECRET_LENGTH = 32;
+
+export function diagnose(input: DoctorInput): Finding[] {
+  return [
+    ...framework(input),
+    ...secret(input),
+    ...providers(input),
+    ...origin(input),
+    ...database(input),
+    ...runtime(input),
+  ];
+}
+
+function framework({ detection }: DoctorInput): Finding[] {
+  if (!detection.hasPackageJson) return [{ level: "error", message: "no package.json here", fix: "run auth doctor in the app's folder (or pass --cwd)" }];
+  if (detection.frameworks.length === 0) return [{ level: "warning", message: "no SvelteKit or SolidStart in package.json" }];
+  return [{ level: "ok", message: `framework: ${detection.frameworks.map((f) => f.id).join(", ")}` }];
+}
+
+function secret({ env, envFileExists, gitignore }: DoctorInput): Finding[] {
+  const findings: Finding[] = [];
+  const value = env[SECRET_KEY];
+  if (!value) findings.push({ level: "error", message: `${SECRET_KEY} is not set${envFileExists ? " in .env" : " (there is no .env)"}`, fix: "run `npx auth secret`" });
+  else if (value.length < MIN_SECRET_LENGTH) {
+    findings.push({ level: "error", message: `${SECRET_KEY} has ${value.length} characters; the runtime needs at least ${MIN_SECRET_LENGTH}`, fix: "run `npx auth secret --rotate` (keeps the old one valid as AUTH_SECRET_1)" });
+  } else findings.push({ level: "ok", message: `${SECRET_KEY} is set (${value.length} characters)` });
+  for (const key of ROTATION_KEYS) {
+    const old = env[key];
+    if (old && old.length < MIN_SECRET_LENGTH) findings.push({ level: "warning", message: `${key} is shorter than ${MIN_SECRET_LENGTH} characters and is ignored`, fix: `remove ${key} from .env` });
+  }
+  if (envFileExists && gitignore !== null && !isIgnored(gitignore, ".env")) {
+    findings.push({ level: "warning", message: ".env is not listed in .gitignore", fix: "add `.env` to .gitignore so the secret is never committed" });
+  }
+  return findings;
+}
+
+/** Provider exports the config imports from @gatehouse/runtime/providers. */
+export function configuredProviders(config: string): string[] {
+  const names: string[] = [];
+  for (const match of config.matchAll(/import\s*\{([^}]*)\}\s*from\s*["']@gatehouse\/runtime\/providers["']/g)) {
+    for (const part of match[1]!.split(",")) {
+      const name = part.trim().split(/\s+as\s+/)[0]!.trim();
+      if (name && !name.startsWith("type ")) names.push(name);
+    }
+  }
+  return names;
+}
+
+function providers({ authConfig, env }: DoctorInput): Finding[] {
+  if (!authConfig) return [{ level: "warning", message: "no auth config found (src/auth.ts)", fix: "run `npx auth-init`" }];
+  const used = configuredProviders(authConfig.text);
+  const findings: Finding[] = [];
+  for (const entry of providerCatalog.filter((p) => used.includes(p.importName))) {
+    const missing = entry.env.filter((key) => !env[key]);
+    if (missing.length > 0) findings.push({ level: "error", message: `${entry.name}: ${missing.join(", ")} not set`, fix: `set ${missing.join(" and ")} in .env${entry.setupUrl ? ` (from ${entry.setupUrl})` : ""}` });
+    else findings.push({ level: "ok", message: `provider ${entry.id}${entry.env.length ? `: ${entry.env.join(", ")} set` : ""}` });
+  }
+  return findings;
+}
+
+function origin({ env }: DoctorInput): Finding[] {
+  const url = env.AUTH_URL;
+  if (url) {
+    try {
+      const parsed = new URL(url);
+      if (parsed.protocol !== "https:" && !["localhost", "127.0.0.1", "[::1]"].includes(parsed.hostname)) {
+        return [{ level: "warning", message: `AUTH_URL is ${url}: not https`, fix: "use https in production, or secure cookies are off" }];
+      }
+      return [{ level: "ok", message: `AUTH_URL is ${url}` }];
+    } catch {
+      return [{ level: "error", message: `AUTH_URL is not a URL: ${url}`, fix: "set AUTH_URL to the app's public origin, e.g. https://example.com" }];
+    }
+  }
+  if (env.ORIGIN) return [{ level: "ok", message: `public origin from ORIGIN: ${env.ORIGIN}` }];
+  if (env.AUTH_TRUST_HOST === "true" || env.AUTH_TRUST_HOST === "1") {
+    return [{ level: "ok", message: "AUTH_TRUST_HOST is on: the origin comes from the request's Host (behind a proxy you trust)" }];
+  }
+  return [{
+    level: "warning",
+    message: "no public origin configured: fine with the dev server (trusted in development), refused in production",
+    fix: "in production set AUTH_URL=https://your.domain (with adapter-node, ORIGIN works too), or AUTH_TRUST_HOST=true behind a proxy that sets Host",
+  }];
+}
+
+function database({ database: lookup, databaseStatus: status }: DoctorInput): Finding[] {
+  if (!lookup.found) {
+    if (lookup.fix) return [{ level: "error", message: `database: ${lookup.reason}`, fix: lookup.fix }];
+    return [{ level: "ok", message: "no database: JWT sessions only" }];
+  }
+  const where = describeTarget(lookup.target);
+  if (!status) return [];
+  if ("notCreated" in status) return [{ level: "ok", message: `${where} does not exist yet: the app creates and migrates it on first start` }];
+  if (!status.ok) return [{ level: "error", message: `${where} cannot be reached: ${status.error}`, fix: "check DATABASE_URL and that the server is running" }];
+  if (status.pending.length > 0) {
+    return [{ level: "warning", message: `${where} lacks migrations: ${status.pending.join(", ")}`, fix: "run `npx auth migrate` (the app also applies them when it first opens the database)" }];
+  }
+  return [{ level: "ok", message: `${where} is reachable and migrated` }];
+}
+
+function runtime({ installedRuntime, cliVersion }: DoctorInput): Finding[] {
+  if (!installedRuntime) return [{ level: "error", message: "@gatehouse/runtime is not installed", fix: "install the app's dependencies (npm install)" }];
+  const minor = (version: string) => version.split(".").slice(0, 2).join(".");
+  if (minor(installedRuntime) !== minor(cliVersion)) {
+    return [{ level: "warning", message: `@gatehouse/runtime ${installedRuntime} with the CLI ${cliVersion}`, fix: `use matching versions (npm install @gatehouse/runtime@^${cliVersion}, or npx gatehouse@${installedRuntime})` }];
+  }
+  return [{ level: "ok", message: `@gatehouse/runtime ${installedRuntime}` }];
+}

@@ -1,0 +1,160 @@
+/**
+ * `auth migrate` and `auth doctor` through the real bins, on apps set up by
+ * `auth-init --no-install` whose node_modules link this checkout's runtime and
+ * drivers (what an install would give them, in a fraction of the time): a real
+ * PGlite folder, and a fresh database on the PostgreSQL server when
+ * DATABASE_URL is set.
+ */
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import { configuredProviders } from "../../src/generators/doctor.js";
+import { authBin, authInitBin, cli, removeAll, root, tempCopy } from "./support/cli.js";
+
+const dirs: string[] = [];
+const databases: string[] = [];
+const serverUrl = process.env.DATABASE_URL;
+afterAll(async () => {
+  removeAll(dirs);
+  if (!serverUrl || databases.length === 0) return;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  for (const name of databases) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.end();
+});
+
+// The process env wins over .env (as dotenv): keep the runner's DATABASE_URL out of the apps.
+const NO_ENV = { DATABASE_URL: undefined, AUTH_SECRET: undefined, AUTH_URL: undefined, ORIGIN: undefined, AUTH_TRUST_HOST: undefined };
+const auth = (args: string[], cwd: string) => cli(authBin, args, cwd, NO_ENV, 60_000);
+
+/** An app set up by auth-init, with node_modules linking what `npm install` would bring. */
+function setUpApp(initArgs: string[] = []): string {
+  const dir = tempCopy("sveltekit-minimal", "db", dirs);
+  const init = cli(authInitBin, ["--yes", "--no-install", "--runtime", "^0.1.0", ...initArgs], dir, NO_ENV, 60_000);
+  expect(init.code, init.stderr).toBe(0);
+  for (const [name, target] of [
+    ["@gatehouse/runtime", join(root, "runtime")],
+    ["@electric-sql/pglite", join(root, "node_modules/@electric-sql/pglite")],
+    ["pg", join(root, "node_modules/pg")],
+  ] as const) {
+    const link = join(dir, "node_modules", name);
+    mkdirSync(join(link, ".."), { recursive: true });
+    symlinkSync(target, link, "dir");
+  }
+  return dir;
+}
+
+async function freshDatabase(): Promise<string> {
+  const name = `gatehouse_doctor_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  databases.push(name);
+  const url = new URL(serverUrl!);
+  url.pathname = `/${name}`;
+  return url.href;
+}
+
+describe("auth migrate", () => {
+  it("PGlite: --dry-run says the folder does not exist yet; migrate creates it with the whole schema; again: up to date", () => {
+    const dir = setUpApp();
+    expect(auth(["migrate", "--dry-run"], dir)).toMatchObject({ code: 0, stdout: expect.stringContaining("does not exist yet") });
+    expect(existsSync(join(dir, ".pglite"))).toBe(false);
+    const first = auth(["migrate"], dir);
+    expect(first.stderr).toBe("");
+    expect(first.stdout).toContain("PGlite in .pglite/: applied 0001_init, app_0001_user_passwords");
+    expect(auth(["migrate"], dir).stdout).toContain("is up to date");
+    expect(auth(["migrate", "--dry-run"], dir).stdout).toContain("is up to date");
+  });
+
+  it.runIf(serverUrl)("PostgreSQL (DATABASE_URL in .env): --dry-run lists and applies nothing; migrate applies; again: up to date", async () => {
+    const url = await freshDatabase();
+    const dir = setUpApp(["--adapter", "postgres", "--database-url", url]);
+    expect(auth(["migrate", "--dry-run"], dir).stdout).toContain("would apply 0001_init, app_0001_user_passwords");
+    expect(auth(["migrate", "--dry-run"], dir).stdout).toContain("would apply 0001_init, app_0001_user_passwords");
+    expect(auth(["migrate"], dir).stdout).toContain("applied 0001_init, app_0001_user_passwords");
+    expect(auth(["migrate"], dir).stdout).toContain("is up to date");
+  });
+
+  it("a server that cannot be reached: exit 1 naming it, password hidden", () => {
+    const dir = setUpApp(["--adapter", "postgres"]);
+    const run = auth(["migrate", "--database-url", "postgres://app:secret-pw@127.0.0.1:1/app"], dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("PostgreSQL at postgres://app:***@127.0.0.1:1/app");
+    expect(run.stderr).not.toContain("secret-pw");
+    expect(run.stderr).toMatch(/ECONNREFUSED/);
+  });
+
+  it("bad input: an invalid --database-url or no package.json exit 2; postgres without DATABASE_URL exits 1 with the fix", () => {
+    const dir = setUpApp(["--adapter", "postgres"]);
+    expect(auth(["migrate", "--database-url", "mysql://x/y"], dir)).toMatchObject({ code: 2, stderr: expect.stringContaining("postgres://") });
+    expect(auth(["migrate"], dir)).toMatchObject({ code: 1, stderr: expect.stringContaining("set DATABASE_URL in .env") });
+    const empty = tempCopy(null, "db-empty", dirs);
+    expect(auth(["migrate"], empty)).toMatchObject({ code: 2, stderr: expect.stringContaining("no package.json") });
+  });
+});
+
+describe("auth doctor", () => {
+  it("a fresh app made by auth-init: no problems; the PGlite folder is created on first start; the origin is a warning", () => {
+    const dir = setUpApp();
+    const run = auth(["doctor"], dir);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toContain("ok   AUTH_SECRET is set (43 characters)");
+    expect(run.stdout).toContain("does not exist yet: the app creates and migrates it on first start");
+    expect(run.stdout).toContain("warn no public origin configured");
+    expect(run.stdout).toContain("ok   @gatehouse/runtime 0.1.0");
+    expect(auth(["migrate"], dir).code).toBe(0);
+    expect(auth(["doctor"], dir).stdout).toContain("ok   PGlite in .pglite/ is reachable and migrated");
+  });
+
+  it("each problem with its fix, exit 1: short secret, .env not ignored, bad AUTH_URL, runtime missing", () => {
+    const dir = tempCopy("sveltekit-minimal", "doctor-bad", dirs);
+    writeFileSync(join(dir, ".env"), "AUTH_SECRET=short\nAUTH_SECRET_1=old\nAUTH_URL=not a url\n");
+    writeFileSync(join(dir, ".gitignore"), "node_modules\n");
+    const run = auth(["doctor"], dir);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain("fail AUTH_SECRET has 5 characters; the runtime needs at least 32");
+    expect(run.stdout).toContain("fix: run `npx auth secret --rotate`");
+    expect(run.stdout).toContain("warn AUTH_SECRET_1 is shorter than 32 characters and is ignored");
+    expect(run.stdout).toContain("warn .env is not listed in .gitignore");
+    expect(run.stdout).toContain("fail AUTH_URL is not a URL: not a url");
+    expect(run.stdout).toContain("fail @gatehouse/runtime is not installed");
+    expect(run.stdout).toContain("warn no auth config found (src/auth.ts)");
+    expect(run.stdout).toMatch(/\d+ problems, \d+ warnings\./);
+  });
+
+  it("no AUTH_SECRET and no .env: the fix is auth secret", () => {
+    const dir = tempCopy("sveltekit-minimal", "doctor-nosecret", dirs);
+    const run = auth(["doctor"], dir);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain("fail AUTH_SECRET is not set (there is no .env)");
+    expect(run.stdout).toContain("fix: run `npx auth secret`");
+  });
+
+  it("postgres: DATABASE_URL missing is a problem; unreachable is a problem; pending migrations a warning until auth migrate", async () => {
+    const dir = setUpApp(["--adapter", "postgres"]);
+    expect(auth(["doctor"], dir).stdout).toContain("fail database: DATABASE_URL is not set");
+    writeFileSync(join(dir, ".env"), readFileSync(join(dir, ".env"), "utf8").replace(/DATABASE_URL=.*/, 'DATABASE_URL="postgres://app:pw@127.0.0.1:1/app"'));
+    const down = auth(["doctor"], dir);
+    expect(down.code).toBe(1);
+    expect(down.stdout).toMatch(/fail PostgreSQL at postgres:\/\/app:\*\*\*@127\.0\.0\.1:1\/app cannot be reached/);
+    if (!serverUrl) return;
+    const url = await freshDatabase();
+    writeFileSync(join(dir, ".env"), readFileSync(join(dir, ".env"), "utf8").replace(/DATABASE_URL=.*/, `DATABASE_URL="${url}"`));
+    const pending = auth(["doctor"], dir);
+    expect(pending.code).toBe(0);
+    expect(pending.stdout).toContain("lacks migrations: 0001_init, app_0001_user_passwords");
+    expect(auth(["migrate"], dir).code).toBe(0);
+    expect(auth(["doctor"], dir).stdout).toContain("is reachable and migrated");
+  });
+});
+
+describe("configuredProviders", () => {
+  it("reads the provider imports of an auth config, aliases and type imports included", () => {
+    const config = `import { Credentials, GitHub as GH, type Provider } from '@gatehouse/runtime/providers';\nimport { x } from 'elsewhere';\n`;
+    expect(configuredProviders(config)).toEqual(["Credentials", "GitHub"]);
+  });
+});
