@@ -28,3 +28,6 @@ console.log("\nOne request at a time (p99: mean per request of the slowest 1% of
 table("sequential");
 console.log(`\n${BATCH} requests in flight, as on a busy server (p99: whole batch):`);
 table("concurrent");
+
+// The CLI's cold starts, next to Better Auth's CLI (a separate process tree: it times processes).
+execFileSync(process.execPath, [fileURLToPath(new URL("./cli.mjs", import.meta.url))], { stdio: "inherit" });
