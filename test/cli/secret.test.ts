@@ -2,12 +2,13 @@
  * `auth secret`: the pure dotenv edit as input/output fixtures, then the real
  * built CLI run as a child process in temp directories.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { authBin, authInitBin, childEnv, cli, hasScript, onTerminal, root } from "./support/cli.js";
 import { readEnvValue } from "../../src/generators/dotenv.js";
 import { generateSecret, setAuthSecret } from "../../src/generators/secret.js";
 
@@ -144,9 +145,6 @@ describe("setAuthSecret", () => {
 
 // ---- the real CLI, built from src/ ------------------------------------------
 
-const root = fileURLToPath(new URL("../../", import.meta.url));
-const authBin = join(root, "bin/auth.js");
-const authInitBin = join(root, "bin/auth-init.js");
 const version = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version;
 const isWindows = process.platform === "win32";
 const dirs: string[] = [];
@@ -158,21 +156,6 @@ function tempApp(files: Record<string, string> = {}): string {
   return dir;
 }
 
-/** The bins' shebang runs `env node`: make that the node running these tests. */
-function childEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-  return { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ""}`, ...extra };
-}
-
-/**
- * Runs a bin as a program, through its shebang, the way npm's bin links run it;
- * stdin and stdout are pipes, so it never sees a terminal. Windows has no
- * shebangs: there npm's shim runs `node -- <bin>`, and so does this.
- */
-function cli(bin: string, args: string[], cwd: string = root, env: Record<string, string | undefined> = {}) {
-  const [command, argv] = isWindows ? [process.execPath, ["--", bin, ...args]] : [bin, args];
-  const result = spawnSync(command, argv, { cwd, encoding: "utf8", timeout: 20_000, env: childEnv(env) });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
 const auth = (args: string[], cwd?: string, env?: Record<string, string | undefined>) => cli(authBin, args, cwd, env);
 const envSecret = (dir: string, file = ".env") => readEnvValue(readFileSync(join(dir, file), "utf8"), "AUTH_SECRET");
 const SECRET_LINE = /^AUTH_SECRET="[A-Za-z0-9_-]{43}"$/m;
@@ -426,37 +409,10 @@ describe("auth secret starts light", () => {
  * util-linux `script` gives the child a pseudo-terminal (stdin and stdout are TTYs);
  * `-e` returns its exit code. Skipped where it is missing or cannot open a terminal.
  */
-const hasScript =
-  process.platform === "linux" &&
-  /util-linux/.test(spawnSync("script", ["--version"], { encoding: "utf8" }).stdout ?? "") &&
-  spawnSync("script", ["-qec", "test -t 0 && test -t 1", "/dev/null"], { stdio: "pipe", timeout: 10_000 }).status === 0;
-const shellQuote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
-
-/** Runs `auth` on a terminal, types `keys` once the question shows, and collects the terminal's output. */
-function authOnTerminal(args: string[], cwd: string, keys: string, env: Record<string, string | undefined> = {}) {
-  const command = `stty cols 200 rows 50 && exec ${[authBin, ...args].map(shellQuote).join(" ")}`;
-  const child = spawn("script", ["-qec", command, "/dev/null"], { cwd, env: childEnv({ TERM: "xterm-256color", ...env }) });
-  return new Promise<{ code: number | null; output: string; asked: boolean }>((resolve, reject) => {
-    let output = "";
-    let asked = false;
-    const timer = setTimeout(() => {
-      child.kill();
-      reject(new Error(`auth did not exit within 15 s; terminal so far:\n${output}`));
-    }, 15_000);
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      output += chunk;
-      if (!asked && output.includes("Replace the AUTH_SECRET in .env?")) {
-        asked = true;
-        child.stdin.write(keys);
-      }
-    });
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      child.stdin.destroy();
-      resolve({ code, output, asked });
-    });
-  });
+/** Runs `auth` on a terminal and types `keys` once the question shows. */
+async function authOnTerminal(args: string[], cwd: string, keys: string, env: Record<string, string | undefined> = {}) {
+  const run = await onTerminal(authBin, args, cwd, [{ when: "Replace the AUTH_SECRET in .env?", keys }], env);
+  return { code: run.code, output: run.output, asked: run.answered === 1 };
 }
 const SGR_COLOUR = /\x1b\[[\d;]*m/;
 
