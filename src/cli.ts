@@ -5,6 +5,7 @@
  */
 import { createRequire } from "node:module";
 import { Command, CommanderError } from "commander";
+import { registerAddProvider } from "./commands/add-provider.js";
 import { registerDoctor } from "./commands/doctor.js";
 import { registerInit } from "./commands/init.js";
 import { registerMigrate } from "./commands/migrate.js";
@@ -36,6 +37,7 @@ function buildProgram(): Command {
     .exitOverride();
   registerSecret(program);
   registerInit(program);
+  registerAddProvider(program);
   registerMigrate(program);
   registerDoctor(program);
   return program;

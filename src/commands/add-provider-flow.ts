@@ -1,0 +1,66 @@
+/**
+ * The `auth add-provider` flow: check the ids against the runtime's catalog,
+ * plan the edit, print it (`--dry-run`) or apply it, then the callback URLs.
+ */
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { Command } from "commander";
+import { findProvider, providerCatalog } from "@gatehouse/runtime/providers/catalog";
+import { applyPlan } from "../engine/apply.js";
+import { readProject } from "../engine/project.js";
+import { planAddProviders } from "../generators/add-provider.js";
+import { detect, DETECT_PATHS } from "../generators/detect.js";
+import { layoutFor } from "../generators/init/plan.js";
+import { colorsFor } from "../ui/colors.js";
+import { dryRunReport, nextStepsReport, summaryReport } from "../ui/plan-report.js";
+import type { AddProviderOptions } from "./add-provider.js";
+
+export async function runAddProvider(ids: string[], options: AddProviderOptions, command: Command): Promise<void> {
+  const dir = resolve(options.cwd);
+  const c = colorsFor(process.stdout);
+  const wanted = [...new Set(ids.map((id) => id.trim().toLowerCase()))];
+  const unknown = wanted.filter((id) => !findProvider(id));
+  if (unknown.length > 0) {
+    command.error(`error: unknown provider${unknown.length > 1 ? "s" : ""} ${unknown.map((id) => `"${id}"`).join(", ")}: known ones are ${providerCatalog.map((p) => p.id).join(", ")}`, { exitCode: 2, code: "auth.usage" });
+  }
+  const entries = wanted.map((id) => findProvider(id)!);
+  const credentials = entries.find((entry) => entry.type === "credentials");
+  if (credentials) {
+    command.error("error: credentials needs an `authorize` function that checks passwords: set it up with auth-init (email + password accounts), or write it by hand", { exitCode: 2, code: "auth.usage" });
+  }
+
+  const result = planAddProviders({ entries, configPath: options.config, read: (path) => readOrNull(join(dir, path)), authBaseUrl: authBaseUrl(dir) });
+  if (!result.ok) {
+    command.error(`error: cannot edit the config safely: ${result.reason}. Nothing was changed. Add it by hand:\n${result.byHand}`, { exitCode: 1, code: "auth.edit" });
+  }
+  for (const entry of result.present) console.log(`${entry.name} is already in ${options.config}.`);
+  if (options.dryRun) {
+    console.log(dryRunReport(result.plan, c));
+  } else {
+    applyPlan(dir, result.plan);
+    if (result.plan.changes.length > 0) console.log(summaryReport(result.plan, c));
+  }
+  console.log(`\n${nextStepsReport(result.plan, c)}`);
+}
+
+/** Where the app serves auth in development, from its framework. */
+function authBaseUrl(dir: string): string {
+  const framework = detect(readProject(dir, DETECT_PATHS)).frameworks[0]?.id;
+  try {
+    if (framework) {
+      const layout = layoutFor(framework);
+      return `${layout.devOrigin}${layout.authPath}`;
+    }
+  } catch {
+    // A framework auth-init cannot set up yet: the generic form below.
+  }
+  return "<your origin>/auth";
+}
+
+function readOrNull(path: string): string | null {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * `auth add-provider <id...>`: flags and help; the flow is loaded when it runs.
+ */
+import type { Command } from "commander";
+
+export interface AddProviderOptions {
+  cwd: string;
+  config: string;
+  dryRun?: boolean;
+}
+
+const EXAMPLES = `
+Examples:
+  $ npx auth add-provider github
+  $ npx auth add-provider github google --dry-run
+  $ npx auth add-provider github --config src/lib/server/auth.ts
+
+Adds the import and the provider to your config's providers array (also when you
+edited the config by hand, when it is a function returning the config, or when the
+array lives in another module of the app), and empty env keys to .env and
+.env.example. Adding a provider twice changes nothing. Prints the callback URL to
+register at the provider. Exit codes: 0 done, 1 the config could not be edited
+(with what to add by hand), 2 usage (an unknown provider id).`;
+
+export function registerAddProvider(program: Command): void {
+  program
+    .command("add-provider <ids...>")
+    .description("add sign-in providers to the app's auth config")
+    .option("--config <path>", "the auth config module, relative to --cwd", "src/auth.ts")
+    .option("--dry-run", "print the changes with diffs; write nothing")
+    .option("--cwd <dir>", "the app's directory", ".")
+    .addHelpText("after", EXAMPLES)
+    .action(async function (this: Command, ids: string[], options: AddProviderOptions) {
+      const { runAddProvider } = await import("./add-provider-flow.js");
+      await runAddProvider(ids, options, this);
+    });
+}
