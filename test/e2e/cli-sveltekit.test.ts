@@ -97,7 +97,8 @@ for (const variant of variants) {
         await page.waitForURL(`${origin}/protected`);
         expect(await page.locator("p").first().innerText()).toContain(`Signed in as ${NAME}`);
         await shot(page, "signed-in-again");
-      });
+        // Each step hashes a password (scrypt, 32 MiB): generous on a busy 2-vCPU machine.
+      }, 120_000);
 
       it("signing up again with a taken email shows the generic refusal and signs nobody in", async () => {
         const origin = app.server.origin;
@@ -111,7 +112,7 @@ for (const variant of variants) {
         await page.goto(`${origin}/protected`);
         await page.waitForURL(`${origin}/signin?redirectTo=%2Fprotected`);
         await shot(page, "taken-email");
-      });
+      }, 60_000);
     });
   });
 }
