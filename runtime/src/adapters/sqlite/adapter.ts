@@ -8,7 +8,7 @@
 import { accountValues, authenticatorValues } from "../sql/rows.js";
 import type { Adapter, AdapterUser } from "../types.js";
 import type { SqliteClient, SqliteValue } from "./client.js";
-import { toSqliteClient, type SqliteDatabase } from "./connect.js";
+import { toSqliteClient, type SqliteConnect, type SqliteDatabase } from "./connect.js";
 import {
   ACCOUNT_COLUMNS,
   AUTHENTICATOR_COLUMNS,
@@ -49,7 +49,13 @@ const UPDATABLE_USER_COLUMNS = [
  *
  * Takes a `SqliteClient` (see `fromBetterSqlite3`, `fromNodeSqlite`) or, for
  * convenience, a better-sqlite3 `Database` or a node:sqlite `DatabaseSync`
- * directly (wrapped, which turns its foreign keys on).
+ * directly (wrapped, which turns its foreign keys on). Or a function that
+ * returns (a promise of) one of these: it is called on the first method call,
+ * not here, so a module that builds the adapter can be imported (by a bundler
+ * analysing it, say) without creating the database file. It is called once
+ * (concurrent first calls share that call); if it throws or rejects, the
+ * method call fails with an error that has it as `cause`, and the next method
+ * call calls it again.
  *
  * Fields beyond the schema's columns (e.g. extra user profile fields,
  * `expires_in` of an account) are not stored.
@@ -64,8 +70,35 @@ const UPDATABLE_USER_COLUMNS = [
  * await migrate(db);
  * const config = { adapter: SqliteAdapter(db), providers: [...] };
  * ```
+ *
+ * @example Opened and migrated on first use
+ * ```ts
+ * import Database from "better-sqlite3";
+ * import { SqliteAdapter, migrate } from "@gatehouse/runtime/adapters/sqlite";
+ *
+ * let opening: Promise<Database.Database> | undefined;
+ * // The app's one connection; the adapter and the app's own queries share it.
+ * export const openDb = () =>
+ *   (opening ??= openAndMigrate().catch((error: unknown) => {
+ *     opening = undefined; // a failed open is not kept: the next call tries again
+ *     throw error;
+ *   }));
+ *
+ * async function openAndMigrate(): Promise<Database.Database> {
+ *   const db = new Database("./data/auth.db"); // creates the file: only now, on first use
+ *   try {
+ *     await migrate(db);
+ *     return db;
+ *   } catch (error) {
+ *     db.close();
+ *     throw error;
+ *   }
+ * }
+ *
+ * export const adapter = SqliteAdapter(openDb);
+ * ```
  */
-export function SqliteAdapter(client: SqliteDatabase): Required<Adapter> {
+export function SqliteAdapter(client: SqliteDatabase | SqliteConnect): Required<Adapter> {
   const db: SqliteClient = toSqliteClient(client, "SqliteAdapter");
 
   async function one<Row>(sql: string, params: SqliteValue[]): Promise<Row | null> {

@@ -1,26 +1,81 @@
 /**
- * Accepting a raw driver object where a `SqliteClient` is expected. Detection is
- * by shape, so no driver is imported: the wrappers this picks load none either.
+ * Accepting a raw driver object, or a function that opens one, where a
+ * `SqliteClient` is expected. Detection is by shape, so no driver is imported:
+ * the wrappers this picks load none either.
  */
 import { fromBetterSqlite3, isBetterSqlite3, type BetterSqlite3Like } from "./better-sqlite3.js";
-import type { SqliteClient } from "./client.js";
+import type { SqliteClient, SqliteResult, SqliteValue } from "./client.js";
 import { fromNodeSqlite, isDatabaseSync, type DatabaseSyncLike } from "./node-sqlite.js";
 
-/** A `SqliteClient`, a better-sqlite3 `Database` or a node:sqlite `DatabaseSync`. */
+/** An open database: a `SqliteClient`, a better-sqlite3 `Database` or a node:sqlite `DatabaseSync`. */
 export type SqliteDatabase = SqliteClient | BetterSqlite3Like | DatabaseSyncLike;
 
-const EXPECTED = "expected a SqliteClient, a better-sqlite3 Database or a node:sqlite DatabaseSync.";
+/**
+ * A function that opens the database: called on first use, not before, so
+ * importing the module that builds the adapter (as a bundler does to analyse
+ * it) creates no database file. Called once; if it throws or rejects, the call
+ * that needed it fails and the next call calls it again.
+ */
+export type SqliteConnect = () => SqliteDatabase | Promise<SqliteDatabase>;
 
-export function toSqliteClient(db: SqliteDatabase, caller: string): SqliteClient {
-  if (typeof db !== "object" || db === null) throw new TypeError(`${caller}: ${EXPECTED}`);
+const DATABASE = "a SqliteClient, a better-sqlite3 Database or a node:sqlite DatabaseSync";
+
+export function toSqliteClient(db: SqliteDatabase | SqliteConnect, caller: string): SqliteClient {
+  if (typeof db === "function") return lazy(db, caller);
+  return fromDatabase(db, caller, `expected ${DATABASE}, or a function that returns one`);
+}
+
+function fromDatabase(db: SqliteDatabase, caller: string, expected: string): SqliteClient {
+  if (typeof db !== "object" || db === null) throw new TypeError(`${caller}: ${expected}.`);
   // Drivers prepare statements; a SqliteClient has no `prepare`. Of the drivers, only better-sqlite3 has `pragma`.
   if (isBetterSqlite3(db)) return fromBetterSqlite3(db);
   if (isDatabaseSync(db)) return fromNodeSqlite(db);
   if (isSqliteClient(db)) return db;
-  throw new TypeError(`${caller}: ${EXPECTED}`);
+  throw new TypeError(`${caller}: ${expected}.`);
 }
 
 function isSqliteClient(value: object): value is SqliteClient {
   const candidate = value as Partial<SqliteClient>;
   return typeof candidate.query === "function" && typeof candidate.exec === "function" && typeof candidate.transaction === "function";
+}
+
+/**
+ * A `SqliteClient` that calls `connect` on its first query, exec or
+ * transaction. The opened connection's own client does the rest (a driver's
+ * connection has one client, so `migrate(connect)` and `SqliteAdapter(connect)`
+ * returning the same connection share its transactions).
+ */
+function lazy(connect: SqliteConnect, caller: string): SqliteClient {
+  let opened: SqliteClient | undefined;
+  // Shared by calls that arrive while connecting, so `connect` runs once for all of them.
+  let opening: Promise<SqliteClient> | undefined;
+
+  async function open(): Promise<SqliteClient> {
+    let database: SqliteDatabase;
+    try {
+      database = await connect();
+    } catch (error) {
+      throw new Error(`${caller}: could not open the database: ${error instanceof Error ? error.message : String(error)}`, {
+        cause: error,
+      });
+    }
+    return (opened = fromDatabase(database, caller, `expected the connect function to return ${DATABASE}`));
+  }
+
+  function client(): Promise<SqliteClient> {
+    return (opening ??= open().catch((error: unknown) => {
+      // A failure is not kept: a file that could not be opened is tried again by the next call.
+      opening = undefined;
+      throw error;
+    }));
+  }
+
+  return {
+    // Once open, calls go straight to the client, as if it had been given.
+    query: <Row>(sql: string, params?: readonly SqliteValue[]): Promise<SqliteResult<Row>> =>
+      opened ? opened.query<Row>(sql, params) : client().then((db) => db.query<Row>(sql, params)),
+    exec: (sql: string) => (opened ? opened.exec(sql) : client().then((db) => db.exec(sql))),
+    transaction: <T>(fn: (tx: SqliteClient) => Promise<T>) =>
+      opened ? opened.transaction(fn) : client().then((db) => db.transaction(fn)),
+  };
 }

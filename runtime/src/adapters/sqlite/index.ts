@@ -8,4 +8,4 @@ export { migrate } from "./migrate.js";
 export type { Migration, MigrateOptions } from "./migrate.js";
 export { migrations } from "./migrations.js";
 export type { SqliteClient, SqliteResult, SqliteValue } from "./client.js";
-export type { SqliteDatabase } from "./connect.js";
+export type { SqliteConnect, SqliteDatabase } from "./connect.js";

@@ -9,7 +9,7 @@
  */
 import { applyInTurn, migrationsToApply, nextPending, runMigration, type Migration } from "../sql/migrations.js";
 import type { SqliteClient } from "./client.js";
-import { toSqliteClient, type SqliteDatabase } from "./connect.js";
+import { toSqliteClient, type SqliteConnect, type SqliteDatabase } from "./connect.js";
 import { migrations as bundled } from "./migrations.js";
 
 export type { Migration } from "../sql/migrations.js";
@@ -33,6 +33,10 @@ const CREATE_LEDGER = `CREATE TABLE IF NOT EXISTS gatehouse_migrations (
  * Applies the pending migrations; returns the names of those it applied
  * (empty when the database was up to date).
  *
+ * `db` may also be a function that opens the database, as `SqliteAdapter`
+ * takes: `migrate()` calls it when it starts, so a script can migrate with the
+ * function the app gives its adapter.
+ *
  * @example
  * ```ts
  * import Database from "better-sqlite3";
@@ -43,7 +47,7 @@ const CREATE_LEDGER = `CREATE TABLE IF NOT EXISTS gatehouse_migrations (
  * const adapter = SqliteAdapter(db);
  * ```
  */
-export async function migrate(db: SqliteDatabase, options: MigrateOptions = {}): Promise<{ applied: string[] }> {
+export async function migrate(db: SqliteDatabase | SqliteConnect, options: MigrateOptions = {}): Promise<{ applied: string[] }> {
   const client = toSqliteClient(db, "migrate");
   const list = migrationsToApply(options.migrations, bundled);
   return applyInTurn(() => client.transaction((tx) => applyNext(tx, list)));
