@@ -3,10 +3,15 @@
  * CLI tests run the real bins (which import dist/) and the CLI packs the runtime's
  * dist/ into the apps it sets up. One build, so no two test files write dist/ at once.
  */
-import { execFileSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 export function setup(): void {
   const root = fileURLToPath(new URL("../", import.meta.url));
-  execFileSync("npm", ["run", "build"], { cwd: root, stdio: "pipe", timeout: 300_000 });
+  const build = spawnSync("npm", ["run", "build"], { cwd: root, encoding: "utf8", timeout: 300_000 });
+  if (build.status !== 0) {
+    // The compiler's own messages, not a dump of buffers.
+    const output = `${build.stdout}${build.stderr}`.split("\n").filter((line) => !line.includes("nodedir")).join("\n");
+    throw new Error(`npm run build failed before the tests (exit ${build.status}):\n${output.trim()}`);
+  }
 }

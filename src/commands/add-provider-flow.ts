@@ -43,18 +43,13 @@ export async function runAddProvider(ids: string[], options: AddProviderOptions,
   console.log(`\n${nextStepsReport(result.plan, c)}`);
 }
 
-/** Where the app serves auth in development, from its framework. */
+/** Where the app serves auth in development, from its framework (and its major version: SolidStart 1 and 2 differ). */
 function authBaseUrl(dir: string): string {
-  const framework = detect(readProject(dir, DETECT_PATHS)).frameworks[0]?.id;
-  try {
-    if (framework) {
-      const layout = layoutFor(framework);
-      return `${layout.devOrigin}${layout.authPath}`;
-    }
-  } catch {
-    // A framework auth-init cannot set up yet: the generic form below.
-  }
-  return "<your origin>/auth";
+  const project = readProject(dir, DETECT_PATHS);
+  const framework = detect(project).frameworks[0];
+  if (!framework) return "<your origin>/auth";
+  const layout = layoutFor(framework.id, { major: framework.major, project });
+  return `${layout.devOrigin}${layout.authPath}`;
 }
 
 function readOrNull(path: string): string | null {

@@ -10,7 +10,7 @@ import type { Command } from "commander";
 import { runDatabaseTask, type DatabaseTaskResult } from "../engine/app-database.js";
 import { readAppEnv } from "../engine/app-env.js";
 import { readProject } from "../engine/project.js";
-import { appDatabase, describeTarget, type DatabaseLookup } from "../generators/app-database.js";
+import { appDatabase, describeTarget, type DatabaseLookup, type DatabaseTarget } from "../generators/app-database.js";
 import { detect, DETECT_PATHS, type Detection } from "../generators/detect.js";
 import { diagnose } from "../generators/doctor.js";
 import { parseDatabaseUrl, UsageError } from "../generators/init/answers.js";
@@ -35,7 +35,7 @@ export async function runMigrate(options: MigrateOptions, command: Command): Pro
   if (!detection.hasPackageJson) command.error(`error: no package.json in ${dir}: run auth migrate in the app's folder (or pass --cwd)`, { exitCode: 2, code: "auth.usage" });
   if (!lookup.found) command.error(`error: ${lookup.reason}${lookup.fix ? `: ${lookup.fix}` : ""}`, { exitCode: lookup.fix ? 1 : 2, code: "auth.database" });
   const where = describeTarget(lookup.target);
-  if (options.dryRun && lookup.target.kind === "pglite" && !existsSync(join(dir, lookup.target.dir))) {
+  if (options.dryRun && notCreated(dir, lookup.target)) {
     console.log(`${where} does not exist yet: auth migrate (or the app's first start) creates it with the whole schema.`);
     return;
   }
@@ -54,10 +54,7 @@ export async function runDoctor(options: DoctorOptions, command: Command): Promi
   const { detection, lookup, env, envFileExists } = readApp(dir);
   let databaseStatus: DatabaseTaskResult | { notCreated: true } | undefined;
   if (lookup.found) {
-    databaseStatus =
-      lookup.target.kind === "pglite" && !existsSync(join(dir, lookup.target.dir))
-        ? { notCreated: true }
-        : await runDatabaseTask(dir, lookup.target, "status", schemaPath(detection));
+    databaseStatus = notCreated(dir, lookup.target) ? { notCreated: true } : await runDatabaseTask(dir, lookup.target, "status", schemaPath(detection));
   }
   const configPath = join(dir, AUTH_CONFIG);
   const findings = diagnose({
@@ -86,19 +83,28 @@ function readApp(dir: string, databaseUrl?: string): { detection: Detection; loo
   const detection = detect(project);
   const { values, fileExists } = readAppEnv(dir);
   const pkg = project.files["package.json"];
-  const lookup: DatabaseLookup = pkg ? appDatabase(pkg, values, databaseUrl) : { found: false, reason: "no package.json" };
+  const dbModulePath = libPath(detection, "db.ts");
+  const dbModule = dbModulePath ? readOrNull(join(dir, dbModulePath)) ?? undefined : undefined;
+  const lookup: DatabaseLookup = pkg ? appDatabase({ packageJson: pkg, env: values, databaseUrl, dbModule }) : { found: false, reason: "no package.json" };
   return { detection, lookup, env: values, envFileExists: fileExists };
+}
+
+/** An embedded database (PGlite folder, SQLite file) the app has not created yet: nothing to ask, and asking must not create it. */
+function notCreated(dir: string, target: DatabaseTarget): boolean {
+  if (target.kind === "pglite") return !existsSync(join(dir, target.dir));
+  if (target.kind === "sqlite") return !existsSync(resolve(dir, target.file));
+  return false;
 }
 
 /** The app's schema module, where auth-init writes it for this framework. */
 function schemaPath(detection: Detection): string | undefined {
-  const framework = detection.frameworks[0]?.id;
-  if (!framework) return undefined;
-  try {
-    return `${layoutFor(framework).libDir}/schema.ts`;
-  } catch {
-    return undefined;
-  }
+  return libPath(detection, "schema.ts");
+}
+
+/** A module of the app's server lib folder (db.ts, schema.ts), where auth-init writes it for this framework. */
+function libPath(detection: Detection, name: string): string | undefined {
+  const framework = detection.frameworks[0];
+  return framework ? `${layoutFor(framework.id, { major: framework.major }).libDir}/${name}` : undefined;
 }
 
 function installedVersion(dir: string): string | undefined {

@@ -25,6 +25,7 @@ import {
   parseFramework,
   parseProviders,
   parseStrategy,
+  takesDatabaseUrl,
   UsageError,
   type InitAnswers,
   type InitFlags,
@@ -62,8 +63,8 @@ async function initApp(dir: string, options: InitOptions): Promise<void> {
 
   let framework = flags.framework ?? onlyFramework(detection);
   if (!detection.hasPackageJson) {
-    if (!project.empty) throw new UsageError(`${shown} has no package.json: run auth-init in a SvelteKit app's folder, or in an empty folder to create one`);
-    framework ??= prompts ? await prompts.askFramework(["sveltekit"]) : "sveltekit";
+    if (!project.empty) throw new UsageError(`${shown} has no package.json: run auth-init in a SvelteKit or SolidStart app's folder, or in an empty folder to create one`);
+    framework ??= prompts ? await prompts.askFramework(["sveltekit", "solid-start"]) : "sveltekit";
     const create = options.dryRun ? false : prompts ? await prompts.askCreateApp(shown) : true;
     if (options.dryRun) throw new UsageError(`${shown} has no app yet: --dry-run cannot show a plan for an app it would create; run without --dry-run`);
     if (!create) throw new UsageError("no app to set up: create one, then run auth-init in it");
@@ -85,6 +86,8 @@ async function initApp(dir: string, options: InitOptions): Promise<void> {
     templates: packageTemplates,
     runtimeSpec: runtime.spec,
     secret: generateSecret(),
+    frameworkMajor: detection.frameworks.find((f) => f.id === framework)?.major,
+    nodeVersion: process.versions.node,
   });
 
   if (options.dryRun) {
@@ -120,7 +123,7 @@ function requireFlags(flags: InitFlags, detection: Detection, empty: boolean): v
   if (!flags.providers) missing.push("--providers");
   if (!flags.adapter) missing.push("--adapter");
   if (!flags.strategy) missing.push("--strategy");
-  if (flags.adapter === "postgres" && flags.databaseUrl === undefined) missing.push("--database-url");
+  if (flags.adapter && takesDatabaseUrl(flags.adapter) && flags.databaseUrl === undefined) missing.push("--database-url");
   if (missing.length > 0) {
     throw new UsageError(`not running in a terminal, so auth-init cannot ask: pass ${missing.join(", ")} (or --yes to take the defaults)`);
   }

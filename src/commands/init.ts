@@ -24,7 +24,9 @@ Examples:
   $ npx auth-init                         ask everything, in the current folder
   $ npx auth-init --yes                   credentials + PGlite (embedded database), no questions
   $ npx auth-init my-app --yes            create a SvelteKit app in ./my-app first if it is empty
+  $ npx auth-init my-app --framework solid-start --yes   the same with a SolidStart 2 app
   $ npx auth-init --adapter postgres --database-url postgres://localhost/app --yes
+  $ npx auth-init --adapter sqlite --yes  a SQLite file, .data/auth.sqlite (SQLITE_PATH in .env moves it)
   $ npx auth-init --strategy jwt --adapter none --providers credentials --no-install
   $ npx auth-init --dry-run --yes         show every file and diff; write nothing
 
@@ -33,12 +35,12 @@ Without a terminal (CI), pass --yes or every choice as a flag.`;
 export function registerInit(program: Command): void {
   program
     .command("init [dir]")
-    .description("set up auth in a SvelteKit app (or create one in an empty folder)")
+    .description("set up auth in a SvelteKit or SolidStart app (or create one in an empty folder)")
     .addOption(new Option("--framework <id>", "the app's framework (detected from package.json)").choices(FRAMEWORKS))
     .option("--providers <ids>", "comma-separated provider ids from the catalog (default: credentials)")
     .addOption(new Option("--strategy <strategy>", "session strategy (default: database with an adapter, else jwt)").choices(STRATEGIES))
     .addOption(new Option("--adapter <adapter>", "where users and sessions are stored (default: pglite)").choices(ADAPTERS))
-    .option("--database-url <url>", "PostgreSQL URL for --adapter postgres, written to .env")
+    .option("--database-url <url>", "the database's URL for --adapter postgres (DATABASE_URL) or hosted-store (HOSTED_STORE_DATABASE_URL), written to .env")
     .option("--no-install", "do not install the dependencies (add them to package.json only)")
     .option("--runtime <spec>", "the @gatehouse/runtime dependency spec (default: this CLI's version, or its checkout's runtime)")
     .option("-y, --yes", "take the defaults for everything not given as a flag; ask nothing")

@@ -12,19 +12,21 @@ export interface MigrateOptions {
 
 const EXAMPLES = `
 Examples:
-  $ npx auth migrate                         the database in .env (DATABASE_URL) or the app's PGlite folder
+  $ npx auth migrate                         the app's database: DATABASE_URL or HOSTED_STORE_DATABASE_URL
+                                             in .env, or its PGlite folder or SQLite file
   $ npx auth migrate --dry-run               list what would be applied
   $ npx auth migrate --database-url postgres://user:pw@db.example.com/app
 
 Apps made by auth-init also migrate themselves when they first open the database;
 this command does it ahead of a deploy. Stop a PGlite app first: one folder, one process.
+A hosted store is migrated on the branch HOSTED_STORE_BRANCH names (default main).
 Exit codes: 0 done (or nothing to do), 1 the database could not be reached or a migration failed, 2 usage.`;
 
 export function registerMigrate(program: Command): void {
   program
     .command("migrate")
     .description("apply the auth schema to the app's database (idempotent)")
-    .option("--database-url <url>", "a PostgreSQL URL instead of the app's DATABASE_URL")
+    .option("--database-url <url>", "a PostgreSQL URL instead of the app's DATABASE_URL (or HOSTED_STORE_DATABASE_URL)")
     .option("--dry-run", "list the pending migrations; apply nothing")
     .option("--cwd <dir>", "the app's directory", ".")
     .addHelpText("after", EXAMPLES)

@@ -5,7 +5,7 @@
  * do the work. Used by `auth migrate` and `auth doctor`.
  */
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import type { DatabaseTarget } from "../generators/app-database.js";
@@ -28,7 +28,9 @@ export async function runDatabaseTask(appDir: string, target: DatabaseTarget, mo
   copyFileSync(RUNNER, join(cache, "database-task.mjs"));
   const hasSchema = schemaPath !== undefined && existsSync(join(appDir, schemaPath));
   if (hasSchema) writeFileSync(join(cache, "schema.mjs"), await transpile(readFileSync(join(appDir, schemaPath!), "utf8")));
-  const runnerTarget = target.kind === "pglite" ? { kind: "pglite", dir: join(appDir, target.dir) } : target;
+  // Paths absolute: the runner's working directory is the app's, but say exactly which folder or file.
+  const runnerTarget =
+    target.kind === "pglite" ? { kind: "pglite", dir: join(appDir, target.dir) } : target.kind === "sqlite" ? { kind: "sqlite", file: resolve(appDir, target.file) } : target;
   const result = await execa(process.execPath, [join(cache, "database-task.mjs"), mode], {
     cwd: appDir,
     env: { GATEHOUSE_DB: JSON.stringify(runnerTarget), GATEHOUSE_SCHEMA: hasSchema ? "1" : "0" },

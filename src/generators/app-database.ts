@@ -1,36 +1,118 @@
 /**
- * Which database an app uses and where it is, from its package.json and env:
- * the driver it lists (`pg` or `@electric-sql/pglite`), then `DATABASE_URL` or
- * `PGLITE_DIR` (default `.pglite`, as the generated db module). Pure.
+ * Which database an app uses and where it is, from its db module, package.json
+ * and env. The kind: the runtime adapter the db module imports (hosted-store
+ * and PostgreSQL apps both list `pg`), else the driver package.json lists
+ * (`better-sqlite3`, `pg`, `@electric-sql/pglite`). The place: the env keys the
+ * generated db module reads, with its defaults. Pure.
  */
+import { DEFAULT_BRANCH, HOSTED_STORE_ENV } from "@gatehouse/runtime/adapters/hosted-store";
+import { DEFAULT_SQLITE_PATH, SQLITE_PATH_KEY } from "./init/answers.js";
 import { listedDependencies } from "./package-json.js";
 
-export type DatabaseTarget = { kind: "pglite"; dir: string } | { kind: "postgres"; url: string };
+export type DatabaseTarget =
+  | { kind: "pglite"; dir: string }
+  | { kind: "postgres"; url: string }
+  | { kind: "sqlite"; file: string }
+  | { kind: "hosted-store"; url: string; branch: string };
+
+export type DatabaseKind = DatabaseTarget["kind"];
 
 export type DatabaseLookup = { found: true; target: DatabaseTarget } | { found: false; reason: string; fix?: string };
 
 export const DEFAULT_PGLITE_DIR = ".pglite";
 
-export function appDatabase(packageJson: string, env: Record<string, string>, databaseUrl?: string): DatabaseLookup {
-  const deps = listedDependencies(packageJson);
-  if (databaseUrl) return { found: true, target: { kind: "postgres", url: databaseUrl } };
-  if ("pg" in deps) {
-    const url = env.DATABASE_URL;
-    if (!url) return { found: false, reason: "DATABASE_URL is not set", fix: "set DATABASE_URL in .env (postgres://user:password@host:5432/database)" };
-    return { found: true, target: { kind: "postgres", url } };
-  }
-  if ("@electric-sql/pglite" in deps) return { found: true, target: { kind: "pglite", dir: env.PGLITE_DIR || DEFAULT_PGLITE_DIR } };
-  return { found: false, reason: "the app has no database driver (pg or @electric-sql/pglite) in package.json" };
+export interface AppDatabaseInput {
+  packageJson: string;
+  /** The app's env (its .env under the process's). */
+  env: Record<string, string>;
+  /** `--database-url`: this URL instead of the one in env, for a PostgreSQL or hosted-store app. */
+  databaseUrl?: string;
+  /** The text of the app's db module, when it has one. */
+  dbModule?: string;
 }
 
-/** A URL with its password hidden, for messages. */
+export function appDatabase({ packageJson, env, databaseUrl, dbModule }: AppDatabaseInput): DatabaseLookup {
+  const kind = databaseKind(listedDependencies(packageJson), env, dbModule);
+  if (databaseUrl) {
+    if (kind === "hosted-store") return { found: true, target: { kind, url: databaseUrl, branch: branchOf(env) } };
+    if (kind === "sqlite") return { found: false, reason: `--database-url is for a database server; this app's database is a SQLite file (${SQLITE_PATH_KEY} in .env moves it)` };
+    // PGlite's schema is PostgreSQL's: its migrations apply to a server as they are.
+    return { found: true, target: { kind: "postgres", url: databaseUrl } };
+  }
+  switch (kind) {
+    case "hosted-store": {
+      const url = env[HOSTED_STORE_ENV.databaseURL];
+      if (!url) return { found: false, reason: `${HOSTED_STORE_ENV.databaseURL} is not set`, fix: `set ${HOSTED_STORE_ENV.databaseURL} in .env (postgres://user:password@host:5432/database)` };
+      return { found: true, target: { kind, url, branch: branchOf(env) } };
+    }
+    case "postgres": {
+      const url = env.DATABASE_URL;
+      if (!url) return { found: false, reason: "DATABASE_URL is not set", fix: "set DATABASE_URL in .env (postgres://user:password@host:5432/database)" };
+      return { found: true, target: { kind, url } };
+    }
+    case "sqlite":
+      return { found: true, target: { kind, file: env[SQLITE_PATH_KEY] || DEFAULT_SQLITE_PATH } };
+    case "pglite":
+      return { found: true, target: { kind, dir: env.PGLITE_DIR || DEFAULT_PGLITE_DIR } };
+    case undefined:
+      return { found: false, reason: "the app has no database driver (pg, @electric-sql/pglite or better-sqlite3) in package.json" };
+  }
+}
+
+/**
+ * The adapter the db module imports decides; without a db module (an app set
+ * up by hand), the driver: `pg` is a hosted store when the env names one and
+ * no DATABASE_URL.
+ */
+function databaseKind(deps: Record<string, string>, env: Record<string, string>, dbModule: string | undefined): DatabaseKind | undefined {
+  const imports = (adapter: string) => dbModule !== undefined && new RegExp(`["']@gatehouse/runtime/adapters/${adapter}(?:/[\\w-]+)?["']`).test(dbModule);
+  if (imports("hosted-store")) return "hosted-store";
+  if (imports("sqlite")) return "sqlite";
+  const hostedStoreEnv = HOSTED_STORE_ENV.databaseURL in env && !("DATABASE_URL" in env);
+  if ("pg" in deps) return hostedStoreEnv && !imports("postgres") ? "hosted-store" : "postgres";
+  if ("@electric-sql/pglite" in deps) return "pglite";
+  if ("better-sqlite3" in deps) return "sqlite";
+  return undefined;
+}
+
+function branchOf(env: Record<string, string>): string {
+  return env[HOSTED_STORE_ENV.branch] || DEFAULT_BRANCH;
+}
+
+/** The target for messages, any password hidden. */
 export function describeTarget(target: DatabaseTarget): string {
-  if (target.kind === "pglite") return `PGlite in ${target.dir}/`;
+  switch (target.kind) {
+    case "pglite":
+      return `PGlite in ${target.dir}/`;
+    case "sqlite":
+      return `SQLite in ${target.file}`;
+    case "postgres":
+      return `PostgreSQL at ${hidePassword(target.url) ?? "(DATABASE_URL is not a valid URL)"}`;
+    case "hosted-store":
+      return `the hosted store's branch "${target.branch}" at ${hidePassword(target.url) ?? `(${HOSTED_STORE_ENV.databaseURL} is not a valid URL)`}`;
+  }
+}
+
+/** What to check when the database cannot be reached. */
+export function reachFix(target: DatabaseTarget): string {
+  switch (target.kind) {
+    case "pglite":
+      return `check ${target.dir}/ (stop the app first: one PGlite folder, one process)`;
+    case "sqlite":
+      return `check that ${target.file} can be created and written (${SQLITE_PATH_KEY} in .env moves it), and that better-sqlite3 is installed`;
+    case "postgres":
+      return "check DATABASE_URL and that the server is running";
+    case "hosted-store":
+      return `check ${HOSTED_STORE_ENV.databaseURL} and ${HOSTED_STORE_ENV.branch}, and that the store is running`;
+  }
+}
+
+function hidePassword(value: string): string | undefined {
   try {
-    const url = new URL(target.url);
+    const url = new URL(value);
     if (url.password) url.password = "***";
-    return `PostgreSQL at ${url.href}`;
+    return url.href;
   } catch {
-    return "PostgreSQL (DATABASE_URL is not a valid URL)";
+    return undefined;
   }
 }

@@ -4,7 +4,7 @@
  */
 import { providerCatalog } from "@gatehouse/runtime/providers/catalog";
 import type { DatabaseTaskResult } from "../engine/app-database.js";
-import { describeTarget, type DatabaseLookup } from "./app-database.js";
+import { describeTarget, reachFix, type DatabaseLookup } from "./app-database.js";
 import type { Detection } from "./detect.js";
 import { isIgnored } from "./gitignore.js";
 import { ROTATION_KEYS, SECRET_KEY } from "./secret.js";
@@ -121,7 +121,7 @@ function database({ database: lookup, databaseStatus: status }: DoctorInput): Fi
   const where = describeTarget(lookup.target);
   if (!status) return [];
   if ("notCreated" in status) return [{ level: "ok", message: `${where} does not exist yet: the app creates and migrates it on first start` }];
-  if (!status.ok) return [{ level: "error", message: `${where} cannot be reached: ${status.error}`, fix: "check DATABASE_URL and that the server is running" }];
+  if (!status.ok) return [{ level: "error", message: `${where} cannot be reached: ${status.error}`, fix: reachFix(lookup.target) }];
   if (status.pending.length > 0) {
     return [{ level: "warning", message: `${where} lacks migrations: ${status.pending.join(", ")}`, fix: "run `npx auth migrate` (the app also applies them when it first opens the database)" }];
   }

@@ -8,6 +8,7 @@ import { providerCatalog } from "@gatehouse/runtime/providers/catalog";
 import type { Framework } from "../generators/detect.js";
 import {
   ADAPTERS,
+  DATABASE_URL_KEYS,
   DEFAULT_ADAPTER,
   DEFAULT_PROVIDERS,
   defaultStrategy,
@@ -34,6 +35,8 @@ const FRAMEWORK_LABELS: Record<Framework, string> = { sveltekit: "SvelteKit", "s
 const ADAPTER_LABELS: Record<AdapterChoice, { label: string; hint: string }> = {
   pglite: { label: "PGlite", hint: "embedded PostgreSQL in a folder of the app: nothing to set up" },
   postgres: { label: "PostgreSQL server", hint: "Neon, Supabase, CockroachDB, your own: needs a DATABASE_URL" },
+  sqlite: { label: "SQLite", hint: "a file of the app (.data/auth.sqlite) through better-sqlite3: nothing to set up" },
+  "hosted-store": { label: "Hosted store", hint: "the svc_ tables on a branch of a hosted database: needs a HOSTED_STORE_DATABASE_URL" },
   none: { label: "No database", hint: "JWT sessions only; you check passwords yourself" },
 };
 
@@ -90,10 +93,11 @@ export async function askInit(flags: InitFlags, framework: Framework): Promise<I
           }),
         ));
   let databaseUrl = flags.databaseUrl ?? "";
-  if (adapter === "postgres" && !flags.databaseUrl) {
+  const urlKey = DATABASE_URL_KEYS[adapter];
+  if (urlKey && !flags.databaseUrl) {
     const url = answered(
       await p.text({
-        message: "DATABASE_URL (leave empty to fill in .env later)",
+        message: `${urlKey} (leave empty to fill in .env later)`,
         placeholder: "postgres://user:password@localhost:5432/app",
         validate: (value) => {
           if (!value) return undefined;

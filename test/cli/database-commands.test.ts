@@ -2,14 +2,17 @@
  * `auth migrate` and `auth doctor` through the real bins, on apps set up by
  * `auth-init --no-install` whose node_modules link this checkout's runtime and
  * drivers (what an install would give them, in a fraction of the time): a real
- * PGlite folder, and a fresh database on the PostgreSQL server when
- * DATABASE_URL is set.
+ * PGlite folder, a real SQLite file, and fresh databases on the PostgreSQL
+ * server (PostgreSQL and hosted store) when DATABASE_URL is set. Also which
+ * database an app uses (appDatabase), read from its files.
  */
 import { randomBytes } from "node:crypto";
+import Database from "better-sqlite3";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
+import { appDatabase } from "../../src/generators/app-database.js";
 import { configuredProviders } from "../../src/generators/doctor.js";
 import { authBin, authInitBin, cli, removeAll, root, tempCopy } from "./support/cli.js";
 
@@ -26,7 +29,17 @@ afterAll(async () => {
 });
 
 // The process env wins over .env (as dotenv): keep the runner's DATABASE_URL out of the apps.
-const NO_ENV = { DATABASE_URL: undefined, AUTH_SECRET: undefined, AUTH_URL: undefined, ORIGIN: undefined, AUTH_TRUST_HOST: undefined };
+const NO_ENV = {
+  DATABASE_URL: undefined,
+  HOSTED_STORE_DATABASE_URL: undefined,
+  HOSTED_STORE_BRANCH: undefined,
+  SQLITE_PATH: undefined,
+  PGLITE_DIR: undefined,
+  AUTH_SECRET: undefined,
+  AUTH_URL: undefined,
+  ORIGIN: undefined,
+  AUTH_TRUST_HOST: undefined,
+};
 const auth = (args: string[], cwd: string) => cli(authBin, args, cwd, NO_ENV, 60_000);
 
 /** An app set up by auth-init, with node_modules linking what `npm install` would bring. */
@@ -38,12 +51,20 @@ function setUpApp(initArgs: string[] = []): string {
     ["@gatehouse/runtime", join(root, "runtime")],
     ["@electric-sql/pglite", join(root, "node_modules/@electric-sql/pglite")],
     ["pg", join(root, "node_modules/pg")],
+    ["better-sqlite3", join(root, "node_modules/better-sqlite3")],
   ] as const) {
     const link = join(dir, "node_modules", name);
     mkdirSync(join(link, ".."), { recursive: true });
     symlinkSync(target, link, "dir");
   }
   return dir;
+}
+
+/** Sets `key` in the app's .env, replacing its line or adding one. */
+function setEnv(dir: string, key: string, value: string): void {
+  const env = readFileSync(join(dir, ".env"), "utf8");
+  const line = `${key}="${value}"`;
+  writeFileSync(join(dir, ".env"), new RegExp(`^${key}=.*$`, "m").test(env) ? env.replace(new RegExp(`^${key}=.*$`, "m"), line) : `${env}${line}\n`);
 }
 
 async function freshDatabase(): Promise<string> {
@@ -77,6 +98,66 @@ describe("auth migrate", () => {
     expect(auth(["migrate", "--dry-run"], dir).stdout).toContain("would apply 0001_init, app_0001_user_passwords");
     expect(auth(["migrate"], dir).stdout).toContain("applied 0001_init, app_0001_user_passwords");
     expect(auth(["migrate"], dir).stdout).toContain("is up to date");
+  });
+
+  it("SQLite: --dry-run creates no file; migrate creates .data/auth.sqlite with the whole schema; again: up to date; SQLITE_PATH moves it", () => {
+    const dir = setUpApp(["--adapter", "sqlite"]);
+    expect(auth(["migrate", "--dry-run"], dir)).toMatchObject({ code: 0, stdout: expect.stringContaining("SQLite in .data/auth.sqlite does not exist yet") });
+    expect(existsSync(join(dir, ".data"))).toBe(false);
+    const first = auth(["migrate"], dir);
+    expect(first.stderr).toBe("");
+    expect(first.stdout).toContain("SQLite in .data/auth.sqlite: applied 0001_init, app_0001_user_passwords");
+    expect(auth(["migrate"], dir).stdout).toContain("SQLite in .data/auth.sqlite is up to date.");
+    expect(auth(["migrate", "--dry-run"], dir).stdout).toContain("is up to date");
+    const db = new Database(join(dir, ".data/auth.sqlite"), { readonly: true });
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'user_passwords'").all()).toHaveLength(1);
+    db.close();
+
+    setEnv(dir, "SQLITE_PATH", "var/db/other.sqlite");
+    expect(auth(["migrate", "--dry-run"], dir).stdout).toContain("SQLite in var/db/other.sqlite does not exist yet");
+    expect(auth(["migrate"], dir).stdout).toContain("SQLite in var/db/other.sqlite: applied 0001_init, app_0001_user_passwords");
+    expect(existsSync(join(dir, "var/db/other.sqlite"))).toBe(true);
+  });
+
+  it("SQLite: --database-url is refused (exit 2): the database is a file", () => {
+    const dir = setUpApp(["--adapter", "sqlite"]);
+    const run = auth(["migrate", "--database-url", "postgres://x/y"], dir);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("this app's database is a SQLite file (SQLITE_PATH in .env moves it)");
+  });
+
+  it.runIf(serverUrl)("hosted store (HOSTED_STORE_DATABASE_URL in .env): the svc_ schema and the password table in the branch's schema, its own ledger", async () => {
+    const url = await freshDatabase();
+    const dir = setUpApp(["--adapter", "hosted-store", "--database-url", url]);
+    const where = `the hosted store's branch "main" at ${url}`;
+    expect(auth(["migrate", "--dry-run"], dir).stdout).toContain(`${where}: would apply 0001_init, app_0001_user_passwords`);
+    const first = auth(["migrate"], dir);
+    expect(first.stderr).toBe("");
+    expect(first.stdout).toContain(`${where}: applied 0001_init, app_0001_user_passwords`);
+    expect(auth(["migrate"], dir).stdout).toContain(`${where} is up to date.`);
+    expect(auth(["migrate", "--dry-run"], dir).stdout).toContain("is up to date");
+
+    // Another branch is another schema: everything is pending there, and applied there alone.
+    setEnv(dir, "HOSTED_STORE_BRANCH", "preview");
+    expect(auth(["migrate", "--dry-run"], dir).stdout).toContain(`branch "preview" at ${url}: would apply 0001_init, app_0001_user_passwords`);
+    expect(auth(["migrate"], dir).stdout).toContain(`branch "preview" at ${url}: applied 0001_init, app_0001_user_passwords`);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const { rows } = await client.query<{ schema: string }>("SELECT table_schema AS schema FROM information_schema.tables WHERE table_name = 'svc_user_passwords' ORDER BY 1");
+    const ledger = await client.query<{ t: string | null }>("SELECT to_regclass('public.gatehouse_migrations')::text AS t");
+    await client.end();
+    expect(rows.map((r) => r.schema)).toEqual(["main", "preview"]);
+    expect(ledger.rows).toEqual([{ t: null }]);
+  });
+
+  it("hosted store: a store that cannot be reached exits 1 naming it, password hidden; no HOSTED_STORE_DATABASE_URL exits 1 with the fix", () => {
+    const dir = setUpApp(["--adapter", "hosted-store"]);
+    expect(auth(["migrate"], dir)).toMatchObject({ code: 1, stderr: expect.stringContaining("set HOSTED_STORE_DATABASE_URL in .env") });
+    const run = auth(["migrate", "--database-url", "postgres://app:secret-pw@127.0.0.1:1/app"], dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`the hosted store's branch "main" at postgres://app:***@127.0.0.1:1/app`);
+    expect(run.stderr).not.toContain("secret-pw");
+    expect(run.stderr).toMatch(/ECONNREFUSED/);
   });
 
   it("a server that cannot be reached: exit 1 naming it, password hidden", () => {
@@ -149,6 +230,73 @@ describe("auth doctor", () => {
     expect(pending.stdout).toContain("lacks migrations: 0001_init, app_0001_user_passwords");
     expect(auth(["migrate"], dir).code).toBe(0);
     expect(auth(["doctor"], dir).stdout).toContain("is reachable and migrated");
+  });
+});
+
+describe("auth doctor on SQLite and the hosted store", () => {
+  it("SQLite: the file is created on first start; once migrated it is ok; a migration missing from the ledger is a warning until auth migrate", () => {
+    const dir = setUpApp(["--adapter", "sqlite"]);
+    const fresh = auth(["doctor"], dir);
+    expect(fresh.code, fresh.stdout + fresh.stderr).toBe(0);
+    expect(fresh.stdout).toContain("ok   SQLite in .data/auth.sqlite does not exist yet: the app creates and migrates it on first start");
+    expect(existsSync(join(dir, ".data"))).toBe(false);
+    expect(auth(["migrate"], dir).code).toBe(0);
+    expect(auth(["doctor"], dir).stdout).toContain("ok   SQLite in .data/auth.sqlite is reachable and migrated");
+
+    const db = new Database(join(dir, ".data/auth.sqlite"));
+    db.prepare("DELETE FROM gatehouse_migrations WHERE name = ?").run("app_0001_user_passwords");
+    db.close();
+    const pending = auth(["doctor"], dir);
+    expect(pending.code).toBe(0);
+    expect(pending.stdout).toContain("warn SQLite in .data/auth.sqlite lacks migrations: app_0001_user_passwords");
+    expect(auth(["migrate"], dir).stdout).toContain("applied app_0001_user_passwords");
+  });
+
+  it("hosted store: no URL is a problem with its fix; unreachable is a problem; pending migrations a warning until auth migrate", async () => {
+    const dir = setUpApp(["--adapter", "hosted-store"]);
+    const unset = auth(["doctor"], dir);
+    expect(unset.code).toBe(1);
+    expect(unset.stdout).toContain("fail database: HOSTED_STORE_DATABASE_URL is not set");
+    expect(unset.stdout).toContain("fix: set HOSTED_STORE_DATABASE_URL in .env");
+    setEnv(dir, "HOSTED_STORE_DATABASE_URL", "postgres://app:pw@127.0.0.1:1/app");
+    const down = auth(["doctor"], dir);
+    expect(down.code).toBe(1);
+    expect(down.stdout).toMatch(/fail the hosted store's branch "main" at postgres:\/\/app:\*\*\*@127\.0\.0\.1:1\/app cannot be reached/);
+    expect(down.stdout).toContain("fix: check HOSTED_STORE_DATABASE_URL and HOSTED_STORE_BRANCH, and that the store is running");
+    if (!serverUrl) return;
+    setEnv(dir, "HOSTED_STORE_DATABASE_URL", await freshDatabase());
+    const pending = auth(["doctor"], dir);
+    expect(pending.code).toBe(0);
+    expect(pending.stdout).toContain("lacks migrations: 0001_init, app_0001_user_passwords");
+    expect(auth(["migrate"], dir).code).toBe(0);
+    expect(auth(["doctor"], dir).stdout).toContain(`ok   the hosted store's branch "main" at`);
+  });
+});
+
+describe("appDatabase: which database an app uses", () => {
+  const pkg = (deps: Record<string, string>) => JSON.stringify({ dependencies: deps });
+  const db = (adapter: string) => `import { migrate } from '@gatehouse/runtime/adapters/${adapter}';\n`;
+
+  it("the adapter the db module imports decides, so a hosted-store app (which lists pg) is not taken for PostgreSQL", () => {
+    const env = { DATABASE_URL: "postgres://db/app", HOSTED_STORE_DATABASE_URL: "postgres://store/app", HOSTED_STORE_BRANCH: "preview" };
+    expect(appDatabase({ packageJson: pkg({ pg: "8" }), env, dbModule: db("hosted-store") })).toEqual({ found: true, target: { kind: "hosted-store", url: "postgres://store/app", branch: "preview" } });
+    expect(appDatabase({ packageJson: pkg({ pg: "8" }), env, dbModule: db("postgres") })).toEqual({ found: true, target: { kind: "postgres", url: "postgres://db/app" } });
+    expect(appDatabase({ packageJson: pkg({ "better-sqlite3": "12" }), env: {}, dbModule: db("sqlite") })).toEqual({ found: true, target: { kind: "sqlite", file: ".data/auth.sqlite" } });
+    expect(appDatabase({ packageJson: pkg({ "@electric-sql/pglite": "0.5" }), env: {}, dbModule: db("postgres") })).toEqual({ found: true, target: { kind: "pglite", dir: ".pglite" } });
+  });
+
+  it("without a db module, the driver in package.json; pg with only the hosted store's env key is the hosted store", () => {
+    expect(appDatabase({ packageJson: pkg({ pg: "8" }), env: { HOSTED_STORE_DATABASE_URL: "" } })).toMatchObject({ found: false, reason: "HOSTED_STORE_DATABASE_URL is not set" });
+    expect(appDatabase({ packageJson: pkg({ pg: "8" }), env: { DATABASE_URL: "" } })).toMatchObject({ found: false, reason: "DATABASE_URL is not set" });
+    expect(appDatabase({ packageJson: pkg({ "better-sqlite3": "12" }), env: { SQLITE_PATH: "/srv/auth.db" } })).toEqual({ found: true, target: { kind: "sqlite", file: "/srv/auth.db" } });
+    expect(appDatabase({ packageJson: pkg({}), env: {} })).toMatchObject({ found: false, reason: expect.stringContaining("better-sqlite3") });
+  });
+
+  it("--database-url replaces the env's URL: for the hosted store its branch stays the env's; a SQLite app refuses it", () => {
+    const env = { HOSTED_STORE_BRANCH: "preview" };
+    expect(appDatabase({ packageJson: pkg({ pg: "8" }), env, databaseUrl: "postgres://x/y", dbModule: db("hosted-store") })).toEqual({ found: true, target: { kind: "hosted-store", url: "postgres://x/y", branch: "preview" } });
+    expect(appDatabase({ packageJson: pkg({ "@electric-sql/pglite": "0.5" }), env, databaseUrl: "postgres://x/y" })).toEqual({ found: true, target: { kind: "postgres", url: "postgres://x/y" } });
+    expect(appDatabase({ packageJson: pkg({ "better-sqlite3": "12" }), env, databaseUrl: "postgres://x/y" })).toMatchObject({ found: false });
   });
 });
 

@@ -111,12 +111,51 @@ describe("auth-init (built binary)", () => {
     expect(read(dir, ".gitignore")).not.toContain(".pglite");
   });
 
+  it("--adapter sqlite: better-sqlite3 and its types in package.json, .data/ git-ignored, no database URL in .env", () => {
+    const dir = app();
+    const run = init(["--yes", "--no-install", ...RUNTIME, "--adapter", "sqlite"], dir);
+    expect(run.code, run.stderr).toBe(0);
+    const pkg = JSON.parse(read(dir, "package.json"));
+    expect(pkg.dependencies["better-sqlite3"]).toBeDefined();
+    expect(pkg.devDependencies["@types/better-sqlite3"]).toBeDefined();
+    expect(read(dir, ".gitignore")).toContain("\n.data/\n");
+    expect(read(dir, ".env.example")).toBe("AUTH_SECRET=\n");
+    expect(read(dir, "src/lib/server/db.ts")).toContain("new BetterSqlite3(file)");
+    expect(existsSync(join(dir, ".data"))).toBe(false);
+  });
+
+  it("--adapter hosted-store --database-url: HOSTED_STORE_DATABASE_URL and HOSTED_STORE_BRANCH in .env, pg in package.json", () => {
+    const dir = app();
+    const run = init(["--yes", "--no-install", ...RUNTIME, "--adapter", "hosted-store", "--database-url", "postgres://app:pw@127.0.0.1:5432/store"], dir);
+    expect(run.code, run.stderr).toBe(0);
+    const env = read(dir, ".env");
+    expect(readEnvValue(env, "HOSTED_STORE_DATABASE_URL")).toBe("postgres://app:pw@127.0.0.1:5432/store");
+    expect(readEnvValue(env, "HOSTED_STORE_BRANCH")).toBe("main");
+    expect(readEnvValue(env, "DATABASE_URL")).toBeUndefined();
+    expect(JSON.parse(read(dir, "package.json")).dependencies.pg).toBeDefined();
+    expect(run.stdout).not.toContain("Set HOSTED_STORE_DATABASE_URL");
+  });
+
+  it("not on a terminal: --adapter hosted-store, like postgres, needs --database-url too; --yes leaves a placeholder to fill in", () => {
+    const dir = app();
+    const flags = ["--providers", "credentials", "--adapter", "hosted-store", "--strategy", "database", "--no-install", ...RUNTIME];
+    const missing = init(flags, dir);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("pass --database-url");
+    const placeholder = init([...flags, "--yes"], dir);
+    expect(placeholder.code, placeholder.stderr).toBe(0);
+    expect(placeholder.stdout).toContain("Set HOSTED_STORE_DATABASE_URL in .env");
+  });
+
   it.each([
     [["--adapter", "mysql"], /argument 'mysql' is invalid/],
     [["--framework", "next"], /argument 'next' is invalid/],
     [["--providers", "credentials,nope"], /unknown provider "nope": known ones are credentials/],
     [["--strategy", "database", "--adapter", "none"], /choose an --adapter/],
-    [["--database-url", "postgres://x/y"], /only used with --adapter postgres/],
+    [["--database-url", "postgres://x/y"], /only used with --adapter postgres or hosted-store/],
+    [["--adapter", "sqlite", "--database-url", "postgres://x/y"], /not used with --adapter sqlite: .*set SQLITE_PATH in \.env/],
+    [["--adapter", "hosted-store", "--database-url", "mysql://x/y"], /postgres:\/\/ or postgresql:\/\//],
+    [["--adapter", "none", "--strategy", "database"], /choose an --adapter \(pglite, postgres, sqlite, hosted-store\)/],
     [["--adapter", "postgres", "--database-url", "mysql://x/y"], /postgres:\/\/ or postgresql:\/\//],
     [["--bogus"], /unknown option '--bogus'/],
   ])("bad input %j: exit 2 with the reason, nothing written", (args, message) => {
@@ -193,6 +232,21 @@ describe.runIf(hasScript)("auth-init on a terminal asks what the flags leave ope
     expect(run.code).toBe(0);
     expect(read(dir, "src/auth.ts")).toContain("strategy: 'database'");
     expect(existsSync(join(dir, "src/lib/server/db.ts"))).toBe(true);
+  });
+
+  it("the hosted store, chosen from the list, asks for HOSTED_STORE_DATABASE_URL and writes it to .env", async () => {
+    const dir = app();
+    const down = "\u001b[B";
+    const run = await onTerminal(authInitBin, ["--no-install", ...RUNTIME], dir, [
+      { when: "Sign in with", keys: "\r" },
+      { when: "Where should users and sessions be stored?", keys: `${down}${down}${down}\r` },
+      { when: "Session strategy", keys: "\r" },
+      { when: "HOSTED_STORE_DATABASE_URL (leave empty to fill in .env later)", keys: "postgres://app:pw@127.0.0.1:5432/store\r" },
+    ], {}, 30_000);
+    expect(run.answered).toBe(4);
+    expect(run.code, run.output).toBe(0);
+    expect(readEnvValue(read(dir, ".env"), "HOSTED_STORE_DATABASE_URL")).toBe("postgres://app:pw@127.0.0.1:5432/store");
+    expect(read(dir, "src/lib/server/db.ts")).toContain("HostedStoreAdapter(store)");
   });
 
   it("Ctrl-C at a question: exit 1, nothing written", async () => {

@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { HOSTED_STORE_ENV } from "../../runtime/src/adapters/hosted-store/index.js";
 import * as providers from "../../runtime/src/providers/index.js";
 import { providerCatalog } from "../../runtime/src/providers/catalog.js";
 import { readProject, type ProjectSnapshot } from "../../src/engine/project.js";
@@ -13,6 +14,7 @@ import { packageTemplates } from "../../src/engine/templates.js";
 import { DETECT_PATHS } from "../../src/generators/detect.js";
 import {
   checkAnswers,
+  DATABASE_URL_KEYS,
   parseDatabaseUrl,
   parseProviders,
   UsageError,
@@ -50,6 +52,8 @@ describe("planInit for SvelteKit", () => {
     ["credentials, pglite, database sessions", {}],
     ["credentials, postgres, jwt", { adapter: "postgres", strategy: "jwt", databaseUrl: "postgres://app:pw@localhost:5432/app" }],
     ["credentials, no database, jwt", { adapter: "none", strategy: "jwt" }],
+    ["credentials, sqlite, database sessions", { adapter: "sqlite" }],
+    ["credentials, hosted-store, database sessions", { adapter: "hosted-store", databaseUrl: "postgres://app:pw@store.example.com:5432/app" }],
   ] as const)("%s: every file as a snapshot", (_name, answers) => {
     const p = plan(answers);
     const files = Object.fromEntries(p.changes.map((c) => [c.path, c.before === null ? c.after : { before: c.before, after: c.after }]));
@@ -95,6 +99,45 @@ describe("planInit for SvelteKit", () => {
     expect(after(p, ".env")).toContain("\nDATABASE_URL=\n");
     expect(p.env).toContainEqual({ key: "DATABASE_URL", filled: false });
     expect(p.nextSteps[0]).toContain("Set DATABASE_URL");
+  });
+
+  it("sqlite: better-sqlite3 and its types; the file's folder .data/ is git-ignored; SQLITE_PATH is read, not written", () => {
+    const p = plan({ adapter: "sqlite" });
+    expect(p.dependencies).toEqual({ "@gatehouse/runtime": RUNTIME, "better-sqlite3": DRIVER_VERSIONS["better-sqlite3"] });
+    expect(p.devDependencies).toEqual({ "@types/better-sqlite3": DRIVER_VERSIONS["@types/better-sqlite3"], "@types/node": DRIVER_VERSIONS["@types/node"] });
+    expect(after(p, ".gitignore")).toMatch(/\n\.data\/\n$/);
+    expect(after(p, ".env")).toBe(`AUTH_SECRET="${SECRET}"\n`);
+    const db = after(p, "src/lib/server/db.ts")!;
+    expect(db).toContain("env.SQLITE_PATH || '.data/auth.sqlite'");
+    expect(db).toContain("export const adapter = SqliteAdapter(database);");
+    expect(db).not.toMatch(/\$\d/); // SQLite's placeholders are `?`
+    expect(after(p, "src/lib/server/schema.ts")).toContain("from '@gatehouse/runtime/adapters/sqlite'");
+    expect(p.nextSteps.join("\n")).not.toContain("Set ");
+  });
+
+  it("hosted-store: pg; HOSTED_STORE_DATABASE_URL from --database-url and HOSTED_STORE_BRANCH in .env; the password table next to svc_users", () => {
+    const p = plan({ adapter: "hosted-store", databaseUrl: "postgres://app:pw@store.example.com:5432/app" });
+    expect(p.dependencies).toEqual({ "@gatehouse/runtime": RUNTIME, pg: DRIVER_VERSIONS.pg });
+    expect(p.devDependencies).toEqual({ "@types/pg": DRIVER_VERSIONS["@types/pg"], "@types/node": DRIVER_VERSIONS["@types/node"] });
+    expect(after(p, ".env")).toBe(`AUTH_SECRET="${SECRET}"\nHOSTED_STORE_DATABASE_URL="postgres://app:pw@store.example.com:5432/app"\nHOSTED_STORE_BRANCH="main"\n`);
+    expect(after(p, ".env.example")).toBe("AUTH_SECRET=\nHOSTED_STORE_DATABASE_URL=\nHOSTED_STORE_BRANCH=\n");
+    expect(after(p, ".gitignore")).toBeUndefined(); // .env is ignored already; no local database
+    expect(after(p, "src/lib/server/db.ts")).toContain("export const adapter = HostedStoreAdapter(store);");
+    expect(after(p, "src/lib/server/schema.ts")).toContain('"user" text NOT NULL UNIQUE REFERENCES svc_users (id) ON DELETE CASCADE');
+    expect(p.env).toEqual([{ key: "AUTH_SECRET", filled: true }, { key: "HOSTED_STORE_DATABASE_URL", filled: true }, { key: "HOSTED_STORE_BRANCH", filled: true }]);
+  });
+
+  it("hosted-store without --database-url: an empty HOSTED_STORE_DATABASE_URL placeholder, and the next steps ask for it", () => {
+    const p = plan({ adapter: "hosted-store" });
+    expect(after(p, ".env")).toContain("\nHOSTED_STORE_DATABASE_URL=\n");
+    expect(p.env).toContainEqual({ key: "HOSTED_STORE_DATABASE_URL", filled: false });
+    expect(p.nextSteps[0]).toMatch(/^Set HOSTED_STORE_DATABASE_URL in \.env .*HOSTED_STORE_BRANCH names the branch \(default main\)/);
+  });
+
+  it("one passwords module for every database: its SQL lives in db.ts", () => {
+    const texts = (["pglite", "postgres", "sqlite", "hosted-store"] as const).map((adapter) => after(plan({ adapter }), "src/lib/server/passwords.ts"));
+    expect(new Set(texts).size).toBe(1);
+    expect(texts[0]).not.toMatch(/SELECT|INSERT/);
   });
 
   it("running again on the result changes nothing", () => {
@@ -154,7 +197,12 @@ describe("answers", () => {
 
   it("combinations that cannot work are refused with the flag that fixes them", () => {
     expect(() => checkAnswers({ ...DEFAULTS, adapter: "none", strategy: "database" })).toThrow(/--strategy jwt/);
-    expect(() => checkAnswers({ ...DEFAULTS, databaseUrl: "postgres://x/y" })).toThrow(/only used with --adapter postgres/);
+    expect(() => checkAnswers({ ...DEFAULTS, databaseUrl: "postgres://x/y" })).toThrow(/only used with --adapter postgres or hosted-store/);
+    expect(() => checkAnswers({ ...DEFAULTS, adapter: "sqlite", databaseUrl: "postgres://x/y" })).toThrow(/set SQLITE_PATH in \.env/);
+    expect(() => checkAnswers({ ...DEFAULTS, adapter: "none", strategy: "database" })).toThrow(/\(pglite, postgres, sqlite, hosted-store\)/);
+    for (const adapter of ["postgres", "hosted-store"] as const) expect(() => checkAnswers({ ...DEFAULTS, adapter, databaseUrl: "postgres://x/y" })).not.toThrow();
+    // The key the prompt names is the one the runtime's HostedStoreClient reads (answers.ts does not import the runtime's adapter).
+    expect(DATABASE_URL_KEYS["hosted-store"]).toBe(HOSTED_STORE_ENV.databaseURL);
   });
 
   it("the catalog lists exactly providers the runtime exports", () => {

@@ -1,11 +1,14 @@
 /**
  * The product's main job, end to end: `auth-init --yes` in an empty folder makes
  * a SvelteKit app with email + password accounts — on the embedded PGlite
- * database, and on a PostgreSQL server — that type-checks, builds, starts, and
- * lets a person sign up, sign out and sign in again in headless Chromium.
+ * database, on a PostgreSQL server, on a SQLite file (better-sqlite3, compiled
+ * by the app's install) and on a hosted store (the svc_ tables on a PostgreSQL
+ * server) — that type-checks, builds, starts, and lets a person sign up, sign
+ * out and sign in again in headless Chromium.
  */
+import Database from "better-sqlite3";
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,19 +21,61 @@ const EMAIL = "ada@example.com";
 const PASSWORD = "correct horse battery staple";
 
 const serverUrl = process.env.DATABASE_URL;
-const variants = [
-  { name: "pglite", args: [] as string[], needs: undefined as string | undefined },
-  { name: "postgres", args: ["--adapter", "postgres"], needs: serverUrl },
+
+/** Who signed up, read from where the variant's database keeps users. */
+type Accounts = (app: CliSvelteKitApp, databaseUrl: string | undefined) => Promise<{ email: string; hashed: boolean }[]>;
+
+interface Variant {
+  name: string;
+  args: string[];
+  /** The driver auth-init adds to package.json. */
+  driver: string;
+  /** The variant gets a database of its own on the PostgreSQL server, as --database-url. */
+  server?: boolean;
+  /** Absent for PGlite: the running app holds its folder alone. */
+  accounts?: Accounts;
+}
+
+const variants: Variant[] = [
+  { name: "pglite", args: [], driver: "@electric-sql/pglite" },
+  {
+    name: "postgres",
+    args: ["--adapter", "postgres"],
+    driver: "pg",
+    server: true,
+    accounts: (_app, url) => query(url!, `SELECT u.email, p.hash IS NOT NULL AS hashed FROM users u LEFT JOIN user_passwords p ON p."userId" = u.id`),
+  },
+  {
+    name: "sqlite",
+    args: ["--adapter", "sqlite"],
+    driver: "better-sqlite3",
+    accounts: async (app) => {
+      const db = new Database(join(app.dir, ".data/auth.sqlite"), { readonly: true });
+      try {
+        const rows = db.prepare(`SELECT u.email AS email, p.hash IS NOT NULL AS hashed FROM users u LEFT JOIN user_passwords p ON p."userId" = u.id`).all() as { email: string; hashed: number }[];
+        return rows.map((row) => ({ email: row.email, hashed: row.hashed === 1 }));
+      } finally {
+        db.close();
+      }
+    },
+  },
+  {
+    name: "hosted-store",
+    args: ["--adapter", "hosted-store"],
+    driver: "pg",
+    server: true,
+    accounts: (_app, url) => query(url!, `SELECT u.email, p.hash IS NOT NULL AS hashed FROM "main".svc_users u LEFT JOIN "main".svc_user_passwords p ON p."user" = u.id`),
+  },
 ];
 
 for (const variant of variants) {
-  const skip = variant.name === "postgres" && !serverUrl;
+  const skip = variant.server === true && !serverUrl;
   describe.skipIf(skip)(`auth-init --yes ${variant.args.join(" ")} (SvelteKit, ${variant.name})`, () => {
     let app: CliSvelteKitApp;
     let database: { url: string; drop: () => Promise<void> } | undefined;
 
     beforeAll(async () => {
-      if (variant.name === "postgres") database = await freshDatabase(serverUrl!);
+      if (variant.server) database = await freshDatabase(serverUrl!);
       const args = database ? [...variant.args, "--database-url", database.url] : variant.args;
       app = await startCliSvelteKitApp(`app-${variant.name}`, args);
     }, 900_000);
@@ -45,7 +90,9 @@ for (const variant of variants) {
       expect(app.initOutput).toContain("Next steps:");
       const pkg = JSON.parse(readFileSync(join(app.dir, "package.json"), "utf8"));
       expect(pkg.dependencies["@gatehouse/runtime"]).toBe("file:vendor/gatehouse-runtime-0.1.0.tgz");
-      expect(pkg.dependencies[variant.name === "pglite" ? "@electric-sql/pglite" : "pg"]).toBeDefined();
+      expect(pkg.dependencies[variant.driver]).toBeDefined();
+      // `vite build` imported the server modules and the server has started: the database opens on first use only.
+      if (variant.name === "sqlite") expect(existsSync(join(app.dir, ".data"))).toBe(false);
     });
 
     it("the generated code type-checks with svelte-check (0 errors, 0 warnings)", async () => {
@@ -113,8 +160,22 @@ for (const variant of variants) {
         await page.waitForURL(`${origin}/signin?redirectTo=%2Fprotected`);
         await shot(page, "taken-email");
       }, 60_000);
+
+      it.skipIf(!variant.accounts)("the one account is in the adapter's tables, with its password hash beside it", async () => {
+        expect(await variant.accounts!(app, database?.url)).toEqual([{ email: EMAIL, hashed: true }]);
+      });
     });
   });
+}
+
+async function query<Row extends Record<string, unknown>>(url: string, sql: string): Promise<Row[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<Row>(sql)).rows;
+  } finally {
+    await client.end();
+  }
 }
 
 /** A database of its own on the PostgreSQL server, dropped afterwards. */

@@ -4,15 +4,39 @@
  * `status` lists the applied and pending migrations, `migrate` applies the
  * pending ones. Prints one JSON line; never throws past it.
  *
- * Input: argv[2] = "status" | "migrate"; env GATEHOUSE_DB = {"kind":"pglite","dir":...}
- * or {"kind":"postgres","url":...}; env GATEHOUSE_SCHEMA = "1" when ./schema.mjs
- * (the app's schema, transpiled) sits next to this file.
+ * Input: argv[2] = "status" | "migrate"; env GATEHOUSE_DB = the target as JSON:
+ * {"kind":"pglite","dir":...}, {"kind":"postgres","url":...},
+ * {"kind":"sqlite","file":...} or {"kind":"hosted-store","url":...,"branch":...}
+ * (paths absolute); env GATEHOUSE_SCHEMA = "1" when ./schema.mjs (the app's
+ * schema, transpiled) sits next to this file.
+ *
+ * Each adapter keeps its own ledger of applied migrations: `gatehouse_migrations`
+ * (PostgreSQL, PGlite, SQLite) or `svc_migrations` in the branch's schema (hosted store).
  */
-import { migrate, migrations as bundled, type Migration } from "@gatehouse/runtime/adapters/postgres";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import type { Migration } from "@gatehouse/runtime/adapters/postgres";
 
-type Target = { kind: "pglite"; dir: string } | { kind: "postgres"; url: string };
+type Target =
+  | { kind: "pglite"; dir: string }
+  | { kind: "postgres"; url: string }
+  | { kind: "sqlite"; file: string }
+  | { kind: "hosted-store"; url: string; branch: string };
+type Mode = "status" | "migrate";
+
 interface Queryable {
   query<Row>(text: string, params?: unknown[]): Promise<{ rows: Row[] }>;
+}
+
+/** The app's database, opened through its adapter's module. */
+interface Database {
+  /** The adapter's own migrations: the schema when the app has no schema module. */
+  bundled: readonly Migration[];
+  /** The migrations the ledger records, [] when there is no ledger yet. */
+  applied(): Promise<string[]>;
+  /** Applies what `schema` has and the ledger lacks; the names applied. */
+  migrate(schema: readonly Migration[]): Promise<string[]>;
+  close(): Promise<void>;
 }
 
 /** Imports the app's driver; a missing one is named with the install command. */
@@ -25,37 +49,95 @@ async function driver<T>(name: string, load: () => Promise<T>): Promise<T> {
   }
 }
 
-async function open(target: Target): Promise<{ db: Queryable; close: () => Promise<void> }> {
-  if (target.kind === "pglite") {
-    const { PGlite } = await driver("@electric-sql/pglite", () => import("@electric-sql/pglite"));
-    const db = new PGlite(target.dir);
-    return { db, close: () => db.close() };
+async function open(target: Target, mode: Mode): Promise<Database> {
+  switch (target.kind) {
+    case "pglite": {
+      const { PGlite } = await driver("@electric-sql/pglite", () => import("@electric-sql/pglite"));
+      const db = new PGlite(target.dir);
+      return postgres(db, () => db.close());
+    }
+    case "postgres": {
+      const { default: pg } = await driver("pg", () => import("pg"));
+      const pool = new pg.Pool({ connectionString: target.url, connectionTimeoutMillis: 5000, max: 1 });
+      return postgres(pool, () => pool.end());
+    }
+    case "sqlite":
+      return sqlite(target.file, mode);
+    case "hosted-store":
+      return hostedStore(target.url, target.branch);
   }
-  const { default: pg } = await driver("pg", () => import("pg"));
-  const pool = new pg.Pool({ connectionString: target.url, connectionTimeoutMillis: 5000, max: 1 });
-  return { db: pool, close: () => pool.end() };
 }
 
-async function appliedNames(db: Queryable): Promise<string[]> {
-  const { rows } = await db.query<{ ledger: string | null }>("SELECT to_regclass('gatehouse_migrations')::text AS ledger");
-  if (!rows[0]?.ledger) return [];
-  return (await db.query<{ name: string }>("SELECT name FROM gatehouse_migrations ORDER BY applied_at, name")).rows.map((row) => row.name);
+async function postgres(db: Queryable, close: () => Promise<void>): Promise<Database> {
+  const { migrate, migrations } = await import("@gatehouse/runtime/adapters/postgres");
+  return {
+    bundled: migrations,
+    async applied() {
+      const { rows } = await db.query<{ ledger: string | null }>("SELECT to_regclass('gatehouse_migrations')::text AS ledger");
+      if (!rows[0]?.ledger) return [];
+      return (await db.query<{ name: string }>("SELECT name FROM gatehouse_migrations ORDER BY applied_at, name")).rows.map((row) => row.name);
+    },
+    migrate: async (schema) => (await migrate(db as Parameters<typeof migrate>[0], { migrations: schema })).applied,
+    close,
+  };
+}
+
+async function sqlite(file: string, mode: Mode): Promise<Database> {
+  const { default: BetterSqlite3 } = await driver("better-sqlite3", () => import("better-sqlite3"));
+  const { migrate, migrations } = await import("@gatehouse/runtime/adapters/sqlite");
+  // Reading the status never creates the file; migrating creates it (and its folder) as the app would.
+  if (mode === "migrate") mkdirSync(dirname(file), { recursive: true });
+  const db = new BetterSqlite3(file, { fileMustExist: mode === "status" });
+  return {
+    bundled: migrations,
+    async applied() {
+      const ledger = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'gatehouse_migrations'").get();
+      if (!ledger) return [];
+      return (db.prepare("SELECT name FROM gatehouse_migrations ORDER BY applied_at, name").all() as { name: string }[]).map((row) => row.name);
+    },
+    migrate: async (schema) => (await migrate(db, { migrations: schema })).applied,
+    close: async () => void db.close(),
+  };
+}
+
+async function hostedStore(url: string, branch: string): Promise<Database> {
+  const { default: pg } = await driver("pg", () => import("pg"));
+  const { HostedStoreClient, migrate, migrations } = await import("@gatehouse/runtime/adapters/hosted-store");
+  const { fromPg } = await import("@gatehouse/runtime/adapters/postgres/pg");
+  const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 5000, max: 1 });
+  const db = fromPg(pool);
+  const store = new HostedStoreClient({ databaseURL: url, branch, client: db });
+  try {
+    // Refuses a branch that cannot name a schema, before it is quoted below.
+    await store.getConfig();
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  return {
+    bundled: migrations,
+    async applied() {
+      const { rows } = await db.query<{ ledger: string | null }>("SELECT to_regclass(format('%I.svc_migrations', $1::text))::text AS ledger", [branch]);
+      if (!rows[0]?.ledger) return [];
+      return (await db.query<{ name: string }>(`SELECT name FROM "${branch}".svc_migrations ORDER BY applied_at, name`)).rows.map((row) => row.name);
+    },
+    migrate: async (schema) => (await migrate(store, { migrations: schema })).applied,
+    close: () => pool.end(),
+  };
 }
 
 async function main(): Promise<object> {
-  const mode = process.argv[2];
+  const mode: Mode = process.argv[2] === "migrate" ? "migrate" : "status";
   const target = JSON.parse(process.env.GATEHOUSE_DB ?? "null") as Target;
-  const schema: readonly Migration[] = process.env.GATEHOUSE_SCHEMA === "1" ? ((await import(new URL("./schema.mjs", import.meta.url).href)) as { schema: Migration[] }).schema : bundled;
-  const { db, close } = await open(target);
+  const own = process.env.GATEHOUSE_SCHEMA === "1" ? ((await import(new URL("./schema.mjs", import.meta.url).href)) as { schema: Migration[] }).schema : undefined;
+  const db = await open(target, mode);
   try {
-    if (mode === "migrate") {
-      const { applied } = await migrate(db as Parameters<typeof migrate>[0], { migrations: schema });
-      return { ok: true, applied, pending: [] };
-    }
-    const applied = await appliedNames(db);
+    const schema = own ?? db.bundled;
+    if (mode === "migrate") return { ok: true, applied: await db.migrate(schema), pending: [] };
+    const applied = await db.applied();
     return { ok: true, applied: [], pending: schema.map((m) => m.name).filter((name) => !applied.includes(name)) };
   } finally {
-    await close();
+    await db.close();
   }
 }
 

@@ -7,7 +7,7 @@ import type { Framework } from "../detect.js";
 
 export const FRAMEWORKS: readonly Framework[] = ["sveltekit", "solid-start"];
 export const STRATEGIES = ["jwt", "database"] as const;
-export const ADAPTERS = ["pglite", "postgres", "none"] as const;
+export const ADAPTERS = ["pglite", "postgres", "sqlite", "hosted-store", "none"] as const;
 
 export type Strategy = (typeof STRATEGIES)[number];
 export type AdapterChoice = (typeof ADAPTERS)[number];
@@ -18,7 +18,10 @@ export interface InitAnswers {
   providers: string[];
   strategy: Strategy;
   adapter: AdapterChoice;
-  /** For `postgres`; written to `.env` (empty: a placeholder the user fills in). */
+  /**
+   * For `postgres` (DATABASE_URL) and `hosted-store` (HOSTED_STORE_DATABASE_URL);
+   * written to `.env` (empty: a placeholder the user fills in).
+   */
   databaseUrl: string;
 }
 
@@ -31,6 +34,21 @@ export const DEFAULT_ADAPTER: AdapterChoice = "pglite";
 /** Database sessions when there is a database (revocable, as Auth.js defaults), else JWT. */
 export function defaultStrategy(adapter: AdapterChoice): Strategy {
   return adapter === "none" ? "jwt" : "database";
+}
+
+/** The adapters reached by a connection URL, and the env key `--database-url` fills for each. */
+export const DATABASE_URL_KEYS: Partial<Record<AdapterChoice, string>> = {
+  postgres: "DATABASE_URL",
+  // HOSTED_STORE_ENV.databaseURL of the runtime, not imported: every command loads this module.
+  "hosted-store": "HOSTED_STORE_DATABASE_URL",
+};
+
+/** Where the SQLite adapter's database file goes (its folder is git-ignored), and the env key that moves it: a path, not a URL. */
+export const DEFAULT_SQLITE_PATH = ".data/auth.sqlite";
+export const SQLITE_PATH_KEY = "SQLITE_PATH";
+
+export function takesDatabaseUrl(adapter: AdapterChoice): boolean {
+  return DATABASE_URL_KEYS[adapter] !== undefined;
 }
 
 export class UsageError extends Error {}
@@ -78,9 +96,15 @@ export function parseDatabaseUrl(value: string): string {
 /** Combinations that cannot work, named with the flag that fixes them. */
 export function checkAnswers(answers: InitAnswers): void {
   if (answers.strategy === "database" && answers.adapter === "none") {
-    throw new UsageError('--strategy database stores sessions in a database: choose an --adapter (pglite, postgres), or use --strategy jwt');
+    const adapters = ADAPTERS.filter((adapter) => adapter !== "none").join(", ");
+    throw new UsageError(`--strategy database stores sessions in a database: choose an --adapter (${adapters}), or use --strategy jwt`);
   }
-  if (answers.adapter !== "postgres" && answers.databaseUrl) {
-    throw new UsageError(`--database-url is only used with --adapter postgres (the adapter is ${answers.adapter})`);
+  if (answers.databaseUrl && answers.adapter === "sqlite") {
+    throw new UsageError(
+      `--database-url is not used with --adapter sqlite: the database is a file, ${DEFAULT_SQLITE_PATH} by default; set ${SQLITE_PATH_KEY} in .env to put it elsewhere`,
+    );
+  }
+  if (answers.databaseUrl && !takesDatabaseUrl(answers.adapter)) {
+    throw new UsageError(`--database-url is only used with --adapter postgres or hosted-store (the adapter is ${answers.adapter})`);
   }
 }

@@ -34,6 +34,18 @@ export interface FrameworkLayout {
   edits(project: ProjectSnapshot, data: InitTemplateData): FileEdit[];
   /** package.json scripts to add when the app lacks them. */
   scripts(project: ProjectSnapshot): Record<string, string>;
+  /** Steps only this framework needs: `setup` comes before starting the dev server, `production` after. */
+  nextSteps?(project: ProjectSnapshot, run: (script: string) => string): { setup: string[]; production: string[] };
+}
+
+/** What a layout may depend on beyond the answers (SolidStart 1 and 2 differ in config file and dev port). */
+export interface LayoutContext {
+  /** The framework's major version, from its range in package.json when it says. */
+  major?: number;
+  /** The Node.js running auth-init ("20.19.0"), for what the framework needs of it. */
+  nodeVersion?: string;
+  /** The app; absent when only listing the paths a plan may read. */
+  project?: ProjectSnapshot;
 }
 
 /** The values every template sees. */
@@ -43,9 +55,14 @@ export interface InitTemplateData extends TemplateData {
   hasAdapter: boolean;
   pglite: boolean;
   postgres: boolean;
+  sqlite: boolean;
+  hostedStore: boolean;
+  /** The runtime's migrations folder of the adapter: postgres, sqlite or hosted-store. */
+  migrationsDir: string;
   strategy: string;
   providerImports: string;
   oauthProviders: { id: string; name: string; importName: string }[];
   minPasswordLength: number;
   pgliteDir: string;
+  sqlitePath: string;
 }

@@ -3,6 +3,7 @@
  * env keys and next steps, computed from the answers and a snapshot of the app.
  * Pure: it reads templates through `TemplateSource` and writes nothing.
  */
+import { DEFAULT_BRANCH, HOSTED_STORE_ENV } from "@gatehouse/runtime/adapters/hosted-store";
 import { findProvider, type ProviderCatalogEntry } from "@gatehouse/runtime/providers/catalog";
 import type { ProjectSnapshot } from "../../engine/project.js";
 import { addEdit, addNewFile, emptyPlan, type Plan } from "../../plan/plan.js";
@@ -12,17 +13,18 @@ import { ensureIgnored } from "../gitignore.js";
 import { addToPackageJson } from "../package-json.js";
 import { SECRET_KEY } from "../secret.js";
 import { render, type TemplateSource } from "../templates.js";
-import type { InitAnswers } from "./answers.js";
-import type { FrameworkLayout, InitTemplateData } from "./layout.js";
+import { DEFAULT_SQLITE_PATH, type InitAnswers } from "./answers.js";
+import type { FrameworkLayout, InitTemplateData, LayoutContext } from "./layout.js";
+import { solidStart } from "./solid-start.js";
 import { svelteKit } from "./sveltekit.js";
 import { DRIVER_VERSIONS } from "./versions.js";
 
 export const PGLITE_DIR = ".pglite";
 const MIN_PASSWORD_LENGTH = 8;
 
-const LAYOUTS: Record<InitAnswers["framework"], FrameworkLayout | undefined> = {
-  sveltekit: svelteKit,
-  "solid-start": undefined,
+const LAYOUTS: Record<InitAnswers["framework"], (context: LayoutContext) => FrameworkLayout> = {
+  sveltekit: () => svelteKit,
+  "solid-start": solidStart,
 };
 
 /** Files every plan reads, whatever the framework. */
@@ -37,12 +39,14 @@ export interface InitInput {
   runtimeSpec: string;
   /** A fresh AUTH_SECRET, used only when the app has none. */
   secret: string;
+  /** The framework's major version (detected from package.json), when known. */
+  frameworkMajor?: number;
+  /** The Node.js running auth-init, for notes on what the framework needs of it. */
+  nodeVersion?: string;
 }
 
-export function layoutFor(framework: InitAnswers["framework"]): FrameworkLayout {
-  const layout = LAYOUTS[framework];
-  if (!layout) throw new Error(`auth-init cannot set up ${framework} apps yet`);
-  return layout;
+export function layoutFor(framework: InitAnswers["framework"], context: LayoutContext = {}): FrameworkLayout {
+  return LAYOUTS[framework](context);
 }
 
 /** Every file `planInit` may read for this framework: give them to `readProject`. */
@@ -57,7 +61,7 @@ export function initPaths(framework: InitAnswers["framework"]): string[] {
 
 export function planInit(input: InitInput): Plan {
   const { answers, project } = input;
-  const layout = layoutFor(answers.framework);
+  const layout = layoutFor(answers.framework, { major: input.frameworkMajor, nodeVersion: input.nodeVersion, project });
   const data = templateData(answers, layout);
   const plan = emptyPlan();
   const file = (path: string) => project.files[path];
@@ -75,7 +79,7 @@ export function planInit(input: InitInput): Plan {
   const env = envEntries(answers, providers, input.secret);
   addEdit(plan, ".env", file(".env"), ensureEnvKeys(file(".env") ?? "", env), true);
   addEdit(plan, ".env.example", file(".env.example"), ensureEnvKeys(file(".env.example") ?? "", env.map(({ key }) => ({ key, value: "" }))));
-  const ignored = [".env", ...(answers.adapter === "pglite" ? [`${PGLITE_DIR}/`] : [])];
+  const ignored = [".env", ...localDatabaseFolder(answers)];
   addEdit(plan, ".gitignore", file(".gitignore"), ensureIgnored(file(".gitignore") ?? "", ignored, "auth: secrets and the local database"));
 
   plan.dependencies = { "@gatehouse/runtime": input.runtimeSpec, ...driver(answers).dependencies };
@@ -87,7 +91,7 @@ export function planInit(input: InitInput): Plan {
 
   const envAfter = ensureEnvKeys(file(".env") ?? "", env);
   plan.env = env.map(({ key }) => ({ key, filled: hasValue(envAfter, key) }));
-  plan.nextSteps = nextSteps(answers, layout, providers, input.packageManager, plan);
+  plan.nextSteps = nextSteps(answers, layout, providers, input.packageManager, plan, project);
   return plan;
 }
 
@@ -103,18 +107,29 @@ function templateData(answers: InitAnswers, layout: FrameworkLayout): InitTempla
     hasAdapter,
     pglite: answers.adapter === "pglite",
     postgres: answers.adapter === "postgres",
+    sqlite: answers.adapter === "sqlite",
+    hostedStore: answers.adapter === "hosted-store",
+    migrationsDir: answers.adapter === "sqlite" || answers.adapter === "hosted-store" ? answers.adapter : "postgres",
     strategy: answers.strategy,
     providerImports: providers.map((p) => p.importName).join(", "),
     oauthProviders: oauthProviders.map(({ id, name, importName }) => ({ id, name, importName })),
     minPasswordLength: MIN_PASSWORD_LENGTH,
     pgliteDir: PGLITE_DIR,
+    sqlitePath: DEFAULT_SQLITE_PATH,
   };
+}
+
+/** The folder an embedded database lives in, for .gitignore. */
+function localDatabaseFolder(answers: InitAnswers): string[] {
+  if (answers.adapter === "pglite") return [`${PGLITE_DIR}/`];
+  if (answers.adapter === "sqlite") return [`${DEFAULT_SQLITE_PATH.slice(0, DEFAULT_SQLITE_PATH.lastIndexOf("/"))}/`];
+  return [];
 }
 
 /** The database module, its schema and the password functions, shared by every framework. */
 function libFiles(layout: FrameworkLayout, data: InitTemplateData) {
   if (!data.hasAdapter) return [];
-  const names = ["db.ts", "schema.ts", ...(data.signUp ? ["passwords.ts"] : [])];
+  const names = ["db.ts", "schema.ts", ...(data.signUp ? ["passwords.ts", "sign-up-errors.ts"] : [])];
   return names.map((name) => ({ path: `${layout.libDir}/${name}`, template: `shared/lib/${name}.hbs` }));
 }
 
@@ -122,6 +137,12 @@ function envEntries(answers: InitAnswers, providers: ProviderCatalogEntry[], sec
   return [
     { key: SECRET_KEY, value: secret },
     ...(answers.adapter === "postgres" ? [{ key: "DATABASE_URL", value: answers.databaseUrl }] : []),
+    ...(answers.adapter === "hosted-store"
+      ? [
+          { key: HOSTED_STORE_ENV.databaseURL, value: answers.databaseUrl },
+          { key: HOSTED_STORE_ENV.branch, value: DEFAULT_BRANCH },
+        ]
+      : []),
     ...providers.flatMap((p) => p.env.map((key) => ({ key, value: "" }))),
   ];
 }
@@ -129,32 +150,51 @@ function envEntries(answers: InitAnswers, providers: ProviderCatalogEntry[], sec
 /** The adapter's driver, and Node's types for the password module (node:crypto). */
 function driver(answers: InitAnswers): { dependencies: Record<string, string>; devDependencies: Record<string, string> } {
   const nodeTypes = { "@types/node": DRIVER_VERSIONS["@types/node"] };
-  if (answers.adapter === "pglite") return { dependencies: { "@electric-sql/pglite": DRIVER_VERSIONS["@electric-sql/pglite"] }, devDependencies: nodeTypes };
-  if (answers.adapter === "postgres") return { dependencies: { pg: DRIVER_VERSIONS.pg }, devDependencies: { "@types/pg": DRIVER_VERSIONS["@types/pg"], ...nodeTypes } };
-  return { dependencies: {}, devDependencies: {} };
+  const pg = { dependencies: { pg: DRIVER_VERSIONS.pg }, devDependencies: { "@types/pg": DRIVER_VERSIONS["@types/pg"], ...nodeTypes } };
+  switch (answers.adapter) {
+    case "pglite":
+      return { dependencies: { "@electric-sql/pglite": DRIVER_VERSIONS["@electric-sql/pglite"] }, devDependencies: nodeTypes };
+    case "postgres":
+    case "hosted-store":
+      return pg;
+    case "sqlite":
+      return {
+        dependencies: { "better-sqlite3": DRIVER_VERSIONS["better-sqlite3"] },
+        devDependencies: { "@types/better-sqlite3": DRIVER_VERSIONS["@types/better-sqlite3"], ...nodeTypes },
+      };
+    case "none":
+      return { dependencies: {}, devDependencies: {} };
+  }
 }
 
 function hasValue(env: string, key: string): boolean {
-  return new RegExp(`^\\s*(?:export\\s+)?${key}\\s*=\\s*["']?[^"'\\s#]`, "m").test(env);
+  // Spaces and tabs only: `\s` would run on into the next line and read its key as this one's value.
+  return new RegExp(`^[ \\t]*(?:export[ \\t]+)?${key}[ \\t]*=[ \\t]*["']?[^"'\\s#]`, "m").test(env);
 }
 
 export function runScript(manager: PackageManager, script: string): string {
   return manager === "npm" || manager === "bun" ? `${manager} run ${script}` : `${manager} ${script}`;
 }
 
-function nextSteps(answers: InitAnswers, layout: FrameworkLayout, providers: ProviderCatalogEntry[], manager: PackageManager, plan: Plan): string[] {
+function nextSteps(answers: InitAnswers, layout: FrameworkLayout, providers: ProviderCatalogEntry[], manager: PackageManager, plan: Plan, project: ProjectSnapshot): string[] {
   const steps: string[] = [];
+  const own = layout.nextSteps?.(project, (script) => runScript(manager, script)) ?? { setup: [], production: [] };
   const empty = plan.env.filter((e) => !e.filled).map((e) => e.key);
   for (const provider of providers.filter((p) => p.type === "oauth" || p.type === "oidc")) {
     const where = provider.setupUrl ? ` at ${provider.setupUrl}` : "";
     steps.push(`Register the callback URL ${layout.devOrigin}${layout.authPath}/callback/${provider.id} for ${provider.name}${where}, then set ${provider.env.join(" and ")} in .env.`);
   }
   if (empty.includes("DATABASE_URL")) steps.push("Set DATABASE_URL in .env to your PostgreSQL server (postgres://user:password@host:5432/database).");
+  if (empty.includes(HOSTED_STORE_ENV.databaseURL)) {
+    steps.push(`Set ${HOSTED_STORE_ENV.databaseURL} in .env to your hosted store's database (postgres://user:password@host:5432/database); ${HOSTED_STORE_ENV.branch} names the branch (default ${DEFAULT_BRANCH}).`);
+  }
   const credentials = providers.some((p) => p.type === "credentials");
   if (credentials && answers.adapter === "none") {
     steps.push("Write the password check in src/auth.ts (the Credentials provider's authorize): until then every sign-in is refused.");
   }
+  steps.push(...own.setup);
   const page = credentials && answers.adapter !== "none" ? "/signup" : "/signin";
   steps.push(`Start the app with \`${runScript(manager, "dev")}\` and open ${layout.devOrigin}${page}; ${layout.devOrigin}/protected shows who is signed in.`);
+  steps.push(...own.production);
   return steps;
 }

@@ -5,6 +5,7 @@
 import { declareLocalsAuth } from "../../ast/sveltekit-app-types.js";
 import { composeAuthHandle } from "../../ast/sveltekit-hooks.js";
 import { listedDependencies } from "../package-json.js";
+import type { ProjectSnapshot } from "../../engine/project.js";
 import type { FileEdit, FrameworkLayout, InitTemplateData, NewFile } from "./layout.js";
 
 const HOOKS = "src/hooks.server.ts";
@@ -46,7 +47,27 @@ export const svelteKit: FrameworkLayout = {
 
   scripts(project): Record<string, string> {
     // adapter-node's output does not read .env by itself; Node 20.6+ can.
-    const deps = project.files["package.json"] ? listedDependencies(project.files["package.json"]) : {};
-    return "@sveltejs/adapter-node" in deps ? { start: "node --env-file=.env build" } : {};
+    return usesAdapterNode(project) ? { start: "node --env-file=.env build" } : {};
+  },
+
+  nextSteps(project, run) {
+    if (!usesAdapterNode(project)) {
+      return { setup: [], production: ["In production, set AUTH_SECRET and AUTH_URL (the app's public URL, e.g. https://example.com) in the server's environment: outside development the request's Host header is not trusted."] };
+    }
+    const start = scriptOf(project, "start");
+    const how = start === undefined || start === "node --env-file=.env build" ? `\`ORIGIN=https://example.com ${run("start")}\`` : "`ORIGIN=https://example.com node --env-file=.env build`";
+    return { setup: [], production: [`For production: \`${run("build")}\`, then ${how}, with ORIGIN (or AUTH_URL) the app's public URL: outside development the request's Host header is not trusted.`] };
   },
 };
+
+function usesAdapterNode(project: ProjectSnapshot): boolean {
+  const pkg = project.files["package.json"];
+  return pkg != null && "@sveltejs/adapter-node" in listedDependencies(pkg);
+}
+
+function scriptOf(project: ProjectSnapshot, name: string): string | undefined {
+  const pkg = project.files["package.json"];
+  if (pkg == null) return undefined;
+  const scripts = (JSON.parse(pkg) as { scripts?: Record<string, string> }).scripts;
+  return scripts?.[name];
+}

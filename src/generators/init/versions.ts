@@ -6,6 +6,9 @@ export const DRIVER_VERSIONS = {
   "@electric-sql/pglite": "^0.5.16",
   pg: "^8.23.1",
   "@types/pg": "^8.23.1",
+  // 12.x: 13 needs Node 22 (it crashes on Node 20).
+  "better-sqlite3": "^12.11.1",
+  "@types/better-sqlite3": "^9.6.0",
   // The password module uses node:crypto; sv's minimal app has no Node types.
   "@types/node": "^20.19.43",
 } as const;

@@ -10,6 +10,9 @@ import { join } from "node:path";
 import { authInitBin } from "../../cli/support/cli.js";
 import { freePort, run, startServer, type RunningServer } from "./processes.js";
 
+/** Where the generated db modules look for their database. */
+const DATABASE_ENV = ["DATABASE_URL", "HOSTED_STORE_DATABASE_URL", "HOSTED_STORE_BRANCH", "SQLITE_PATH", "PGLITE_DIR"];
+
 export interface CliSvelteKitApp {
   dir: string;
   server: RunningServer;
@@ -34,7 +37,14 @@ export async function startCliSvelteKitApp(name: string, initArgs: string[]): Pr
     await run("npm", ["run", "build"], { cwd: dir });
     const port = await freePort();
     // ORIGIN is adapter-node's public origin (its form-action CSRF check and our AUTH_URL).
-    const env = { HOST: "127.0.0.1", PORT: String(port), ORIGIN: `http://localhost:${port}` };
+    // The database is the one in the app's .env: the test run's own DATABASE_URL (the
+    // PostgreSQL server's admin database) would win over it, as the process env does.
+    const env = {
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      ORIGIN: `http://localhost:${port}`,
+      ...Object.fromEntries(DATABASE_ENV.map((key) => [key, undefined])),
+    };
     server = await startServer("npm", ["start"], { cwd: dir, env, port });
     console.log(`[e2e] ${name}: auth-init (sv create + install) ${((initialized - started) / 1000).toFixed(1)} s, build ${((Date.now() - initialized) / 1000).toFixed(1)} s`);
     return { dir, server, initOutput, stop };

@@ -1,0 +1,122 @@
+/**
+ * Registers a request middleware file in a SolidStart app's config: the options
+ * of the `solidStart(...)` Vite plugin in `vite.config.ts` (SolidStart 2), or of
+ * `defineConfig(...)` from `@solidjs/start/config` in `app.config.ts` (SolidStart
+ * 1.x). Text in, text out, idempotent (a config that already names the file comes
+ * back unchanged). A shape it cannot edit safely — options that are not an object
+ * literal, another middleware file already registered — is refused with what to
+ * do by hand. The edit is a splice of the original text, so the rest of the file
+ * keeps its formatting byte for byte.
+ */
+import { Node, Project, SyntaxKind, type CallExpression, type ObjectLiteralExpression, type SourceFile } from "ts-morph";
+import type { EditResult } from "./sveltekit-hooks.js";
+
+const CONFIG_MODULE = "@solidjs/start/config";
+/** How a refusal because the config names another middleware file begins. */
+export const OTHER_MIDDLEWARE = "it registers another middleware file";
+
+/**
+ * Adds `middleware: "<path>"` to SolidStart's options in `source` (a vite.config.ts
+ * or app.config.ts). `path` is written as given; an existing entry naming the same
+ * file with or without `./` counts as done.
+ *
+ * @example
+ * registerMiddleware('export default defineConfig({ plugins: [solidStart(), nitro()] });', "./src/middleware.ts")
+ * // -> { ok: true, text: 'export default defineConfig({ plugins: [solidStart({ middleware: "./src/middleware.ts" }), nitro()] });' }
+ */
+export function registerMiddleware(source: string, path: string): EditResult {
+  const project = new Project({
+    useInMemoryFileSystem: true,
+    // Only this file's syntax matters: no lib files, no imports resolved (much faster).
+    skipLoadingLibFiles: true,
+    compilerOptions: { noLib: true, noResolve: true },
+  });
+  const file = project.createSourceFile("config.ts", source);
+  const byHand = `add \`middleware: ${quoted(path, source)}\` to SolidStart's options by hand`;
+  if (project.getProgram().compilerObject.getSyntacticDiagnostics(file.compilerNode).length > 0) {
+    return { ok: false, reason: `it does not parse as TypeScript: ${byHand}` };
+  }
+
+  const found = optionsCall(file);
+  if (typeof found === "string") return { ok: false, reason: `${found}: ${byHand}` };
+  const { call, name } = found;
+  const options = call.getArguments()[0];
+  const entry = `middleware: ${quoted(path, source)}`;
+  if (!options) {
+    const close = call.getLastChildByKindOrThrow(SyntaxKind.CloseParenToken).getStart();
+    return { ok: true, text: splice(source, close, `{ ${entry} }`) };
+  }
+  if (!Node.isObjectLiteralExpression(options)) {
+    return { ok: false, reason: `the options of ${name}(...) are not an object literal: ${byHand}` };
+  }
+
+  const existing = options.getProperty("middleware");
+  if (existing) {
+    const value = Node.isPropertyAssignment(existing) ? existing.getInitializer() : undefined;
+    if (!value || (!Node.isStringLiteral(value) && !Node.isNoSubstitutionTemplateLiteral(value))) {
+      return { ok: false, reason: `its middleware option is not a plain path: make sure it runs the auth middleware (src/middleware.ts) by hand` };
+    }
+    if (samePath(value.getLiteralText(), path)) return { ok: true, text: source };
+    return {
+      ok: false,
+      reason: `${OTHER_MIDDLEWARE} (${value.getLiteralText()}): add \`authMiddleware(authConfig, { protectedPaths: [...] })\` from @gatehouse/runtime/solid-start to that file's onRequest by hand`,
+    };
+  }
+  if (options.getProperties().some((p) => Node.isSpreadAssignment(p))) {
+    return { ok: false, reason: `the options of ${name}(...) spread another object, which may set middleware already: ${byHand}` };
+  }
+  return { ok: true, text: addEntry(source, options, entry) };
+}
+
+/** The call whose first argument holds SolidStart's options, or why there is none. */
+function optionsCall(file: SourceFile): { call: CallExpression; name: string } | string {
+  const imported = (exported: string) => {
+    const names: string[] = [];
+    for (const decl of file.getImportDeclarations()) {
+      if (decl.getModuleSpecifierValue() !== CONFIG_MODULE) continue;
+      for (const named of decl.getNamedImports()) if (named.getName() === exported) names.push(named.getAliasNode()?.getText() ?? exported);
+    }
+    return names;
+  };
+  const calls = (names: string[]) =>
+    file.getDescendantsOfKind(SyntaxKind.CallExpression).filter((call) => names.includes(call.getExpression().getText()));
+
+  // SolidStart 2: the Vite plugin. SolidStart 1.x: its own defineConfig.
+  for (const [exported, label] of [["solidStart", "solidStart"], ["defineConfig", "defineConfig"]] as const) {
+    const found = calls(imported(exported));
+    if (found.length > 1) return `it calls ${label}(...) more than once`;
+    if (found.length === 1) return { call: found[0]!, name: label };
+  }
+  return `it has no solidStart(...) plugin (SolidStart 2) or defineConfig(...) from ${CONFIG_MODULE} (SolidStart 1.x)`;
+}
+
+/** Adds `entry` as the last property, in the object's own layout (one line or one property per line, trailing comma or not). */
+function addEntry(source: string, options: ObjectLiteralExpression, entry: string): string {
+  const properties = options.getProperties();
+  const close = options.getEnd() - 1;
+  if (properties.length === 0) return splice(source, options.getStart(), `{ ${entry} }`, options.getEnd());
+  const last = properties[properties.length - 1]!;
+  const comma = last.getNextSiblingIfKind(SyntaxKind.CommaToken);
+  const lastEnd = comma ? comma.getEnd() : last.getEnd();
+  if (!source.slice(options.getStart(), close).includes("\n")) {
+    // { a: 1 } -> { a: 1, middleware: "..." }
+    return splice(source, lastEnd, `${comma ? "" : ","} ${entry}${comma ? "," : ""}`);
+  }
+  const indent = /[ \t]*$/.exec(source.slice(0, last.getStart()))![0];
+  return splice(source, lastEnd, `${comma ? "" : ","}\n${indent}${entry}${comma ? "," : ""}`);
+}
+
+function splice(source: string, at: number, insert: string, until = at): string {
+  return source.slice(0, at) + insert + source.slice(until);
+}
+
+/** `path` in the file's own quotes (SolidStart's templates use double quotes). */
+function quoted(path: string, source: string): string {
+  const quote = /^\s*import\b[^;'"]*?(?:from\s+)?(['"])/m.exec(source)?.[1] ?? '"';
+  return `${quote}${path}${quote}`;
+}
+
+function samePath(a: string, b: string): boolean {
+  const normal = (p: string) => p.replace(/\\/g, "/").replace(/^(\.\/)+/, "");
+  return normal(a) === normal(b);
+}

@@ -1,0 +1,148 @@
+/**
+ * SolidStart (2 on Vite + Nitro, 1.x on vinxi): `src/auth.ts` (the config
+ * object), the catch-all API route, sign-in/sign-out/sign-up pages and a
+ * protected page, and a request middleware registered in the app's config
+ * (`vite.config.ts` for 2, `app.config.ts` for 1.x).
+ */
+import { OTHER_MIDDLEWARE, registerMiddleware } from "../../ast/solid-start-config.js";
+import type { ProjectSnapshot } from "../../engine/project.js";
+import type { FileEdit, FrameworkLayout, InitTemplateData, LayoutContext, NewFile } from "./layout.js";
+
+const MIDDLEWARE = "src/middleware.ts";
+/** SolidStart 2's Nitro config file, merged into the options of the nitro() Vite plugin. */
+const NITRO_CONFIG = "nitro.config.ts";
+const PGLITE = "@electric-sql/pglite";
+/** Where each major keeps SolidStart's options, in the order they are looked for. */
+const CONFIG_FILES: Record<1 | 2, readonly string[]> = {
+  2: ["vite.config.ts", "vite.config.mts", "vite.config.js", "vite.config.mjs"],
+  1: ["app.config.ts", "app.config.js", "app.config.mjs"],
+};
+/** How each major's config names the middleware file (as their docs write it). */
+const MIDDLEWARE_ENTRY: Record<1 | 2, string> = { 2: "./src/middleware.ts", 1: "src/middleware.ts" };
+const DEV_ORIGIN: Record<1 | 2, string> = { 2: "http://localhost:5173", 1: "http://localhost:3000" };
+/** Nitro's node-server output; it does not read .env by itself (Node 20.6+ can). */
+const SERVER_ENTRY = ".output/server/index.mjs";
+const START = `node --env-file=.env ${SERVER_ENTRY}`;
+/** SolidStart 2's dev server and build call `fs.globSync` (Node 22+); its built server runs on Node 20. */
+const V2_MIN_NODE = 22;
+
+export function solidStart(context: LayoutContext = {}): FrameworkLayout {
+  const major = solidStartMajor(context);
+  return {
+    id: "solid-start",
+    name: "SolidStart",
+    authPath: "/api/auth",
+    devOrigin: DEV_ORIGIN[major],
+    paths: [MIDDLEWARE, NITRO_CONFIG, ...CONFIG_FILES[2], ...CONFIG_FILES[1]],
+    libDir: "src/lib/server",
+    // SolidStart's dev servers (vinxi, and Vite + Nitro) load .env into process.env for server code.
+    data: { envImport: "", env: "process.env" },
+
+    newFiles(data: InitTemplateData, project): NewFile[] {
+      const files = [
+        "src/auth.ts",
+        "src/routes/api/auth/[...solidauth].ts",
+        "src/lib/session.ts",
+        "src/lib/server/auth-handler.ts",
+        // The app's own middleware (or another file its config registers) is kept: see edits.
+        ...(project.files[MIDDLEWARE] == null && !registersOtherMiddleware(project, major) ? [MIDDLEWARE] : []),
+        "src/routes/signin.tsx",
+        "src/routes/signout.tsx",
+        "src/routes/protected.tsx",
+        ...(data.signUp ? ["src/routes/signup.tsx"] : []),
+        // The app's own Nitro config is kept: see edits.
+        ...(tracesPglite(data, major) && project.files[NITRO_CONFIG] == null ? [NITRO_CONFIG] : []),
+      ];
+      return files.map((path) => ({ path, template: `solid-start/${path}.hbs` }));
+    },
+
+    edits(project, data): FileEdit[] {
+      const edits: FileEdit[] = [];
+      const nitroConfig = project.files[NITRO_CONFIG];
+      if (tracesPglite(data, major) && nitroConfig != null && !nitroConfig.includes(PGLITE)) {
+        edits.push({ path: NITRO_CONFIG, ok: false, reason: `it is the app's own: add \`traceDeps: ["${PGLITE}"]\` to it, or the built server cannot find PGlite's WebAssembly files` });
+      }
+      const own = project.files[MIDDLEWARE];
+      // The app's own middleware is never rewritten; one that already runs ours (a re-run) needs nothing.
+      if (own != null && !own.includes("authMiddleware(")) edits.push({ path: MIDDLEWARE, ok: false, reason: OWN_MIDDLEWARE });
+      const config = configFile(project, major);
+      if (config) edits.push({ path: config, ...registerMiddleware(project.files[config]!, MIDDLEWARE_ENTRY[major]) });
+      else {
+        const expected = CONFIG_FILES[major][0]!;
+        edits.push({ path: expected, ok: false, reason: `no SolidStart config found: register the middleware by hand with \`middleware: "${MIDDLEWARE_ENTRY[major]}"\` in SolidStart's options` });
+      }
+      return edits;
+    },
+
+    scripts(project): Record<string, string> {
+      // Only for Nitro's node-server output; another preset (vercel, netlify...) deploys its own way.
+      return usesNodeServer(project, major) ? { start: START } : {};
+    },
+
+    nextSteps(project, run) {
+      const setup: string[] = [];
+      const node = Number(/^v?(\d+)/.exec(context.nodeVersion ?? "")?.[1]);
+      if (major === 2 && node < V2_MIN_NODE) {
+        setup.push(
+          `SolidStart 2 needs Node.js ${V2_MIN_NODE} or newer for \`${run("dev")}\` and \`${run("build")}\` (this is Node.js ${context.nodeVersion}); the built server runs on Node.js 20 too.`,
+        );
+      }
+      if (!usesNodeServer(project, major)) {
+        return { setup, production: ["In production, give the server AUTH_SECRET and AUTH_URL (the app's public URL, e.g. https://example.com) in its environment: outside development the request's Host header is not trusted."] };
+      }
+      const start = scriptOf(project, "start");
+      const how =
+        start === undefined || start === START
+          ? `\`${run("build")}\`, then \`${run("start")}\` (it reads .env)`
+          : `\`${run("build")}\`, then \`${START}\` (\`node ${SERVER_ENTRY}\` alone does not read .env)`;
+      const production = `For production: ${how}, with AUTH_URL set to the app's public URL (e.g. AUTH_URL=https://example.com): outside development the request's Host header is not trusted.`;
+      return { setup, production: [production] };
+    },
+  };
+}
+
+/** Nitro 3 (SolidStart 2) bundles dependencies; PGlite must stay a package to find its .wasm and .data files. Nitro 2 (vinxi) keeps it external already. */
+function tracesPglite(data: InitTemplateData, major: 1 | 2): boolean {
+  return major === 2 && data.pglite;
+}
+
+const OWN_MIDDLEWARE =
+  "it is the app's own: add `authMiddleware(authConfig, { protectedPaths: [\"/protected\"], signInPage: \"/signin\" })` (from @gatehouse/runtime/solid-start, with authConfig from ./auth) to its createMiddleware({ onRequest: [...] })";
+
+/** 1 or 2: the detected major, else what the config files say (app.config.* is SolidStart 1's). */
+function solidStartMajor({ major, project }: LayoutContext): 1 | 2 {
+  if (major === 1 || major === 2) return major;
+  if (major !== undefined) return major < 1 ? 1 : 2;
+  return project && CONFIG_FILES[1].some((path) => project.files[path] != null) ? 1 : 2;
+}
+
+function configFile(project: ProjectSnapshot, major: 1 | 2): string | undefined {
+  return CONFIG_FILES[major].find((path) => project.files[path] != null);
+}
+
+/** The config registers a middleware file other than ours: we neither create src/middleware.ts nor edit the config. */
+function registersOtherMiddleware(project: ProjectSnapshot, major: 1 | 2): boolean {
+  const config = configFile(project, major);
+  if (!config) return false;
+  const result = registerMiddleware(project.files[config]!, MIDDLEWARE_ENTRY[major]);
+  return !result.ok && result.reason.startsWith(OTHER_MIDDLEWARE);
+}
+
+/** Nitro builds for node-server unless the config names another preset. */
+function usesNodeServer(project: ProjectSnapshot, major: 1 | 2): boolean {
+  const config = configFile(project, major);
+  const preset = config ? /\bpreset\s*:\s*["'`]([\w-]+)["'`]/.exec(project.files[config]!)?.[1] : undefined;
+  return preset === undefined || preset === "node-server" || preset === "node";
+}
+
+function scriptOf(project: ProjectSnapshot, name: string): string | undefined {
+  const pkg = project.files["package.json"];
+  if (pkg == null) return undefined;
+  try {
+    const scripts = (JSON.parse(pkg) as { scripts?: Record<string, unknown> }).scripts;
+    const value = scripts?.[name];
+    return typeof value === "string" ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}

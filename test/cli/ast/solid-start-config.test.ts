@@ -1,0 +1,179 @@
+/**
+ * `registerMiddleware`: input -> expected output fixtures for the shapes a
+ * SolidStart config takes (SolidStart 2's vite.config.ts, 1.x's app.config.ts),
+ * each also run a second time (no change); shapes it refuses, with the reason.
+ */
+import { describe, expect, it } from "vitest";
+import { registerMiddleware } from "../../../src/ast/solid-start-config.js";
+
+const V2 = "./src/middleware.ts";
+const V1 = "src/middleware.ts";
+
+function registered(source: string, path = V2): string {
+  const first = registerMiddleware(source, path);
+  if (!first.ok) throw new Error(first.reason);
+  const second = registerMiddleware(first.text, path);
+  expect(second).toEqual({ ok: true, text: first.text });
+  return first.text;
+}
+
+function refused(source: string, path = V2): string {
+  const result = registerMiddleware(source, path);
+  if (result.ok) throw new Error(`expected a refusal, got:\n${result.text}`);
+  return result.reason;
+}
+
+describe("registerMiddleware in vite.config.ts (SolidStart 2)", () => {
+  it("solidStart() without options gets them", () => {
+    const input = `import { solidStart } from "@solidjs/start/config";
+import { nitro } from "nitro/vite";
+import { defineConfig } from "vite";
+
+export default defineConfig({
+  plugins: [solidStart(), nitro()],
+});
+`;
+    expect(registered(input)).toBe(`import { solidStart } from "@solidjs/start/config";
+import { nitro } from "nitro/vite";
+import { defineConfig } from "vite";
+
+export default defineConfig({
+  plugins: [solidStart({ middleware: "./src/middleware.ts" }), nitro()],
+});
+`);
+  });
+
+  it("options on several lines: one more line in their indentation (tabs here), trailing comma or not as the file has it", () => {
+    const input = `import { defineConfig } from "vite";
+import { nitroV2Plugin as nitro } from "@solidjs/vite-plugin-nitro-2";
+import { solidStart } from "@solidjs/start/config";
+
+export default defineConfig({
+\tplugins: [
+\t\tsolidStart({
+\t\t\tssr: true
+\t\t}),
+\t\tnitro()
+\t]
+});
+`;
+    expect(registered(input)).toBe(`import { defineConfig } from "vite";
+import { nitroV2Plugin as nitro } from "@solidjs/vite-plugin-nitro-2";
+import { solidStart } from "@solidjs/start/config";
+
+export default defineConfig({
+\tplugins: [
+\t\tsolidStart({
+\t\t\tssr: true,
+\t\t\tmiddleware: "./src/middleware.ts"
+\t\t}),
+\t\tnitro()
+\t]
+});
+`);
+    const trailing = `import { solidStart } from "@solidjs/start/config";
+
+export default {
+  plugins: [
+    solidStart({
+      ssr: true,
+    }),
+  ],
+};
+`;
+    expect(registered(trailing)).toContain(`    solidStart({
+      ssr: true,
+      middleware: "./src/middleware.ts",
+    }),`);
+  });
+
+  it("options on one line stay on one line; the file's single quotes are followed", () => {
+    const input = `import { solidStart as start } from '@solidjs/start/config';
+import { defineConfig } from 'vite';
+
+export default defineConfig({ plugins: [start({ ssr: true })] });
+`;
+    expect(registered(input)).toBe(`import { solidStart as start } from '@solidjs/start/config';
+import { defineConfig } from 'vite';
+
+export default defineConfig({ plugins: [start({ ssr: true, middleware: './src/middleware.ts' })] });
+`);
+  });
+
+  it("empty options, and a config written as a function", () => {
+    const input = `import { solidStart } from "@solidjs/start/config";
+import { defineConfig } from "vite";
+
+export default defineConfig(({ mode }) => ({
+  plugins: [solidStart({})],
+  define: { MODE: JSON.stringify(mode) },
+}));
+`;
+    expect(registered(input)).toContain(`plugins: [solidStart({ middleware: "./src/middleware.ts" })],`);
+  });
+
+  it("the same file already registered, with or without ./, is left byte for byte", () => {
+    for (const value of ["./src/middleware.ts", "src/middleware.ts"]) {
+      const input = `import { solidStart } from "@solidjs/start/config";\nexport default { plugins: [solidStart({ middleware: "${value}" })] };\n`;
+      expect(registerMiddleware(input, V2)).toEqual({ ok: true, text: input });
+    }
+  });
+});
+
+describe("registerMiddleware in app.config.ts (SolidStart 1.x)", () => {
+  it("defineConfig({}) from @solidjs/start/config", () => {
+    const input = `import { defineConfig } from "@solidjs/start/config";
+
+export default defineConfig({});
+`;
+    expect(registered(input, V1)).toBe(`import { defineConfig } from "@solidjs/start/config";
+
+export default defineConfig({ middleware: "src/middleware.ts" });
+`);
+  });
+
+  it("defineConfig() without options, and options on several lines", () => {
+    expect(registered(`import { defineConfig } from "@solidjs/start/config";\n\nexport default defineConfig();\n`, V1)).toBe(
+      `import { defineConfig } from "@solidjs/start/config";\n\nexport default defineConfig({ middleware: "src/middleware.ts" });\n`,
+    );
+    const input = `import { defineConfig } from "@solidjs/start/config";
+
+export default defineConfig({
+  server: { preset: "node-server" },
+  vite: { plugins: [] },
+});
+`;
+    expect(registered(input, V1)).toBe(`import { defineConfig } from "@solidjs/start/config";
+
+export default defineConfig({
+  server: { preset: "node-server" },
+  vite: { plugins: [] },
+  middleware: "src/middleware.ts",
+});
+`);
+  });
+});
+
+describe("registerMiddleware refuses what it cannot edit safely, saying what to do by hand", () => {
+  it("another middleware file: add authMiddleware to that one", () => {
+    const input = `import { defineConfig } from "@solidjs/start/config";\nexport default defineConfig({ middleware: "./src/server/middleware.ts" });\n`;
+    const reason = refused(input, V1);
+    expect(reason).toContain("it registers another middleware file (./src/server/middleware.ts)");
+    expect(reason).toContain("authMiddleware(authConfig");
+  });
+
+  it.each([
+    ["options in a variable", `import { solidStart } from "@solidjs/start/config";\nconst options = { ssr: true };\nexport default { plugins: [solidStart(options)] };\n`, "not an object literal"],
+    ["options spreading another object", `import { solidStart } from "@solidjs/start/config";\nexport default { plugins: [solidStart({ ...shared })] };\n`, "spread another object"],
+    ["a computed middleware path", `import { solidStart } from "@solidjs/start/config";\nexport default { plugins: [solidStart({ middleware: resolve("src/mw.ts") })] };\n`, "not a plain path"],
+    ["two solidStart calls", `import { solidStart } from "@solidjs/start/config";\nexport default [solidStart(), solidStart()];\n`, "more than once"],
+    ["no SolidStart at all", `import { defineConfig } from "vite";\nexport default defineConfig({ plugins: [] });\n`, "no solidStart(...) plugin"],
+    ["a file that does not parse", `import { solidStart } from "@solidjs/start/config";\nexport default { plugins: [solidStart( };\n`, "does not parse"],
+  ])("%s", (_name, input, reason) => {
+    expect(refused(input)).toContain(reason);
+  });
+
+  it("the reason names the entry to add by hand", () => {
+    expect(refused(`import { defineConfig } from "vite";\nexport default defineConfig({});\n`)).toContain('`middleware: "./src/middleware.ts"`');
+  });
+});

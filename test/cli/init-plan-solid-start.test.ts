@@ -1,0 +1,244 @@
+/**
+ * The `auth-init` generator for SolidStart, in memory: answers + a snapshot of a
+ * SolidStart 2 (Vite + Nitro) or 1.x (vinxi) app -> Plan. Rendered files are
+ * compared with stored snapshots; re-runs, files the user changed, the app's own
+ * middleware and config shapes are checked one by one. Also the minimal SolidStart
+ * 2 app written into an empty folder.
+ */
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { readProject, type ProjectSnapshot } from "../../src/engine/project.js";
+import { packageTemplates } from "../../src/engine/templates.js";
+import { detect, DETECT_PATHS } from "../../src/generators/detect.js";
+import type { InitAnswers } from "../../src/generators/init/answers.js";
+import { initPaths, planInit, type InitInput } from "../../src/generators/init/plan.js";
+import { packageName, planSolidStartApp } from "../../src/generators/init/solid-start-app.js";
+import type { Plan } from "../../src/plan/plan.js";
+import { root } from "./support/cli.js";
+
+const SECRET = "TEST_SECRET_0123456789_abcdefghijklmnopqrstu";
+const RUNTIME = "^0.1.0";
+const DEFAULTS: InitAnswers = { framework: "solid-start", providers: ["credentials"], strategy: "database", adapter: "pglite", databaseUrl: "" };
+const START = "node --env-file=.env .output/server/index.mjs";
+
+type Version = "v2" | "v1";
+
+function fixture(version: Version, overrides: Record<string, string | null> = {}): ProjectSnapshot {
+  const project = readProject(join(root, `test/cli/fixtures/solid-start-${version}`), [...DETECT_PATHS, ...initPaths("solid-start")]);
+  return { ...project, files: { ...project.files, ...overrides } };
+}
+
+/** The plan as init-flow makes it: the major detected from package.json, on Node 20. */
+function plan(project: ProjectSnapshot, answers: Partial<InitAnswers> = {}, extra: Partial<InitInput> = {}): Plan {
+  const major = detect(project).frameworks.find((f) => f.id === "solid-start")?.major;
+  return planInit({
+    answers: { ...DEFAULTS, ...answers },
+    project,
+    packageManager: "npm",
+    templates: packageTemplates,
+    runtimeSpec: RUNTIME,
+    secret: SECRET,
+    frameworkMajor: major,
+    nodeVersion: "20.19.0",
+    ...extra,
+  });
+}
+
+function applied(project: ProjectSnapshot, p: Plan): ProjectSnapshot {
+  const files = { ...project.files };
+  for (const change of p.changes) files[change.path] = change.after;
+  return { ...project, files };
+}
+
+const after = (p: Plan, path: string) => p.changes.find((c) => c.path === path)?.after;
+const paths = (p: Plan) => p.changes.map((c) => c.path);
+const withScripts = (project: ProjectSnapshot, scripts: Record<string, string>) => {
+  const pkg = JSON.parse(project.files["package.json"]!);
+  return { "package.json": `${JSON.stringify({ ...pkg, scripts }, null, 2)}\n` };
+};
+
+describe("planInit for SolidStart", () => {
+  it.each([
+    ["SolidStart 2: credentials, pglite, database sessions", "v2", {}],
+    ["SolidStart 1.x: credentials, pglite, database sessions", "v1", {}],
+    ["SolidStart 2: credentials, postgres, jwt", "v2", { adapter: "postgres", strategy: "jwt", databaseUrl: "postgres://app:pw@localhost:5432/app" }],
+    ["SolidStart 1.x: credentials, no database, jwt", "v1", { adapter: "none", strategy: "jwt" }],
+    ["SolidStart 2: credentials, sqlite, database sessions", "v2", { adapter: "sqlite" }],
+    ["SolidStart 2: credentials, hosted-store, database sessions", "v2", { adapter: "hosted-store" }],
+  ] as const)("%s: every file as a snapshot", (_name, version, answers) => {
+    const p = plan(fixture(version), answers);
+    const files = Object.fromEntries(p.changes.map((c) => [c.path, c.before === null ? c.after : { before: c.before, after: c.after }]));
+    expect(files).toMatchSnapshot();
+    expect({ kept: p.kept, dependencies: p.dependencies, devDependencies: p.devDependencies, env: p.env, nextSteps: p.nextSteps }).toMatchSnapshot();
+  });
+
+  it("SolidStart 2: the middleware is registered in solidStart({...}) of vite.config.ts; PGlite stays a package of the server (nitro.config.ts)", () => {
+    const p = plan(fixture("v2"));
+    expect(after(p, "vite.config.ts")).toContain(`plugins: [solidStart({ middleware: "./src/middleware.ts" }), nitro()],`);
+    expect(after(p, "nitro.config.ts")).toContain(`traceDeps: ["@electric-sql/pglite"]`);
+    expect(after(p, "src/middleware.ts")).toContain(`authMiddleware(authConfig, { protectedPaths: ["/protected"], signInPage: "/signin" })`);
+    // Nitro bundles pg fine: no config for it.
+    expect(paths(plan(fixture("v2"), { adapter: "postgres" }))).not.toContain("nitro.config.ts");
+  });
+
+  it("SolidStart 1.x: the middleware is registered in defineConfig({...}) of app.config.ts; vinxi's Nitro keeps PGlite external by itself", () => {
+    const p = plan(fixture("v1"));
+    expect(after(p, "app.config.ts")).toBe(`import { defineConfig } from "@solidjs/start/config";\n\nexport default defineConfig({ middleware: "src/middleware.ts" });\n`);
+    expect(paths(p)).not.toContain("nitro.config.ts");
+    expect(paths(p)).not.toContain("vite.config.ts");
+  });
+
+  it("the dev server's origin in the next steps is the major's: Vite's 5173 for 2, vinxi's 3000 for 1.x", () => {
+    expect(plan(fixture("v2")).nextSteps.join("\n")).toContain("open http://localhost:5173/signup");
+    expect(plan(fixture("v1")).nextSteps.join("\n")).toContain("open http://localhost:3000/signup");
+  });
+
+  it("SolidStart 2 on a Node older than 22: the next steps say dev and build need Node 22+; not on Node 22, not for 1.x", () => {
+    expect(plan(fixture("v2")).nextSteps[0]).toBe(
+      "SolidStart 2 needs Node.js 22 or newer for `npm run dev` and `npm run build` (this is Node.js 20.19.0); the built server runs on Node.js 20 too.",
+    );
+    expect(plan(fixture("v2"), {}, { nodeVersion: "22.12.0" }).nextSteps.join("\n")).not.toContain("Node.js 22");
+    expect(plan(fixture("v1")).nextSteps.join("\n")).not.toContain("Node.js 22");
+  });
+
+  it("an app's own start script is kept, and the next steps say how to run the build with .env and AUTH_URL", () => {
+    const p = plan(fixture("v2"));
+    expect(JSON.parse(after(p, "package.json")!).scripts.start).toBe("node .output/server/index.mjs");
+    expect(p.nextSteps.at(-1)).toBe(
+      "For production: `npm run build`, then `node --env-file=.env .output/server/index.mjs` (`node .output/server/index.mjs` alone does not read .env), with AUTH_URL set to the app's public URL (e.g. AUTH_URL=https://example.com): outside development the request's Host header is not trusted.",
+    );
+  });
+
+  it("without a start script, one that reads .env is added, and the next steps use it", () => {
+    const project = fixture("v1");
+    const p = plan({ ...project, files: { ...project.files, ...withScripts(project, { dev: "vinxi dev", build: "vinxi build" }) } });
+    expect(JSON.parse(after(p, "package.json")!).scripts.start).toBe(START);
+    expect(p.nextSteps.at(-1)).toContain("`npm run build`, then `npm run start` (it reads .env), with AUTH_URL set");
+  });
+
+  it("a Nitro preset other than node-server: no start script; the next steps say which env the server needs", () => {
+    const config = `import { defineConfig } from "@solidjs/start/config";\n\nexport default defineConfig({ server: { preset: "vercel" } });\n`;
+    const project = fixture("v1", { "app.config.ts": config });
+    const p = plan({ ...project, files: { ...project.files, ...withScripts(project, { dev: "vinxi dev" }) } });
+    expect(JSON.parse(after(p, "package.json")!).scripts.start).toBeUndefined();
+    expect(p.nextSteps.at(-1)).toContain("give the server AUTH_SECRET and AUTH_URL");
+  });
+
+  it("the pages post plain forms with the CSRF token: the sign-in page to the handler, sign-up through a server action", () => {
+    const p = plan(fixture("v2"));
+    expect(after(p, "src/routes/signin.tsx")).toContain(`<form method="post" action="/api/auth/callback/credentials">`);
+    expect(after(p, "src/routes/signout.tsx")).toContain(`<form method="post" action="/api/auth/signout">`);
+    const signUp = after(p, "src/routes/signup.tsx")!;
+    expect(signUp).toContain(`"use server";`);
+    expect(signUp).toContain("csrfTokenMatches(event, form.get(\"csrfToken\"))");
+    expect(after(p, "src/auth.ts")).toContain(`pages: { signIn: "/signin" },`);
+    expect(after(p, "src/lib/server/db.ts")).toContain("new PGlite(process.env.PGLITE_DIR || '.pglite')");
+  });
+
+  it("without a database: no sign-up, no lib files; authorize refuses every sign-in until written", () => {
+    const p = plan(fixture("v2"), { adapter: "none", strategy: "jwt" });
+    expect(paths(p)).not.toContain("src/routes/signup.tsx");
+    expect(paths(p).filter((path) => path.startsWith("src/lib/server/") && path !== "src/lib/server/auth-handler.ts")).toEqual([]);
+    expect(after(p, "src/lib/server/auth-handler.ts")).not.toContain("signInWithCredentials");
+    expect(after(p, "src/routes/signin.tsx")).not.toContain("/signup");
+    expect(after(p, "src/auth.ts")).toContain("return null;");
+    expect(p.nextSteps.join("\n")).toContain("every sign-in is refused");
+  });
+
+  it.each(["v2", "v1"] as const)("%s: running again on the result changes nothing", (version) => {
+    const first = plan(fixture(version));
+    const second = plan(applied(fixture(version), first));
+    expect(second.changes).toEqual([]);
+    expect(second.kept).toEqual([]);
+  });
+
+  it("a file the user changed is kept, with the reason; the rest of the plan goes ahead", () => {
+    const project = applied(fixture("v2"), plan(fixture("v2")));
+    project.files["src/routes/signin.tsx"] = `${project.files["src/routes/signin.tsx"]}\n// my change\n`;
+    project.files["src/routes/protected.tsx"] = null;
+    const second = plan(project);
+    expect(paths(second)).toEqual(["src/routes/protected.tsx"]);
+    expect(second.kept).toEqual([{ path: "src/routes/signin.tsx", reason: expect.stringContaining("differs from what auth-init writes") }]);
+  });
+
+  it("the app's own src/middleware.ts is kept, with how to add authMiddleware to it; the config still registers it", () => {
+    const own = `import { createMiddleware } from "@solidjs/start/middleware";\n\nexport default createMiddleware({ onRequest: [() => {}] });\n`;
+    const p = plan(fixture("v2", { "src/middleware.ts": own }));
+    expect(paths(p)).not.toContain("src/middleware.ts");
+    expect(p.kept).toEqual([{ path: "src/middleware.ts", reason: expect.stringContaining("add `authMiddleware(authConfig, { protectedPaths: [\"/protected\"]") }]);
+    expect(after(p, "vite.config.ts")).toContain(`solidStart({ middleware: "./src/middleware.ts" })`);
+    // Once it runs authMiddleware, nothing is said.
+    const done = plan(fixture("v2", { "src/middleware.ts": own.replace("[() => {}]", "[authMiddleware(authConfig, { protectedPaths: [\"/account\"] })]") }));
+    expect(done.kept).toEqual([]);
+  });
+
+  it("a config registering another middleware file: no src/middleware.ts; the config is kept, with what to add to that file", () => {
+    const config = `import { defineConfig } from "@solidjs/start/config";\n\nexport default defineConfig({ middleware: "./src/server/middleware.ts" });\n`;
+    const p = plan(fixture("v1", { "app.config.ts": config }));
+    expect(paths(p)).not.toContain("src/middleware.ts");
+    expect(paths(p)).not.toContain("app.config.ts");
+    expect(p.kept).toEqual([{ path: "app.config.ts", reason: expect.stringContaining("it registers another middleware file (./src/server/middleware.ts)") }]);
+  });
+
+  it("a config it cannot edit safely, or none, is reported with the entry to add by hand", () => {
+    const config = `import { solidStart } from "@solidjs/start/config";\nimport { defineConfig } from "vite";\n\nconst options = {};\nexport default defineConfig({ plugins: [solidStart(options)] });\n`;
+    expect(plan(fixture("v2", { "vite.config.ts": config })).kept).toEqual([
+      { path: "vite.config.ts", reason: expect.stringContaining('add `middleware: "./src/middleware.ts"` to SolidStart\'s options by hand') },
+    ]);
+    expect(plan(fixture("v2", { "vite.config.ts": null })).kept).toEqual([
+      { path: "vite.config.ts", reason: expect.stringContaining("no SolidStart config found") },
+    ]);
+  });
+
+  it("the app's own nitro.config.ts (SolidStart 2, PGlite) is kept, with the traceDeps entry to add", () => {
+    const own = `import { defineConfig } from "nitro/config";\n\nexport default defineConfig({ preset: "node-server" });\n`;
+    const p = plan(fixture("v2", { "nitro.config.ts": own }));
+    expect(paths(p)).not.toContain("nitro.config.ts");
+    expect(p.kept).toEqual([{ path: "nitro.config.ts", reason: expect.stringContaining('`traceDeps: ["@electric-sql/pglite"]`') }]);
+  });
+
+  it("--framework solid-start without @solidjs/start in package.json: the config files say which major", () => {
+    const project = fixture("v1");
+    const p = plan(project, {}, { frameworkMajor: undefined });
+    expect(after(p, "app.config.ts")).toContain(`middleware: "src/middleware.ts"`);
+    expect(p.nextSteps.join("\n")).toContain("http://localhost:3000/");
+  });
+});
+
+describe("planSolidStartApp (an empty folder)", () => {
+  const app = planSolidStartApp("My App!", packageTemplates);
+  const project: ProjectSnapshot = {
+    dir: "/x",
+    exists: true,
+    empty: false,
+    files: Object.fromEntries([...DETECT_PATHS, ...initPaths("solid-start")].map((path) => [path, app.changes.find((c) => c.path === path)?.after ?? null])),
+  };
+
+  it("writes a minimal SolidStart 2 app, pinned to the versions this repository tests", () => {
+    expect(paths(app).sort()).toEqual(
+      [".gitignore", "package.json", "src/app.tsx", "src/entry-client.tsx", "src/entry-server.tsx", "src/global.d.ts", "src/routes/index.tsx", "tsconfig.json", "vite.config.ts"].sort(),
+    );
+    const pkg = JSON.parse(after(app, "package.json")!);
+    expect(pkg.name).toBe("my-app");
+    expect(pkg.dependencies).toEqual({
+      "@solidjs/router": "0.16.3",
+      "@solidjs/start": "2.0.5",
+      nitro: "3.0.260610-beta",
+      "solid-js": "1.9.19",
+      vite: "8.3.8",
+    });
+    expect(detect(project).frameworks).toEqual([{ id: "solid-start", major: 2 }]);
+  });
+
+  it("auth-init then registers its middleware and adds the start script", () => {
+    const p = plan(project);
+    expect(after(p, "vite.config.ts")).toContain(`solidStart({ middleware: "./src/middleware.ts" })`);
+    expect(JSON.parse(after(p, "package.json")!).scripts.start).toBe(START);
+  });
+
+  it("package names: lowercase, npm's characters only", () => {
+    expect(packageName("My App!")).toBe("my-app");
+    expect(packageName("_private")).toBe("private");
+    expect(packageName("###")).toBe("solid-start-app");
+  });
+});

@@ -1,0 +1,181 @@
+/**
+ * `auth-init --yes` in real SolidStart apps — SolidStart 2 (Vite + Nitro) and
+ * 1.x (vinxi), copies of the CLI's fixture apps — with this checkout's runtime
+ * and PGlite: the generated code type-checks, builds, starts as the next steps
+ * say, and lets a person sign up, sign out and sign in again in headless
+ * Chromium; the same pages work as plain form posts (no JavaScript), and the
+ * middleware guards /protected.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CookieJar } from "../helpers.js";
+import { hasChromium, useBrowser } from "./support/browser.js";
+import { http } from "./support/http.js";
+import { run, type RunningServer } from "./support/processes.js";
+import { startCliSolidStartApp, type CliSolidStartApp, type SolidStartVersion } from "./support/solid-start-app.js";
+
+const NAME = "Ada Lovelace";
+const EMAIL = "ada@example.com";
+const PASSWORD = "correct horse battery staple";
+const VERSIONS: SolidStartVersion[] = ["2", "1"];
+const CONFIG: Record<SolidStartVersion, string> = { "2": "vite.config.ts", "1": "app.config.ts" };
+
+const apps = new Map<SolidStartVersion, CliSolidStartApp>();
+
+beforeAll(async () => {
+  const started = Date.now();
+  // Both apps install and build side by side: the installs wait on the network, the builds on the CPU.
+  const results = await Promise.allSettled(VERSIONS.map((version) => startCliSolidStartApp(version)));
+  for (const result of results) if (result.status === "fulfilled") apps.set(result.value.version, result.value);
+  const failed = results.find((result): result is PromiseRejectedResult => result.status === "rejected");
+  if (failed) throw failed.reason;
+  const timings = [...apps.values()].map((app) => `v${app.version}: auth-init ${app.timings.init} s, build ${app.timings.build} s`);
+  console.log(`[e2e] auth-init's SolidStart apps ready in ${(Date.now() - started) / 1000} s (${timings.join("; ")})`);
+}, 600_000);
+
+afterAll(async () => {
+  await Promise.all([...apps.values()].map((app) => app.stop()));
+});
+
+/** The hidden csrfToken and the form's action in a server-rendered page. */
+function form(html: string, action: RegExp): { action: string; csrfToken: string } {
+  const found = new RegExp(`<form[^>]*action="(${action.source}[^"]*)"[^>]*>(.*?)</form>`, "s").exec(html);
+  const csrfToken = /name="csrfToken" value="([0-9a-f]{64})"/.exec(found?.[2] ?? "")?.[1];
+  if (!found || !csrfToken) throw new Error(`no form posting to ${action} with a CSRF token in:\n${html.slice(0, 2000)}`);
+  return { action: found[1]!.replaceAll("&amp;", "&"), csrfToken };
+}
+
+async function sessionUser(server: RunningServer, jar: CookieJar): Promise<{ name?: string; email?: string } | undefined> {
+  const session = (await (await http(server, "/api/auth/session", { jar })).json()) as { user?: { name?: string; email?: string } } | null;
+  return session?.user;
+}
+
+describe.each(VERSIONS)("auth-init --yes in a SolidStart %s app", (version) => {
+  const app = () => apps.get(version)!;
+  const server = () => app().server;
+
+  it("wrote what it said, with this checkout's runtime, and ends with next steps that say how to run the build", () => {
+    const { initOutput, dir } = app();
+    expect(initOutput).toContain("created src/auth.ts");
+    expect(initOutput).toContain("created src/routes/api/auth/[...solidauth].ts");
+    expect(initOutput).toContain(`updated ${CONFIG[version]}`);
+    expect(initOutput).toContain("Next steps:");
+    // The test starts the server with exactly this command.
+    expect(initOutput).toContain("`node --env-file=.env .output/server/index.mjs`");
+    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+    expect(pkg.dependencies["@gatehouse/runtime"]).toBe("file:vendor/gatehouse-runtime-0.1.0.tgz");
+    expect(pkg.dependencies["@electric-sql/pglite"]).toBeDefined();
+  });
+
+  it("the generated code type-checks (tsc --noEmit)", async () => {
+    await run("npx", ["tsc", "--noEmit", "-p", "."], { cwd: app().dir, timeoutMs: 120_000 });
+  }, 120_000);
+
+  it("the middleware answers /protected without a session with a 303 to the sign-in page", async () => {
+    const response = await http(server(), "/protected");
+    expect(response.status).toBe(303);
+    expect(response.headers.get("location")).toBe("/signin?callbackUrl=%2Fprotected");
+    expect(response.headers.get("cache-control")).toBe("no-store");
+  });
+
+  it("without JavaScript: the sign-up server action and the sign-in form work as plain form posts; a form without the CSRF token is refused", async () => {
+    const email = `nojs-v${version}@example.com`;
+    const password = "a long enough password";
+    // A post from another site: no CSRF cookie, no token. Nobody is created or signed in.
+    const anonymous = new CookieJar();
+    const signUpPage = form(await (await http(server(), "/signup", { jar: anonymous })).text(), /\/_server/);
+    const forged = await http(server(), signUpPage.action, { form: { email, password, csrfToken: "0".repeat(64) }, headers: { referer: `${server().origin}/signup` } });
+    expect(forged.status).toBe(302);
+    expect(forged.headers.get("location")).toBe("/signup?error=expired");
+    // A redirect, not a returned result: SolidStart keeps no flash cookie with the submitted form (and password).
+    expect(forged.headers.getSetCookie().filter((cookie) => cookie.startsWith("flash="))).toEqual([]);
+    expect(await sessionUser(server(), anonymous)).toBeUndefined();
+
+    const jar = new CookieJar();
+    const page = form(await (await http(server(), "/signup", { jar })).text(), /\/_server/);
+    const signedUp = await http(server(), page.action, { jar, form: { ...page, name: NAME, email, password, callbackUrl: "/protected" }, headers: { referer: `${server().origin}/signup` } });
+    expect(signedUp.status).toBe(302);
+    expect(signedUp.headers.get("location")).toBe(`${server().origin}/protected`);
+    expect(await sessionUser(server(), jar)).toMatchObject({ name: NAME, email });
+    const protectedPage = await (await http(server(), "/protected", { jar })).text();
+    expect(protectedPage.replace(/<!--.*?-->/g, "")).toContain(`Signed in as ${NAME}.`);
+
+    const fresh = new CookieJar();
+    const signIn = form(await (await http(server(), "/signin", { jar: fresh })).text(), /\/api\/auth\/callback\/credentials/);
+    const wrong = await http(server(), signIn.action, { jar: fresh, form: { csrfToken: signIn.csrfToken, email, password: "not the password", callbackUrl: "/" } });
+    expect(new URL(wrong.headers.get("location")!).pathname).toBe("/signin");
+    expect(new URL(wrong.headers.get("location")!).searchParams.get("error")).toBe("CredentialsSignin");
+    expect(await sessionUser(server(), fresh)).toBeUndefined();
+    const right = await http(server(), signIn.action, { jar: fresh, form: { csrfToken: signIn.csrfToken, email, password, callbackUrl: "/" } });
+    expect(right.headers.get("location")).toBe(`${server().origin}/`);
+    expect((await sessionUser(server(), fresh))?.email).toBe(email);
+    // Each post hashes a password (scrypt, 32 MiB): generous on a busy 2-vCPU machine.
+  }, 120_000);
+
+  describe.skipIf(!hasChromium)("in Chromium", () => {
+    const { freshPage, shot } = useBrowser(`cli-solid-start-v${version}`);
+
+    it("sign up, see the protected page, sign out, a wrong password is refused generically, sign in again", async () => {
+      const origin = server().origin;
+      const page = await freshPage();
+      await page.goto(`${origin}/protected`);
+      await page.waitForURL(`${origin}/signin?callbackUrl=%2Fprotected`);
+      await shot(page, "protected-redirects-to-signin");
+
+      await page.click("a:has-text('Sign up')");
+      await page.waitForURL(`${origin}/signup`);
+      await page.fill("input[name=name]", NAME);
+      await page.fill("input[name=email]", EMAIL);
+      await page.fill("input[name=password]", PASSWORD);
+      await shot(page, "signup-form");
+      await page.click("button:has-text('Sign up')");
+      await page.waitForURL(`${origin}/`);
+      await page.goto(`${origin}/protected`);
+      expect(await page.locator("h1").innerText()).toBe("Protected");
+      expect(await page.locator("main p").first().innerText()).toContain(`Signed in as ${NAME}`);
+      await shot(page, "protected-after-signup");
+
+      await page.click("a:has-text('Sign out')");
+      await page.waitForURL(`${origin}/signout`);
+      await page.click("button:has-text('Sign out')");
+      await page.waitForURL(`${origin}/`);
+      await page.goto(`${origin}/protected`);
+      await page.waitForURL(`${origin}/signin?callbackUrl=%2Fprotected`);
+      await shot(page, "signed-out");
+
+      await page.fill("input[name=email]", EMAIL);
+      await page.fill("input[name=password]", "not the password");
+      await page.click("button:has-text('Sign in')");
+      await expect.poll(() => page.locator("[role=alert]").count()).toBe(1);
+      expect(await page.locator("[role=alert]").innerText()).toBe("Invalid email or password.");
+      await shot(page, "wrong-password");
+
+      await page.fill("input[name=email]", EMAIL.toUpperCase());
+      await page.fill("input[name=password]", PASSWORD);
+      await page.click("button:has-text('Sign in')");
+      await page.waitForURL(`${origin}/protected`);
+      expect(await page.locator("main p").first().innerText()).toContain(`Signed in as ${NAME}`);
+      await shot(page, "signed-in-again");
+      // Each step hashes a password (scrypt, 32 MiB): generous on a busy 2-vCPU machine.
+    }, 120_000);
+
+    it("signing up again with a taken email shows the generic refusal and signs nobody in", async () => {
+      const origin = server().origin;
+      const page = await freshPage();
+      await page.goto(`${origin}/signup`);
+      await page.fill("input[name=email]", EMAIL);
+      await page.fill("input[name=password]", "another long password");
+      await page.click("button:has-text('Sign up')");
+      await expect.poll(() => page.locator("[role=alert]").count()).toBe(1);
+      expect(await page.locator("[role=alert]").innerText()).toContain("Could not create an account");
+      // The refusal is a code in the URL (a fixed message per code: the URL's text is never shown).
+      expect(page.url()).toBe(`${origin}/signup?error=not-created&callbackUrl=%2F`);
+      await page.goto(`${origin}/signup?error=%3Cscript%3Ealert(1)%3C%2Fscript%3E`);
+      expect(await page.locator("[role=alert]").count()).toBe(0);
+      await page.goto(`${origin}/protected`);
+      await page.waitForURL(`${origin}/signin?callbackUrl=%2Fprotected`);
+      await shot(page, "taken-email");
+    }, 60_000);
+  });
+});
