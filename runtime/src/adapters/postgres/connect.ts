@@ -3,6 +3,7 @@
  * `SqlClient` is expected. Detection is by shape, so no driver is imported: the
  * wrappers this picks load none either.
  */
+import { openOnce } from "../sql/open-once.js";
 import type { SqlClient } from "./client.js";
 import { fromPg, type PgConnectionLike, type PgPoolLike } from "./pg.js";
 import { fromPGlite, isPGlite, type PGliteLike } from "./pglite.js";
@@ -41,35 +42,10 @@ function fromDatabase(client: PostgresDatabase, caller: string, expected: string
 
 /** A `SqlClient` that calls `connect` on its first query or transaction. */
 function lazy(connect: PostgresConnect, caller: string): SqlClient {
-  let opened: SqlClient | undefined;
-  // Shared by calls that arrive while connecting, so `connect` runs once for all of them.
-  let opening: Promise<SqlClient> | undefined;
-
-  async function open(): Promise<SqlClient> {
-    let database: PostgresDatabase;
-    try {
-      database = await connect();
-    } catch (error) {
-      throw new Error(`${caller}: could not open the database: ${error instanceof Error ? error.message : String(error)}`, {
-        cause: error,
-      });
-    }
-    return (opened = fromDatabase(database, caller, `expected the connect function to return ${DATABASE}`));
-  }
-
-  function client(): Promise<SqlClient> {
-    return (opening ??= open().catch((error: unknown) => {
-      // A failure is not kept: a database that was down is tried again by the next call.
-      opening = undefined;
-      throw error;
-    }));
-  }
-
+  const db = openOnce(connect, (database) => fromDatabase(database, caller, `expected the connect function to return ${DATABASE}`), caller);
   return {
     // Once open, calls go straight to the client, as if it had been given.
-    query: <Row>(text: string, params?: unknown[]) =>
-      opened ? opened.query<Row>(text, params) : client().then((db) => db.query<Row>(text, params)),
-    transaction: <T>(fn: (tx: SqlClient) => Promise<T>) =>
-      opened ? opened.transaction(fn) : client().then((db) => db.transaction(fn)),
+    query: <Row>(text: string, params?: unknown[]) => db.current()?.query<Row>(text, params) ?? db.get().then((c) => c.query<Row>(text, params)),
+    transaction: <T>(fn: (tx: SqlClient) => Promise<T>) => db.current()?.transaction(fn) ?? db.get().then((c) => c.transaction(fn)),
   };
 }

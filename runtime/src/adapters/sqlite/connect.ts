@@ -4,6 +4,7 @@
  * the wrappers this picks load none either.
  */
 import { fromBetterSqlite3, isBetterSqlite3, type BetterSqlite3Like } from "./better-sqlite3.js";
+import { openOnce } from "../sql/open-once.js";
 import type { SqliteClient, SqliteResult, SqliteValue } from "./client.js";
 import { fromNodeSqlite, isDatabaseSync, type DatabaseSyncLike } from "./node-sqlite.js";
 
@@ -46,36 +47,12 @@ function isSqliteClient(value: object): value is SqliteClient {
  * returning the same connection share its transactions).
  */
 function lazy(connect: SqliteConnect, caller: string): SqliteClient {
-  let opened: SqliteClient | undefined;
-  // Shared by calls that arrive while connecting, so `connect` runs once for all of them.
-  let opening: Promise<SqliteClient> | undefined;
-
-  async function open(): Promise<SqliteClient> {
-    let database: SqliteDatabase;
-    try {
-      database = await connect();
-    } catch (error) {
-      throw new Error(`${caller}: could not open the database: ${error instanceof Error ? error.message : String(error)}`, {
-        cause: error,
-      });
-    }
-    return (opened = fromDatabase(database, caller, `expected the connect function to return ${DATABASE}`));
-  }
-
-  function client(): Promise<SqliteClient> {
-    return (opening ??= open().catch((error: unknown) => {
-      // A failure is not kept: a file that could not be opened is tried again by the next call.
-      opening = undefined;
-      throw error;
-    }));
-  }
-
+  const db = openOnce(connect, (database) => fromDatabase(database, caller, `expected the connect function to return ${DATABASE}`), caller);
   return {
     // Once open, calls go straight to the client, as if it had been given.
     query: <Row>(sql: string, params?: readonly SqliteValue[]): Promise<SqliteResult<Row>> =>
-      opened ? opened.query<Row>(sql, params) : client().then((db) => db.query<Row>(sql, params)),
-    exec: (sql: string) => (opened ? opened.exec(sql) : client().then((db) => db.exec(sql))),
-    transaction: <T>(fn: (tx: SqliteClient) => Promise<T>) =>
-      opened ? opened.transaction(fn) : client().then((db) => db.transaction(fn)),
+      db.current()?.query<Row>(sql, params) ?? db.get().then((c) => c.query<Row>(sql, params)),
+    exec: (sql: string) => db.current()?.exec(sql) ?? db.get().then((c) => c.exec(sql)),
+    transaction: <T>(fn: (tx: SqliteClient) => Promise<T>) => db.current()?.transaction(fn) ?? db.get().then((c) => c.transaction(fn)),
   };
 }
