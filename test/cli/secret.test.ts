@@ -421,7 +421,8 @@ const SGR_COLOUR = /\x1b\[[\d;]*m/;
 describe.runIf(hasScript)("auth secret on a terminal asks before replacing", () => {
   it("'y' replaces the secret; the question is coloured on a colour terminal", async () => {
     const dir = tempApp({ ".env": "A=1\nAUTH_SECRET=old\n", ".gitignore": ".env\n" });
-    const run = await authOnTerminal(["secret"], dir, "y", { NO_COLOR: undefined, FORCE_COLOR: undefined });
+    // CI=true also turns the question's colours off (the prompt library treats CI as a plain log).
+    const run = await authOnTerminal(["secret"], dir, "y", { NO_COLOR: undefined, FORCE_COLOR: undefined, CI: undefined });
     expect(run.asked).toBe(true);
     expect(run.code).toBe(0);
     expect(run.output).toMatch(/Replaced AUTH_SECRET in \.env/);
