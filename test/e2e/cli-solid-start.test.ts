@@ -10,14 +10,12 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CookieJar } from "../helpers.js";
+import { NAME, signUpOutAndIn, signUpWithTakenEmail } from "./support/account-flow.js";
 import { hasChromium, useBrowser } from "./support/browser.js";
 import { http } from "./support/http.js";
 import { run, type RunningServer } from "./support/processes.js";
 import { startCliSolidStartApp, type CliSolidStartApp, type SolidStartVersion } from "./support/solid-start-app.js";
 
-const NAME = "Ada Lovelace";
-const EMAIL = "ada@example.com";
-const PASSWORD = "correct horse battery staple";
 const VERSIONS: SolidStartVersion[] = ["2", "1"];
 const CONFIG: Record<SolidStartVersion, string> = { "2": "vite.config.ts", "1": "app.config.ts" };
 
@@ -116,59 +114,17 @@ describe.each(VERSIONS)("auth-init --yes in a SolidStart %s app", (version) => {
   describe.skipIf(!hasChromium)("in Chromium", () => {
     const { freshPage, shot } = useBrowser(`cli-solid-start-v${version}`);
 
+    const account = () => ({ origin: server().origin, returnParam: "callbackUrl", userLine: "main p" }) as const;
+
     it("sign up, see the protected page, sign out, a wrong password is refused generically, sign in again", async () => {
-      const origin = server().origin;
-      const page = await freshPage();
-      await page.goto(`${origin}/protected`);
-      await page.waitForURL(`${origin}/signin?callbackUrl=%2Fprotected`);
-      await shot(page, "protected-redirects-to-signin");
-
-      await page.click("a:has-text('Sign up')");
-      await page.waitForURL(`${origin}/signup`);
-      await page.fill("input[name=name]", NAME);
-      await page.fill("input[name=email]", EMAIL);
-      await page.fill("input[name=password]", PASSWORD);
-      await shot(page, "signup-form");
-      await page.click("button:has-text('Sign up')");
-      await page.waitForURL(`${origin}/`);
-      await page.goto(`${origin}/protected`);
-      expect(await page.locator("h1").innerText()).toBe("Protected");
-      expect(await page.locator("main p").first().innerText()).toContain(`Signed in as ${NAME}`);
-      await shot(page, "protected-after-signup");
-
-      await page.click("a:has-text('Sign out')");
-      await page.waitForURL(`${origin}/signout`);
-      await page.click("button:has-text('Sign out')");
-      await page.waitForURL(`${origin}/`);
-      await page.goto(`${origin}/protected`);
-      await page.waitForURL(`${origin}/signin?callbackUrl=%2Fprotected`);
-      await shot(page, "signed-out");
-
-      await page.fill("input[name=email]", EMAIL);
-      await page.fill("input[name=password]", "not the password");
-      await page.click("button:has-text('Sign in')");
-      await expect.poll(() => page.locator("[role=alert]").count()).toBe(1);
-      expect(await page.locator("[role=alert]").innerText()).toBe("Invalid email or password.");
-      await shot(page, "wrong-password");
-
-      await page.fill("input[name=email]", EMAIL.toUpperCase());
-      await page.fill("input[name=password]", PASSWORD);
-      await page.click("button:has-text('Sign in')");
-      await page.waitForURL(`${origin}/protected`);
-      expect(await page.locator("main p").first().innerText()).toContain(`Signed in as ${NAME}`);
-      await shot(page, "signed-in-again");
+      await signUpOutAndIn(await freshPage(), shot, account());
       // Each step hashes a password (scrypt, 32 MiB): generous on a busy 2-vCPU machine.
     }, 120_000);
 
     it("signing up again with a taken email shows the generic refusal and signs nobody in", async () => {
       const origin = server().origin;
       const page = await freshPage();
-      await page.goto(`${origin}/signup`);
-      await page.fill("input[name=email]", EMAIL);
-      await page.fill("input[name=password]", "another long password");
-      await page.click("button:has-text('Sign up')");
-      await expect.poll(() => page.locator("[role=alert]").count()).toBe(1);
-      expect(await page.locator("[role=alert]").innerText()).toContain("Could not create an account");
+      await signUpWithTakenEmail(page, account());
       // The refusal is a code in the URL (a fixed message per code: the URL's text is never shown).
       expect(page.url()).toBe(`${origin}/signup?error=not-created&callbackUrl=%2F`);
       await page.goto(`${origin}/signup?error=%3Cscript%3Ealert(1)%3C%2Fscript%3E`);

@@ -1,0 +1,73 @@
+/**
+ * The browser flow every app made by `auth-init` must pass, whatever the
+ * framework: sign up, see the protected page, sign out, a wrong password refused
+ * generically, sign in again. Frameworks differ only in the sign-in page's query
+ * parameter and where the page puts the signed-in user's line.
+ */
+import type { Page } from "playwright-core";
+import { expect } from "vitest";
+
+export const NAME = "Ada Lovelace";
+export const EMAIL = "ada@example.com";
+export const PASSWORD = "correct horse battery staple";
+
+export interface AccountApp {
+  origin: string;
+  /** `redirectTo` (SvelteKit's form actions) or `callbackUrl` (the handler's pages). */
+  returnParam: "redirectTo" | "callbackUrl";
+  /** The element holding "Signed in as ..." on /protected. */
+  userLine: string;
+}
+
+export async function signUpOutAndIn(page: Page, shot: (page: Page, step: string) => Promise<void>, app: AccountApp): Promise<void> {
+  const { origin, returnParam, userLine } = app;
+  const signInFromProtected = `${origin}/signin?${returnParam}=%2Fprotected`;
+  await page.goto(`${origin}/protected`);
+  await page.waitForURL(signInFromProtected);
+  await shot(page, "protected-redirects-to-signin");
+
+  await page.click("a:has-text('Sign up')");
+  await page.waitForURL(`${origin}/signup`);
+  await page.fill("input[name=name]", NAME);
+  await page.fill("input[name=email]", EMAIL);
+  await page.fill("input[name=password]", PASSWORD);
+  await shot(page, "signup-form");
+  await page.click("button:has-text('Sign up')");
+  await page.waitForURL(`${origin}/`);
+  await page.goto(`${origin}/protected`);
+  expect(await page.locator("h1").innerText()).toBe("Protected");
+  expect(await page.locator(userLine).first().innerText()).toContain(`Signed in as ${NAME}`);
+  await shot(page, "protected-after-signup");
+
+  await page.click("a:has-text('Sign out')");
+  await page.waitForURL(`${origin}/signout`);
+  await page.click("button:has-text('Sign out')");
+  await page.waitForURL(`${origin}/`);
+  await page.goto(`${origin}/protected`);
+  await page.waitForURL(signInFromProtected);
+  await shot(page, "signed-out");
+
+  await page.fill("input[name=email]", EMAIL);
+  await page.fill("input[name=password]", "not the password");
+  await page.click("button:has-text('Sign in')");
+  await expect.poll(() => page.locator("[role=alert]").count()).toBe(1);
+  expect(await page.locator("[role=alert]").innerText()).toBe("Invalid email or password.");
+  await shot(page, "wrong-password");
+
+  await page.fill("input[name=email]", EMAIL.toUpperCase());
+  await page.fill("input[name=password]", PASSWORD);
+  await page.click("button:has-text('Sign in')");
+  await page.waitForURL(`${origin}/protected`);
+  expect(await page.locator(userLine).first().innerText()).toContain(`Signed in as ${NAME}`);
+  await shot(page, "signed-in-again");
+}
+
+/** Signing up again with a taken email: the generic refusal, and nobody signed in. */
+export async function signUpWithTakenEmail(page: Page, app: AccountApp): Promise<void> {
+  await page.goto(`${app.origin}/signup`);
+  await page.fill("input[name=email]", EMAIL);
+  await page.fill("input[name=password]", "another long password");
+  await page.click("button:has-text('Sign up')");
+  await expect.poll(() => page.locator("[role=alert]").count()).toBe(1);
+  expect(await page.locator("[role=alert]").innerText()).toContain("Could not create an account");
+}
