@@ -5,6 +5,8 @@
 export { Auth } from "./core/auth.js";
 export { setEnvDefaults } from "./core/env.js";
 export type { Env } from "./core/env.js";
-export { skipCSRFCheck, raw } from "./core/symbols.js";
+export { skipCSRFCheck, raw, customFetch } from "./core/symbols.js";
+export { refreshAccessToken } from "./core/oauth/refresh.js";
+export type { RefreshableAccount, RefreshOptions } from "./core/oauth/refresh.js";
 export * from "./core/errors.js";
 export type * from "./types.js";

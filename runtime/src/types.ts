@@ -26,6 +26,17 @@ export type {
   CredentialInput,
   CredentialsConfig,
   CommonProviderOptions,
+  OAuthConfig,
+  OAuth2Config,
+  OIDCConfig,
+  OAuthUserConfig,
+  OAuthCheck,
+  OAuthClientOptions,
+  OAuthProviderButtonStyles,
+  AuthorizationEndpointHandler,
+  TokenEndpointHandler,
+  UserinfoEndpointHandler,
+  UserinfoRequestContext,
 } from "./providers/types.js";
 
 export type Awaitable<T> = T | PromiseLike<T>;

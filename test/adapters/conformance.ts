@@ -38,6 +38,8 @@ export interface ConformanceTarget {
     noGetAccount?: string;
     /** The adapter returns `token_type` as linked instead of lowercased. */
     tokenTypeAsLinked?: string;
+    /** The adapter has no `updateAccount` (a gatehouse extension: Auth.js adapters lack it). */
+    noUpdateAccount?: string;
   };
 }
 
@@ -57,6 +59,28 @@ const EMAIL_VERIFIED = new Date("2024-02-03T04:05:06.789Z");
 const EXPIRES = new Date("2031-05-06T07:08:09.123Z");
 const LATER = new Date("2032-01-02T03:04:05.678Z");
 const EXPIRES_AT = 1_900_000_000; // seconds, as the contract stores it
+const LATER_EXPIRES_AT = 4_102_444_800; // 2100-01-01 in seconds: beyond a 32-bit integer
+
+type AccountUpdate = Parameters<NonNullable<Adapter["updateAccount"]>>[0];
+
+/** The contract's fields of an account, a missing token field as null (a cleared field may be left out or null). */
+function accountFields(account: AdapterAccount | null | undefined) {
+  expect(account).toBeTruthy();
+  const { userId, type, provider, providerAccountId, ...tokens } = account as AdapterAccount;
+  return {
+    userId,
+    type,
+    provider,
+    providerAccountId,
+    access_token: tokens.access_token ?? null,
+    refresh_token: tokens.refresh_token ?? null,
+    expires_at: tokens.expires_at ?? null,
+    id_token: tokens.id_token ?? null,
+    scope: tokens.scope ?? null,
+    token_type: tokens.token_type ?? null,
+    session_state: tokens.session_state ?? null,
+  };
+}
 
 /** Runs `call` so that a synchronous throw becomes a rejection, like a failed query. */
 function attempt<T>(call: () => PromiseLike<T> | T): Promise<T> {
@@ -89,6 +113,7 @@ function describeUnless(skipReason: string | undefined, title: string, body: () 
 export function runAdapterConformance(target: ConformanceTarget): void {
   const noAuthenticators = target.limits?.noAuthenticators;
   const noGetAccount = target.limits?.noGetAccount;
+  const noUpdateAccount = target.limits?.noUpdateAccount;
   /** Tests that read an account back field by field need `getAccount`. */
   const itWithGetAccount = (title: string, fn: () => Promise<void>) =>
     noGetAccount ? it.skip(`${title} (skipped: ${noGetAccount})`, fn) : it(title, fn);
@@ -158,6 +183,7 @@ export function runAdapterConformance(target: ConformanceTarget): void {
     it("implements every method of the contract", () => {
       const methods: (keyof Adapter)[] = [...USER_METHODS, ...ACCOUNT_METHODS, ...SESSION_METHODS, ...TOKEN_METHODS];
       if (!noAuthenticators) methods.push(...AUTHENTICATOR_METHODS);
+      if (!noUpdateAccount) methods.push("updateAccount");
       const missing = methods.filter((m) => typeof a[m] !== "function");
       expect(missing).toEqual(noGetAccount ? ["getAccount"] : []);
     });
@@ -331,6 +357,126 @@ export function runAdapterConformance(target: ConformanceTarget): void {
       });
     });
 
+    // Read back through getAccount, so an adapter without it skips these too.
+    describeUnless(noUpdateAccount ?? noGetAccount, "updateAccount (gatehouse extension)", () => {
+      /** Links a GitHub account of a new user; returns both. */
+      async function linked(fields: Partial<AdapterAccount> = {}) {
+        const user = await createUser();
+        const account = oauthAccount(user.id, fields);
+        await a.linkAccount(account);
+        return { user, account, key: { provider: account.provider, providerAccountId: account.providerAccountId } };
+      }
+      const stored = (key: { provider: string; providerAccountId: string }) => a.getAccount(key.providerAccountId, key.provider);
+
+      it("changes only the given fields and returns the full account", async () => {
+        const { account, key } = await linked();
+        const updated = await a.updateAccount({ ...key, access_token: "gho_new_access", expires_at: LATER_EXPIRES_AT });
+        const expected = { ...accountFields(account), access_token: "gho_new_access", expires_at: LATER_EXPIRES_AT };
+        expect(accountFields(updated)).toEqual(expected);
+        expect(accountFields(await stored(key))).toEqual(expected);
+      });
+
+      it("null clears a field; undefined keeps it; no field at all returns the account unchanged", async () => {
+        const { account, key } = await linked();
+        const update: AccountUpdate = { ...key, refresh_token: null, scope: null, id_token: undefined };
+        const updated = await a.updateAccount(update);
+        const expected = { ...accountFields(account), refresh_token: null, scope: null };
+        expect(accountFields(updated)).toEqual(expected);
+        expect(accountFields(await stored(key))).toEqual(expected);
+        expect(accountFields(await a.updateAccount(key))).toEqual(expected);
+      });
+
+      it('token_type is stored and returned lowercased when updated to "Bearer"', async () => {
+        const { key } = await linked({ token_type: "dpop" });
+        expect((await a.updateAccount({ ...key, token_type: "Bearer" }))?.token_type).toBe("bearer");
+        expect((await stored(key))?.token_type).toBe("bearer");
+      });
+
+      it("expires_at round-trips as a number of seconds, also beyond 32 bits", async () => {
+        const { key } = await linked();
+        const updated = await a.updateAccount({ ...key, expires_at: LATER_EXPIRES_AT });
+        expect(updated?.expires_at).toBe(LATER_EXPIRES_AT);
+        const read = await stored(key);
+        expect(read?.expires_at).toBe(LATER_EXPIRES_AT);
+        expect(typeof read?.expires_at).toBe("number");
+      });
+
+      it("an unknown account gets null and nothing is created; both key parts must match", async () => {
+        const { account, key } = await linked();
+        const unknown = { provider: "github", providerAccountId: "no-such-account" };
+        expect(await a.updateAccount({ ...unknown, access_token: "x" })).toBeNull();
+        expect(await a.updateAccount({ ...unknown, access_token: "x" }, { refresh_token: null })).toBeNull();
+        expect(await stored(unknown)).toBeNull();
+        expect(await a.getUserByAccount(unknown)).toBeNull();
+        const otherProvider = { provider: "google", providerAccountId: key.providerAccountId };
+        expect(await a.updateAccount({ ...otherProvider, access_token: "x" })).toBeNull();
+        expect(await stored(otherProvider)).toBeNull();
+        expect(accountFields(await stored(key))).toEqual(accountFields(account));
+      });
+
+      it("with a condition that holds (the stored refresh_token), the update happens", async () => {
+        const { account, key } = await linked({ refresh_token: "ghr_old" });
+        const updated = await a.updateAccount(
+          { ...key, access_token: "gho_refreshed", refresh_token: "ghr_new" },
+          { refresh_token: "ghr_old" },
+        );
+        const expected = { ...accountFields(account), access_token: "gho_refreshed", refresh_token: "ghr_new" };
+        expect(accountFields(updated)).toEqual(expected);
+        expect(accountFields(await stored(key))).toEqual(expected);
+      });
+
+      it("with a condition that does not hold, it returns null and changes nothing", async () => {
+        const { account, key } = await linked({ refresh_token: "ghr_current" });
+        const update: AccountUpdate = { ...key, access_token: "gho_refreshed", refresh_token: "ghr_new", scope: null };
+        expect(await a.updateAccount(update, { refresh_token: "ghr_stale" })).toBeNull();
+        // An account with a refresh token does not match "no refresh token".
+        expect(await a.updateAccount(update, { refresh_token: null })).toBeNull();
+        expect(accountFields(await stored(key))).toEqual(accountFields(account));
+      });
+
+      it("the condition { refresh_token: null } matches an account without a refresh token", async () => {
+        const { account, key } = await linked({ refresh_token: undefined });
+        const updated = await a.updateAccount({ ...key, refresh_token: "ghr_first" }, { refresh_token: null });
+        const expected = { ...accountFields(account), refresh_token: "ghr_first" };
+        expect(accountFields(updated)).toEqual(expected);
+        expect(accountFields(await stored(key))).toEqual(expected);
+        // Now it has one: the same condition no longer holds.
+        expect(await a.updateAccount({ ...key, refresh_token: "ghr_second" }, { refresh_token: null })).toBeNull();
+      });
+
+      it("userId and type never change, even when the update carries them", async () => {
+        const { user, account, key } = await linked();
+        const other = await createUser();
+        // Not in the type: a caller passing a whole account (say, the linked one with new tokens) must not move it.
+        const update = { ...key, access_token: "gho_new_access", userId: other.id, type: "oidc" } as AccountUpdate;
+        const updated = await a.updateAccount(update);
+        const expected = { ...accountFields(account), access_token: "gho_new_access" };
+        expect(accountFields(updated)).toEqual(expected);
+        expect(accountFields(await stored(key))).toEqual(expected);
+        expect((await a.getUserByAccount(key))?.id).toBe(user.id);
+      });
+
+      it("two concurrent conditional updates with the same condition: exactly one wins", async () => {
+        const { account, key } = await linked({ refresh_token: "ghr_shared" });
+        // Two servers refreshing the same account at once, each with the refresh token it read.
+        const results = await Promise.all(
+          ["a", "b"].map((server) =>
+            attempt(() =>
+              a.updateAccount(
+                { ...key, access_token: `gho_from_${server}`, refresh_token: `ghr_from_${server}` },
+                { refresh_token: "ghr_shared" },
+              ),
+            ),
+          ),
+        );
+        const winners = results.filter((result) => result !== null);
+        expect(winners).toHaveLength(1);
+        const expected = { ...accountFields(account), access_token: winners[0]?.access_token, refresh_token: winners[0]?.refresh_token };
+        expect(expected.refresh_token).toMatch(/^ghr_from_[ab]$/);
+        expect(accountFields(await stored(key))).toEqual(expected);
+      });
+    });
+
     describe("sessions", () => {
       it("createSession returns the session with expires as a Date", async () => {
         const user = await createUser();
@@ -486,6 +632,18 @@ export function runAdapterConformance(target: ConformanceTarget): void {
         const stored = await a.getAccount(account.providerAccountId, account.provider);
         expect(stored?.refresh_token_expires_in).toBe(15_897_600);
       });
+
+      (noUpdateAccount ? it.skip : it)(
+        `an account's extra field is kept across updateAccount${noUpdateAccount ? ` (skipped: ${noUpdateAccount})` : ""}`,
+        async () => {
+          const user = await createUser();
+          const account = oauthAccount(user.id, { refresh_token_expires_in: 15_897_600 });
+          await a.linkAccount(account);
+          const updated = await a.updateAccount({ ...account, access_token: "gho_new_access" } as AccountUpdate);
+          expect(updated?.refresh_token_expires_in).toBe(15_897_600);
+          expect((await a.getAccount(account.providerAccountId, account.provider))?.refresh_token_expires_in).toBe(15_897_600);
+        },
+      );
     });
 
     describe("uniqueness, also under concurrency", () => {

@@ -370,6 +370,24 @@ describe("HostedStoreAdapter on PGlite, beyond the suite", () => {
     expect(sent[0]).toMatch(/JOIN "main"\.svc_users/);
   });
 
+  it("updateAccount is one statement; it bumps the account's version and leaves its join row", async () => {
+    await db.query(truncate("main"));
+    const { client, sent } = recording(db);
+    const adapter = HostedStoreAdapter(new HostedStoreClient({ client }));
+    const ada = await adapter.createUser(user);
+    const key = { provider: "github", providerAccountId: "1" };
+    await adapter.linkAccount({ userId: ada.id, type: "oauth", ...key, refresh_token: "r0", token_type: "bearer" });
+    sent.length = 0;
+    const updated = await adapter.updateAccount({ ...key, access_token: "a1", refresh_token: "r1", token_type: "Bearer" }, { refresh_token: "r0" });
+    expect(updated).toEqual({ userId: ada.id, type: "oauth", ...key, access_token: "a1", refresh_token: "r1", token_type: "bearer" });
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatch(/^UPDATE "main"\.svc_accounts SET .* IS NOT DISTINCT FROM/s);
+    const { rows } = await db.query<{ version: number; token_type: string }>(`SELECT version, token_type FROM "main".svc_accounts`, []);
+    expect(rows).toEqual([{ version: 1, token_type: "bearer" }]);
+    const joined = await db.query<{ user: string }>(`SELECT "user" FROM "main".svc_users_accounts`, []);
+    expect(joined.rows).toEqual([{ user: ada.id }]);
+  });
+
   it("returns what it changed or removed; not_found errors name the record", async () => {
     await db.query(truncate("main"));
     const adapter = HostedStoreAdapter(store);

@@ -127,6 +127,29 @@ describe.skipIf(!serverUrl)(
       });
     });
 
+    it("five servers refreshing one account at once, each on its own connection: exactly one updateAccount wins", async () => {
+      await reset();
+      // Separate pools, as separate servers would have, connected before the race: only the row lock orders them.
+      const racers = Array.from({ length: 5 }, () => {
+        const racer = new pg.Pool({ connectionString: database.url, max: 1 });
+        racer.on("connect", (connection) => connection.on("error", () => {}));
+        pools.push(racer);
+        return racer;
+      });
+      await Promise.all(racers.map((racer) => racer.query("SELECT 1")));
+      const adapters = racers.map((racer) => HostedStoreAdapter(new HostedStoreClient({ client: fromPg(racer) })));
+      const [first] = adapters as [(typeof adapters)[number]];
+      const ada = await first.createUser({ id: "", email: "ada@example.com", emailVerified: null });
+      const key = { provider: "github", providerAccountId: "1" };
+      await first.linkAccount({ userId: ada.id, type: "oauth", ...key, refresh_token: "r0" });
+      const results = await Promise.all(
+        adapters.map((adapter, i) => adapter.updateAccount({ ...key, refresh_token: `r-${i}` }, { refresh_token: "r0" })),
+      );
+      const winners = results.flatMap((result, i) => (result ? [i] : []));
+      expect(winners).toHaveLength(1);
+      expect((await first.getAccount("1", "github"))?.refresh_token).toBe(`r-${winners[0]}`);
+    });
+
     it("BIGINT comes back from pg as a string; the adapter returns numbers", async () => {
       await reset();
       const adapter = HostedStoreAdapter(new HostedStoreClient({ client: fromPg(pool) }));

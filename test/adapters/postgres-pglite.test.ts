@@ -143,6 +143,18 @@ describe("PostgresAdapter on PGlite, beyond the suite", () => {
     expect(await adapter.updateUser({ id: "u", name: undefined })).toEqual(user);
   });
 
+  it("updateAccount returns exactly the account's fields, stores token_type lowercased and clears with NULL", async () => {
+    await db.query(TRUNCATE);
+    const adapter = PostgresAdapter(db);
+    await adapter.createUser({ id: "u", email: "ada@example.com", emailVerified: null });
+    const account = { userId: "u", type: "oauth" as const, provider: "github", providerAccountId: "1", scope: "read", refresh_token: "r0" };
+    await adapter.linkAccount(account);
+    const updated = await adapter.updateAccount({ provider: "github", providerAccountId: "1", token_type: "Bearer", expires_at: 1_900_000_000, scope: null });
+    expect(updated).toEqual({ userId: "u", type: "oauth", provider: "github", providerAccountId: "1", refresh_token: "r0", token_type: "bearer", expires_at: 1_900_000_000 });
+    const { rows } = await db.query<{ token_type: string; scope: string | null }>("SELECT token_type, scope FROM accounts", []);
+    expect(rows).toEqual([{ token_type: "bearer", scope: null }]);
+  });
+
   it("rejects what is not a client, a pg Pool or a PGlite", () => {
     expect(() => PostgresAdapter({} as SqlClient)).toThrow(TypeError);
   });
@@ -197,5 +209,28 @@ describe("database round trips", () => {
     await adapter.updateSession({ sessionToken: "rt-token", expires: new Date(Date.now() + 120_000) });
     await adapter.deleteSession("rt-token");
     expect(statements).toHaveLength(2);
+  });
+
+  it("updateAccount is one statement, also with a condition (the compare-and-set is atomic in it)", async () => {
+    await db.query(TRUNCATE);
+    const statements: string[] = [];
+    const counting: SqlClient = {
+      query: (text, params) => {
+        statements.push(text);
+        return db.query(text, params);
+      },
+      transaction: (fn) => db.transaction(fn),
+    };
+    const adapter = PostgresAdapter(counting);
+    const user = await adapter.createUser({ id: "", email: "rt@example.com", emailVerified: null });
+    const key = { provider: "github", providerAccountId: "1" };
+    await adapter.linkAccount({ userId: user.id, type: "oauth", ...key, refresh_token: "r0" });
+    statements.length = 0;
+    expect(await adapter.updateAccount({ ...key, access_token: "a1", refresh_token: "r1" }, { refresh_token: "r0" })).toMatchObject({
+      refresh_token: "r1",
+    });
+    expect(await adapter.updateAccount({ ...key, access_token: "a2" }, { refresh_token: "r0" })).toBeNull();
+    expect(statements).toHaveLength(2);
+    expect(statements[0]).toMatch(/^UPDATE accounts SET .* WHERE .*refresh_token IS NOT DISTINCT FROM \$\d+ RETURNING/s);
   });
 });

@@ -97,6 +97,7 @@ describe.skipIf(!serverUrl)(
         noAuthenticators: "@auth/pg-adapter 1.11.3 implements no authenticator methods (WebAuthn)",
         noGetAccount: "@auth/pg-adapter 1.11.3 has no getAccount",
         tokenTypeAsLinked: "@auth/pg-adapter 1.11.3 returns token_type as linked",
+        noUpdateAccount: "@auth/pg-adapter 1.11.3 has no updateAccount (a gatehouse extension, not in Auth.js)",
       },
     });
 
@@ -126,6 +127,30 @@ describe.skipIf(!serverUrl)(
         const pools = Array.from({ length: 5 }, () => new pg.Pool({ connectionString: fresh.url, max: 1 }));
         try {
           await checkConcurrent(pools.map((p) => fromPg(p)));
+        } finally {
+          await Promise.all(pools.map((p) => p.end()));
+        }
+      });
+    });
+
+    describe("updateAccount across connections", () => {
+      it("five servers refreshing one account at once, each on its own connection: exactly one wins", async () => {
+        await reset();
+        // Separate pools, as separate servers would have, connected before the race: only the row lock orders them.
+        const pools = Array.from({ length: 5 }, () => new pg.Pool({ connectionString: database.url, max: 1 }));
+        try {
+          await Promise.all(pools.map((p) => p.query("SELECT 1")));
+          const adapters = pools.map((p) => PostgresAdapter(fromPg(p)));
+          const [first] = adapters as [Required<Adapter>];
+          await first.createUser({ id: "u", email: "ada@example.com", emailVerified: null });
+          const key = { provider: "github", providerAccountId: "1" };
+          await first.linkAccount({ userId: "u", type: "oauth", ...key, refresh_token: "r0" });
+          const results = await Promise.all(
+            adapters.map((adapter, i) => adapter.updateAccount({ ...key, refresh_token: `r-${i}` }, { refresh_token: "r0" })),
+          );
+          const winners = results.flatMap((result, i) => (result ? [i] : []));
+          expect(winners).toHaveLength(1);
+          expect((await first.getAccount("1", "github"))?.refresh_token).toBe(`r-${winners[0]}`);
         } finally {
           await Promise.all(pools.map((p) => p.end()));
         }

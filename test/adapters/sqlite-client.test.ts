@@ -296,6 +296,20 @@ function adapterTests(driver: Driver): void {
       db.close();
     });
 
+    it("updateAccount returns exactly the account's fields; stores token_type lowercased, expires_at as INTEGER, NULL to clear", async () => {
+      const { db, adapter } = await fresh();
+      await adapter.createUser({ id: "u", email: "ada@example.com", emailVerified: null });
+      await adapter.linkAccount({ userId: "u", type: "oauth", provider: "github", providerAccountId: "1", scope: "read", refresh_token: "r0" });
+      const key = { provider: "github", providerAccountId: "1" };
+      const updated = await adapter.updateAccount({ ...key, token_type: "Bearer", expires_at: 4_102_444_800, scope: null });
+      expect(updated).toEqual({ userId: "u", type: "oauth", ...key, refresh_token: "r0", token_type: "bearer", expires_at: 4_102_444_800 });
+      const rows = db.prepare("SELECT token_type, typeof(expires_at) AS expires_type, scope FROM accounts").all();
+      expect(rows.map((row) => ({ ...(row as object) }))).toEqual([{ token_type: "bearer", expires_type: "integer", scope: null }]);
+      // `IS ?`: a NULL condition compares equal to a NULL column, and only to one.
+      expect(await adapter.updateAccount({ ...key, access_token: "a" }, { refresh_token: null })).toBeNull();
+      db.close();
+    });
+
     it("an invalid date is refused before it reaches the database", async () => {
       const { db, adapter } = await fresh();
       await adapter.createUser({ id: "u", email: "ada@example.com", emailVerified: null });

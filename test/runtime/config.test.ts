@@ -360,7 +360,7 @@ describe("resolution is done once per config object", () => {
     let calls = 0;
     const factory = () => {
       calls++;
-      return { id: "github", name: "GitHub", type: "oauth" as const };
+      return { id: "github", name: "GitHub", type: "oauth" as const, issuer: "https://github.com/login/oauth" };
     };
     const config = credentialsConfig({ providers: [factory] });
     for (let i = 0; i < 5; i++) expect((await call(config, "/auth/providers")).status).toBe(200);
@@ -381,7 +381,7 @@ describe("resolution is done once per config object", () => {
       providers: [
         () => {
           calls++;
-          return { id: "github", name: "GitHub", type: "oauth" as const };
+          return { id: "github", name: "GitHub", type: "oauth" as const, issuer: "https://github.com/login/oauth" };
         },
       ],
     };

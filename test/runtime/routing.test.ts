@@ -21,7 +21,15 @@ import {
 
 import { Auth } from "@gatehouse/runtime";
 
-const github = { id: "github", name: "GitHub", type: "oauth" as const };
+/** An OAuth provider without its client id and secret (env not filled in yet). */
+const github = {
+  id: "github",
+  name: "GitHub",
+  type: "oauth" as const,
+  authorization: "https://github.com/login/oauth/authorize",
+  token: "https://github.com/login/oauth/access_token",
+  userinfo: "https://api.github.com/user",
+};
 
 interface ErrorBody {
   error: string;
@@ -315,7 +323,7 @@ describe("actions that need what this version does not bring: Configuration erro
   it.each([
     ["a plain object", () => github],
     ["a factory function", () => () => ({ ...github })],
-  ])("an oauth provider given as %s: POST signin/github redirects to ?error=Configuration and logs UnsupportedProvider", async (_, make) => {
+  ])("an oauth provider without a client id, given as %s: POST signin/github redirects to ?error=Configuration and logs which env keys to set", async (_, make) => {
     const logs = captureLogger();
     const base = credentialsConfig();
     const config: AuthConfig = { ...base, logger: logs.logger, providers: [...base.providers, make() as never] };
@@ -328,17 +336,17 @@ describe("actions that need what this version does not bring: Configuration erro
     expect(location.pathname).toBe("/auth/error");
     expect(location.searchParams.get("error")).toBe("Configuration");
     expect(sessionCookiesSet(res)).toEqual([]);
-    const unsupported = logs.errors.find((e) => (e as { type?: string }).type === "UnsupportedProvider");
-    expect(unsupported).toBeDefined();
-    expect(unsupported!.name).toBe("UnsupportedProvider");
-    expect(unsupported!.message).toContain("github");
+    const missing = logs.errors.find((e) => (e as { type?: string }).type === "InvalidProvider");
+    expect(missing).toBeDefined();
+    expect(missing!.message).toContain("AUTH_GITHUB_ID");
+    expect(missing!.message).toContain("AUTH_GITHUB_SECRET");
 
     // The provider still appears in the providers list and on the sign-in page.
     const providers = (await (await call(config, "/auth/providers")).json()) as Record<string, { name: string; type: string }>;
     expect(providers.github).toMatchObject({ id: "github", name: "GitHub", type: "oauth" });
   });
 
-  it("GET callback/github (an oauth return) is a Configuration redirect, not a crash", async () => {
+  it("GET callback/github of a provider without a client id is a Configuration redirect, not a crash", async () => {
     const logs = captureLogger();
     const config: AuthConfig = { ...credentialsConfig(), logger: logs.logger, providers: [github] };
     const res = await call(config, "/auth/callback/github?code=abc&state=xyz");
@@ -346,7 +354,7 @@ describe("actions that need what this version does not bring: Configuration erro
     const location = new URL(res.headers.get("location")!);
     expect(location.pathname).toBe("/auth/error");
     expect(location.searchParams.get("error")).toBe("Configuration");
-    expect(logs.errors.some((e) => (e as { type?: string }).type === "UnsupportedProvider")).toBe(true);
+    expect(logs.errors.some((e) => (e as { type?: string }).type === "InvalidProvider")).toBe(true);
   });
 });
 

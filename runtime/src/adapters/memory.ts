@@ -11,6 +11,7 @@
 import type {
   Adapter,
   AdapterAccount,
+  AdapterAccountTokenField,
   AdapterAuthenticator,
   AdapterSession,
   AdapterUser,
@@ -179,6 +180,25 @@ export function MemoryAdapter(options: MemoryAdapterOptions = {}): MemoryAdapter
       return copyOrNull(accounts.get(accountKey(provider, providerAccountId)));
     },
 
+    async updateAccount(update, condition) {
+      const key = accountKey(update.provider, update.providerAccountId);
+      const current = accounts.get(key);
+      if (!current) return null;
+      // Compared and written with no await between: of two racing refreshes, the second sees the first's token.
+      if (condition && (current.refresh_token ?? null) !== (condition.refresh_token ?? null)) return null;
+      // Only the token fields: the key, userId and type stay, as in a database's UPDATE of those columns.
+      const next: Record<string, unknown> = { ...current };
+      for (const field of ACCOUNT_TOKEN_FIELDS) {
+        const value = update[field];
+        if (value === undefined) continue;
+        // Cleared fields are left out, as the database adapters return a NULL column.
+        if (value === null) delete next[field];
+        else next[field] = field === "token_type" && typeof value === "string" ? value.toLowerCase() : copy(value);
+      }
+      accounts.set(key, next as AdapterAccount);
+      return copy(next as AdapterAccount);
+    },
+
     async createSession(input) {
       requireUser(input.userId, "create a session");
       if (sessions.has(input.sessionToken)) {
@@ -263,6 +283,17 @@ export function MemoryAdapter(options: MemoryAdapterOptions = {}): MemoryAdapter
     },
   };
 }
+
+/** The fields `updateAccount` may change; a record, so that a new one cannot be forgotten here. */
+const ACCOUNT_TOKEN_FIELDS = Object.keys({
+  access_token: true,
+  refresh_token: true,
+  expires_at: true,
+  id_token: true,
+  scope: true,
+  token_type: true,
+  session_state: true,
+} satisfies Record<AdapterAccountTokenField, true>) as AdapterAccountTokenField[];
 
 // Keys are JSON arrays so that no provider or identifier value can make two pairs collide.
 function accountKey(provider: string, providerAccountId: string): string {

@@ -23,7 +23,7 @@ export function defaultCookies(secure: boolean): CookieSet {
     csrfToken: { name: `${secure ? "__Host-" : ""}authjs.csrf-token`, options: base },
     pkceCodeVerifier: { name: `${prefix}authjs.pkce.code_verifier`, options: shortLived },
     state: { name: `${prefix}authjs.state`, options: shortLived },
-    nonce: { name: `${prefix}authjs.nonce`, options: base },
+    nonce: { name: `${prefix}authjs.nonce`, options: shortLived },
     webauthnChallenge: { name: `${prefix}authjs.challenge`, options: shortLived },
   };
 }

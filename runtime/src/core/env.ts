@@ -2,6 +2,7 @@
  * Environment variables are an input: the framework glue passes its env object
  * here once, and gets a new config back. Core never reads `process.env`.
  */
+import type { Provider } from "../providers/types.js";
 import type { AuthConfig } from "../types.js";
 
 export type Env = Record<string, string | undefined>;
@@ -11,7 +12,9 @@ const withEnvCache = new WeakMap<AuthConfig, WeakMap<object, AuthConfig>>();
 /**
  * Returns a copy of `config` with defaults from the environment: `AUTH_SECRET`
  * (then `AUTH_SECRET_1`..`AUTH_SECRET_3` as older rotation secrets), `AUTH_URL`,
- * `AUTH_TRUST_HOST`, `AUTH_REDIRECT_PROXY_URL`. Values in the config win. The same
+ * `AUTH_TRUST_HOST`, `AUTH_REDIRECT_PROXY_URL`, and for each OAuth/OIDC provider
+ * `AUTH_<ID>_ID`, `AUTH_<ID>_SECRET`, `AUTH_<ID>_ISSUER` (ID: the provider id in
+ * capitals, `-` as `_`: `AUTH_MICROSOFT_ENTRA_ID_ID`). Values in the config win. The same
  * `(env, config)` pair always returns the same object, so the resolved config
  * stays cached. Unlike Auth.js it never mutates `config`.
  *
@@ -47,5 +50,44 @@ function applyEnv(env: Env, config: AuthConfig): AuthConfig {
   if (out.redirectProxyUrl === undefined && env.AUTH_REDIRECT_PROXY_URL) {
     out.redirectProxyUrl = env.AUTH_REDIRECT_PROXY_URL;
   }
+  if (Array.isArray(config.providers)) out.providers = config.providers.map((p) => withProviderEnv(env, p));
   return out;
+}
+
+const ENV_FIELDS = [
+  ["clientId", "ID"],
+  ["clientSecret", "SECRET"],
+  ["issuer", "ISSUER"],
+] as const;
+
+/**
+ * An OAuth/OIDC provider with its client id, secret and issuer taken from env
+ * where neither the provider nor the user's options set them. A new object: the
+ * user's provider is not changed. Anything that is not an OAuth provider passes
+ * through untouched (factories are resolved later, as before).
+ */
+function withProviderEnv(env: Env, provider: Provider): Provider {
+  const value = typeof provider === "function" ? safeCall(provider) : provider;
+  if (!value || typeof value !== "object") return provider;
+  // A factory is called once, here: what it returned stands in for it from now on.
+  if (value.type !== "oauth" && value.type !== "oidc") return value as Provider;
+  const options = (value.options ?? {}) as Record<string, unknown>;
+  const id = typeof options.id === "string" ? options.id : value.id;
+  if (typeof id !== "string") return provider;
+  const prefix = `AUTH_${id.toUpperCase().replace(/-/g, "_")}_`;
+  const filled: Record<string, unknown> = {};
+  for (const [field, suffix] of ENV_FIELDS) {
+    const fromEnv = env[`${prefix}${suffix}`];
+    if (fromEnv && (value as Record<string, unknown>)[field] === undefined && options[field] === undefined) filled[field] = fromEnv;
+  }
+  return (Object.keys(filled).length === 0 ? value : { ...value, ...filled }) as Provider;
+}
+
+/** A factory that throws is left for config resolution to report. */
+function safeCall(factory: (options?: unknown) => unknown): { type?: unknown; id?: unknown; options?: unknown } | undefined {
+  try {
+    return factory() as { type?: unknown; id?: unknown; options?: unknown };
+  } catch {
+    return undefined;
+  }
 }

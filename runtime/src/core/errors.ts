@@ -41,7 +41,8 @@ export type ErrorType =
   | "MissingWebAuthnAutocomplete"
   | "WebAuthnVerificationError"
   | "ExperimentalFeatureNotEnabled"
-  | "InvalidConfig";
+  | "InvalidConfig"
+  | "TokenRefreshError";
 
 type ErrorOptions = Error | Record<string, unknown>;
 
@@ -186,7 +187,8 @@ export class SessionUnavailable extends AuthError {
 export class ErrorPageLoop extends AuthError {
   static override type = "ErrorPageLoop" as const;
 }
-export class InvalidCheck extends AuthError {
+/** A state, PKCE or nonce check failed (or its cookie was missing): shown as `OAuthCallbackError`. */
+export class InvalidCheck extends SignInError {
   static override type = "InvalidCheck" as const;
 }
 export class OAuthSignInError extends SignInError {
@@ -198,8 +200,13 @@ export class OAuthCallbackError extends SignInError {
 export class OAuthAccountNotLinked extends SignInError {
   static override type = "OAuthAccountNotLinked" as const;
 }
-export class OAuthProfileParseError extends AuthError {
+/** The provider's `profile()` threw or returned no id: shown as `OAuthCallbackError`. */
+export class OAuthProfileParseError extends SignInError {
   static override type = "OAuthProfileParseError" as const;
+}
+/** `refreshAccessToken` could not get or store a new access token; `cause.err` has the provider's answer. */
+export class TokenRefreshError extends AuthError {
+  static override type = "TokenRefreshError" as const;
 }
 export class EmailSignInError extends SignInError {
   static override type = "EmailSignInError" as const;
@@ -214,6 +221,9 @@ export class WebAuthnVerificationError extends AuthError {
 /** Types whose name may be shown to the browser; every other error is shown as `Configuration`. */
 const CLIENT_SAFE_TYPES = new Set<ErrorType>([
   "CredentialsSignin",
+  "OAuthSignInError",
+  "InvalidCheck",
+  "OAuthProfileParseError",
   "OAuthAccountNotLinked",
   "OAuthCallbackError",
   "AccessDenied",
@@ -247,6 +257,13 @@ const CONFIGURATION_TYPES = new Set<ErrorType>([
   "AdapterError",
 ]);
 
+/** Where the spec's sign-in page parameter differs from the error's type. */
+const PAGE_PARAM: Partial<Record<ErrorType, string>> = {
+  OAuthSignInError: "OAuthSignin",
+  InvalidCheck: "OAuthCallbackError",
+  OAuthProfileParseError: "OAuthCallbackError",
+};
+
 /**
  * What the browser may learn about an error: its own type when client-safe,
  * `Configuration` for a configuration problem, and nothing (`undefined`, the
@@ -255,6 +272,6 @@ const CONFIGURATION_TYPES = new Set<ErrorType>([
  */
 export function publicErrorType(error: unknown): string | undefined {
   if (!(error instanceof AuthError)) return undefined;
-  if (CLIENT_SAFE_TYPES.has(error.type)) return error.type;
+  if (CLIENT_SAFE_TYPES.has(error.type)) return PAGE_PARAM[error.type] ?? error.type;
   return CONFIGURATION_TYPES.has(error.type) ? "Configuration" : undefined;
 }

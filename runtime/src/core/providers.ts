@@ -4,10 +4,17 @@
  * objects.
  */
 import { ExperimentalFeatureNotEnabled, InvalidProvider, MissingAdapter, MissingAuthorize } from "./errors.js";
-import type { CredentialsConfig, ProviderConfig, ProviderType } from "../providers/types.js";
+import type { CredentialsConfig, OAuthConfig, ProviderConfig, ProviderType } from "../providers/types.js";
 import type { AuthConfig } from "../types.js";
+import { resolveOAuthRuntime, type OAuthRuntime } from "./oauth/provider.js";
 
-export type ResolvedProvider = ProviderConfig & { id: string; name: string; type: ProviderType };
+export type ResolvedProvider = ProviderConfig & {
+  id: string;
+  name: string;
+  type: ProviderType;
+  /** OAuth and OIDC providers: endpoints, checks and client, validated. */
+  oauth?: OAuthRuntime;
+};
 
 const PROVIDER_TYPES = new Set<ProviderType>(["oauth", "oidc", "email", "credentials", "webauthn"]);
 /** Provider ids become URL path segments: keep them to a safe alphabet. */
@@ -36,7 +43,7 @@ function normalize(entry: unknown, index: number): ResolvedProvider {
     throw new InvalidProvider(`providers[${index}] is neither a provider object nor a provider factory.`);
   }
   const { options, ...defaults } = value as ProviderConfig;
-  const merged = { ...defaults, ...(options ?? {}) } as ResolvedProvider;
+  const merged = mergeOptions(defaults, options ?? {}) as unknown as ResolvedProvider;
   if (!PROVIDER_TYPES.has(merged.type)) {
     throw new InvalidProvider(
       `providers[${index}] has type ${JSON.stringify(merged.type)}; use one of ${[...PROVIDER_TYPES].join(", ")}.`,
@@ -51,7 +58,31 @@ function normalize(entry: unknown, index: number): ResolvedProvider {
   return merged;
 }
 
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype;
+}
+
+/**
+ * The user's `options` over the provider's defaults: plain objects (`authorization`,
+ * `token`, `client`, `style`...) are merged key by key, so `{ authorization: {
+ * params: { scope } } }` keeps the default URL; anything else is replaced. Symbol
+ * keys (`customFetch`) are kept too. Neither input is changed.
+ */
+function mergeOptions(defaults: Record<string | symbol, unknown>, options: Record<string | symbol, unknown>): Record<string | symbol, unknown> {
+  const out: Record<string | symbol, unknown> = { ...defaults };
+  for (const key of Reflect.ownKeys(options)) {
+    const value = options[key];
+    if (value === undefined) continue;
+    const base = out[key];
+    out[key] = isPlainObject(base) && isPlainObject(value) ? mergeOptions(base, value) : value;
+  }
+  return out;
+}
+
 function checkRequirements(provider: ResolvedProvider, config: AuthConfig): void {
+  if (provider.type === "oauth" || provider.type === "oidc") {
+    provider.oauth = resolveOAuthRuntime(provider as OAuthConfig<any>, config.redirectProxyUrl);
+  }
   if (provider.type === "credentials") {
     if (typeof (provider as CredentialsConfig).authorize !== "function") {
       throw new MissingAuthorize(`The credentials provider "${provider.id}" needs an \`authorize\` function.`);

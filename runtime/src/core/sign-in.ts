@@ -4,7 +4,8 @@
  */
 import type { JWT } from "../jwt.js";
 import type { Account, CredentialRecord, Profile, ResponseInternal, User } from "../types.js";
-import { redirectTarget } from "./callback-url.js";
+import { redirectTarget, requestedCallbackUrl } from "./callback-url.js";
+import { pageUrl } from "./guards.js";
 import type { RequestContext } from "./context.js";
 import { AccessDenied } from "./errors.js";
 import { emit } from "./events.js";
@@ -17,6 +18,10 @@ export interface SignInAttempt {
   profile?: Profile;
   credentials?: CredentialRecord;
   email?: { verificationRequest?: boolean };
+  /** The user was created by this sign-in: the JWT trigger is `signUp`, and `pages.newUser` is where they go. */
+  isNewUser?: boolean;
+  /** Where the sign-in started asked to return to (the callback-url cookie), instead of this request's. */
+  callbackUrl?: string;
 }
 
 /**
@@ -43,19 +48,25 @@ export async function askSignInCallback(ctx: RequestContext, attempt: SignInAtte
 export async function completeSignIn(ctx: RequestContext, attempt: SignInAttempt): Promise<ResponseInternal> {
   const { config } = ctx;
   const { user, account, profile } = attempt;
+  const isNewUser = attempt.isNewUser === true;
+  let cookies;
   if (config.session.strategy === "database") {
-    const cookies = await createDatabaseSession(ctx, String(user.id));
-    await emit(config, "signIn", { user, account, profile, isNewUser: false });
-    return { redirect: await redirectTarget(ctx), cookies };
+    cookies = await createDatabaseSession(ctx, String(user.id));
+  } else {
+    const defaultToken: JWT = {
+      name: user.name,
+      email: user.email,
+      picture: user.image,
+      sub: user.id === undefined || user.id === null ? undefined : String(user.id),
+    };
+    const trigger = isNewUser ? "signUp" : "signIn";
+    const token = await config.callbacks.jwt({ token: defaultToken, user, account, profile, trigger, isNewUser });
+    cookies = token ? (await issueSession(ctx, token)).cookies : clearSessionCookies(ctx);
   }
-  const defaultToken: JWT = {
-    name: user.name,
-    email: user.email,
-    picture: user.image,
-    sub: user.id === undefined || user.id === null ? undefined : String(user.id),
-  };
-  const token = await config.callbacks.jwt({ token: defaultToken, user, account, profile, trigger: "signIn", isNewUser: false });
-  const cookies = token ? (await issueSession(ctx, token)).cookies : clearSessionCookies(ctx);
-  await emit(config, "signIn", { user, account, profile, isNewUser: false });
-  return { redirect: await redirectTarget(ctx), cookies };
+  await emit(config, "signIn", { user, account, profile, isNewUser });
+  const target = await redirectTarget(ctx, attempt.callbackUrl ?? requestedCallbackUrl(ctx));
+  if (isNewUser && config.pages.newUser) {
+    return { redirect: pageUrl(ctx, config.pages.newUser, "", { callbackUrl: target }), cookies };
+  }
+  return { redirect: target, cookies };
 }

@@ -18,3 +18,9 @@ export interface FrameworkGlueOptions {
    */
   requestUrlIsPublic?: boolean;
 }
+
+/**
+ * Set on a provider (`{ ...GitHub(), [customFetch]: myFetch }`) to send every
+ * request to that provider through `myFetch`: a proxy, instrumentation, tests.
+ */
+export const customFetch = Symbol("gatehouse.custom-fetch");

@@ -15,12 +15,129 @@ export interface ProviderCatalogEntry {
   readonly type: "oauth" | "oidc" | "email" | "credentials" | "webauthn";
   /** Env keys the provider reads (`AUTH_<ID>_ID`, ...), empty when it needs none. */
   readonly env: readonly string[];
-  /** Where to register the app and its callback URL, for OAuth providers. */
+  /** Where to register the app and its callback URL, for OAuth providers with one console for everyone. */
   readonly setupUrl?: string;
+  /** What to know about the callback URL at this provider (https only, no localhost, where to enter it...). */
+  readonly callbackNote?: string;
 }
 
+/** `AUTH_<ID>_ID` and `AUTH_<ID>_SECRET` (and `AUTH_<ID>_ISSUER`), as core reads them. */
+function envKeys(id: string, withIssuer = false): readonly string[] {
+  const prefix = `AUTH_${id.toUpperCase().replace(/-/g, "_")}`;
+  return withIssuer ? [`${prefix}_ID`, `${prefix}_SECRET`, `${prefix}_ISSUER`] : [`${prefix}_ID`, `${prefix}_SECRET`];
+}
+
+// Data only, no imports of the provider modules: the CLI loads this file on its own.
+// `credentials` stays first: CLI messages list the known ids in this order.
 export const providerCatalog: readonly ProviderCatalogEntry[] = [
   { id: "credentials", name: "Email and password", importName: "Credentials", type: "credentials", env: [] },
+  {
+    id: "apple",
+    name: "Apple",
+    importName: "Apple",
+    type: "oidc",
+    env: envKeys("apple"),
+    setupUrl: "https://developer.apple.com/account/resources/identifiers/list/serviceId",
+    callbackNote:
+      "Apple accepts only https return URLs on a real domain (no localhost, no IP addresses): use a tunnel in development. AUTH_APPLE_SECRET is a JWT signed with your Sign in with Apple key, valid for at most 180 days: make it with createAppleClientSecret().",
+  },
+  { id: "auth0", name: "Auth0", importName: "Auth0", type: "oidc", env: envKeys("auth0", true), setupUrl: "https://manage.auth0.com/" },
+  {
+    id: "authentik",
+    name: "authentik",
+    importName: "Authentik",
+    type: "oidc",
+    env: envKeys("authentik", true),
+    callbackNote:
+      "Enter it as the redirect URI of an OAuth2/OpenID provider in your authentik admin interface (https://<authentik host>/if/admin/). The issuer is https://<authentik host>/application/o/<slug>/ with its trailing slash.",
+  },
+  {
+    id: "cognito",
+    name: "Amazon Cognito",
+    importName: "Cognito",
+    type: "oidc",
+    env: envKeys("cognito", true),
+    setupUrl: "https://console.aws.amazon.com/cognito/home",
+  },
+  { id: "discord", name: "Discord", importName: "Discord", type: "oauth", env: envKeys("discord"), setupUrl: "https://discord.com/developers/applications" },
+  {
+    id: "facebook",
+    name: "Facebook",
+    importName: "Facebook",
+    type: "oauth",
+    env: envKeys("facebook"),
+    setupUrl: "https://developers.facebook.com/apps/",
+    callbackNote: "Facebook requires https redirect URIs; http://localhost works only while the app is in development mode.",
+  },
+  { id: "github", name: "GitHub", importName: "GitHub", type: "oauth", env: envKeys("github"), setupUrl: "https://github.com/settings/developers" },
+  { id: "gitlab", name: "GitLab", importName: "GitLab", type: "oauth", env: envKeys("gitlab"), setupUrl: "https://gitlab.com/-/user_settings/applications" },
+  { id: "google", name: "Google", importName: "Google", type: "oidc", env: envKeys("google"), setupUrl: "https://console.cloud.google.com/apis/credentials" },
+  {
+    id: "keycloak",
+    name: "Keycloak",
+    importName: "Keycloak",
+    type: "oidc",
+    env: envKeys("keycloak", true),
+    callbackNote:
+      "Enter it as a valid redirect URI of an OpenID Connect client (client authentication on) in your realm's admin console. The issuer is https://<keycloak host>/realms/<realm>.",
+  },
+  { id: "linkedin", name: "LinkedIn", importName: "LinkedIn", type: "oidc", env: envKeys("linkedin"), setupUrl: "https://www.linkedin.com/developers/apps" },
+  {
+    id: "microsoft-entra-id",
+    name: "Microsoft Entra ID",
+    importName: "MicrosoftEntraID",
+    type: "oidc",
+    env: envKeys("microsoft-entra-id", true),
+    setupUrl: "https://entra.microsoft.com/#view/Microsoft_AAD_RegisteredApps/ApplicationsListBlade",
+    callbackNote:
+      "Add it as a redirect URI of platform \"Web\". The issuer names your tenant: https://login.microsoftonline.com/<tenant id>/v2.0 (the multi-tenant \"common\" issuer cannot be validated).",
+  },
+  {
+    id: "okta",
+    name: "Okta",
+    importName: "Okta",
+    type: "oidc",
+    env: envKeys("okta", true),
+    callbackNote:
+      "Enter it as a sign-in redirect URI of an OIDC web app integration in your Okta Admin Console (https://<org>-admin.okta.com). The issuer is https://<org>.okta.com/oauth2/default (or your authorization server).",
+  },
+  {
+    id: "slack",
+    name: "Slack",
+    importName: "Slack",
+    type: "oidc",
+    env: envKeys("slack"),
+    setupUrl: "https://api.slack.com/apps",
+    callbackNote: "Slack accepts only https redirect URLs, localhost included: use a tunnel in development.",
+  },
+  {
+    id: "spotify",
+    name: "Spotify",
+    importName: "Spotify",
+    type: "oauth",
+    env: envKeys("spotify"),
+    setupUrl: "https://developer.spotify.com/dashboard",
+    callbackNote: "Spotify refuses localhost redirect URIs: use http://127.0.0.1:<port> in development (http is allowed for loopback addresses only).",
+  },
+  { id: "twitch", name: "Twitch", importName: "Twitch", type: "oidc", env: envKeys("twitch"), setupUrl: "https://dev.twitch.tv/console/apps" },
+  {
+    id: "twitter",
+    name: "X (Twitter)",
+    importName: "Twitter",
+    type: "oauth",
+    env: envKeys("twitter"),
+    setupUrl: "https://developer.x.com/en/portal/dashboard",
+    callbackNote: "X rejects localhost callback URLs: use http://127.0.0.1:<port> in development.",
+  },
+  {
+    id: "zitadel",
+    name: "ZITADEL",
+    importName: "Zitadel",
+    type: "oidc",
+    env: envKeys("zitadel", true),
+    callbackNote:
+      "Enter it as a redirect URI of a Web application in your ZITADEL console (https://<instance>.zitadel.cloud/ui/console, or your own host). The issuer is the instance URL.",
+  },
 ];
 
 /** The entry for `id`, or `undefined` for an id the catalog does not know. */

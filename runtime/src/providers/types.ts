@@ -3,7 +3,8 @@
  * `authorize` or `profile`. Factories return these objects with the user's
  * overrides under `options`; the config may list either objects or factories.
  */
-import type { Awaitable, User } from "../types.js";
+import type { customFetch } from "../core/symbols.js";
+import type { Account, Awaitable, Profile, TokenSet, User } from "../types.js";
 
 export type ProviderType = "oauth" | "oidc" | "email" | "credentials" | "webauthn";
 
@@ -40,13 +41,133 @@ export interface CredentialsConfig<
   ) => Awaitable<User | null>;
 }
 
-/** OAuth, OIDC, email and WebAuthn providers: their flows arrive in later versions. */
+/** Email and WebAuthn providers: their flows arrive in later versions. */
 export interface OtherProviderConfig extends CommonProviderOptions {
-  type: "oauth" | "oidc" | "email" | "webauthn";
+  type: "email" | "webauthn";
   [option: string]: unknown;
 }
 
-export type ProviderConfig = CredentialsConfig<any> | OtherProviderConfig;
+/**
+ * Checks that bind a callback to the browser that started the sign-in. The
+ * default is all that apply: `state` always, `pkce` (S256) unless the server's
+ * metadata says it lacks S256, and `nonce` for OIDC. `["none"]` turns them all
+ * off (not recommended).
+ */
+export type OAuthCheck = "pkce" | "state" | "nonce" | "none";
+
+/** The authorization endpoint: its URL and the parameters every authorization request carries. */
+export interface AuthorizationEndpointHandler {
+  url?: string | URL;
+  params?: Record<string, unknown>;
+}
+
+/** The token endpoint. `conform` may rewrite a non-standard response before it is read. */
+export interface TokenEndpointHandler {
+  url?: string | URL;
+  params?: Record<string, unknown>;
+  conform?: (response: Response) => Awaitable<Response | undefined>;
+}
+
+/** What a custom `userinfo.request` receives. `fetch` is the provider's (see `customFetch`). */
+export interface UserinfoRequestContext {
+  tokens: TokenSet;
+  provider: OAuthConfig<any> & { userinfo?: { url?: string | URL }; fetch: typeof fetch };
+}
+
+/** The userinfo endpoint, or a function that fetches the profile itself (several calls, odd APIs). */
+export interface UserinfoEndpointHandler {
+  url?: string | URL;
+  params?: Record<string, unknown>;
+  request?: (context: UserinfoRequestContext) => Awaitable<Profile>;
+}
+
+/** Button colours of the built-in sign-in page. */
+export interface OAuthProviderButtonStyles {
+  logo?: string;
+  bg?: string;
+  text?: string;
+  brandColor?: string;
+}
+
+/** How the client authenticates at the token endpoint, and other client metadata. */
+export interface OAuthClientOptions {
+  token_endpoint_auth_method?: "client_secret_basic" | "client_secret_post" | "none";
+  id_token_signed_response_alg?: string;
+  [metadata: string]: unknown;
+}
+
+/**
+ * An OAuth 2 or OpenID Connect provider. Either an `issuer` (endpoints come from
+ * its discovery document) or explicit `authorization` and `token` endpoints (and
+ * `userinfo`, or `idToken: true`). Compatible with Auth.js's `OAuthConfig`.
+ */
+export interface OAuthConfig<P = Profile> extends CommonProviderOptions {
+  type: "oauth" | "oidc";
+  /** The issuer identifier; with OIDC, where `/.well-known/openid-configuration` is found. */
+  issuer?: string;
+  /** The discovery document's URL, when it is not under the issuer. */
+  wellKnown?: string;
+  authorization?: string | AuthorizationEndpointHandler;
+  token?: string | TokenEndpointHandler;
+  userinfo?: string | UserinfoEndpointHandler;
+  /** Maps the provider's profile to the user. `id` becomes the account's `providerAccountId`. */
+  profile?: (profile: P, tokens: TokenSet) => Awaitable<User>;
+  /**
+   * Reads extra profile fields from the callback's parameters (a `form_post`
+   * callback arrives here as query parameters); the result is merged over the
+   * profile before `profile()` runs. For providers that send user data outside
+   * the ID token: Apple sends the user's name once, in a `user` form field on
+   * the first sign-in. These parameters are not signed by the provider, so
+   * return them under a key of your own and never a field the identity rests
+   * on (`sub`, `id`, `email`).
+   *
+   * @example
+   * ```ts
+   * // Keep what the callback URL carried under a key of its own.
+   * callbackProfile: (params) => (params.has("workspace") ? { callbackWorkspace: params.get("workspace") } : undefined)
+   * ```
+   */
+  callbackProfile?: (params: URLSearchParams) => Record<string, unknown> | undefined;
+  /** Picks the token fields stored with the account (default: the standard ones). */
+  account?: (tokens: TokenSet) => Partial<Account> | undefined | void;
+  checks?: OAuthCheck[];
+  clientId?: string;
+  clientSecret?: string;
+  client?: OAuthClientOptions;
+  /** A plain OAuth provider that also returns an ID token to read the profile from. */
+  idToken?: boolean;
+  style?: OAuthProviderButtonStyles;
+  /**
+   * Link this provider's account to an existing user with the same email when no
+   * account is linked yet. Only for providers that verify email addresses: anyone
+   * who controls the address at this provider takes over the user.
+   */
+  allowDangerousEmailAccountLinking?: boolean;
+  /** Per-provider `redirectProxyUrl` (see `AuthConfig.redirectProxyUrl`). */
+  redirectProxyUrl?: string;
+  /**
+   * Names of authorization parameters a sign-in request may set in its query
+   * (`signIn("google", {}, { login_hint })`), such as `login_hint` or `prompt`.
+   * Nothing else from the request reaches the provider.
+   */
+  allowedAuthorizationParams?: string[];
+  /**
+   * Allow `http:` endpoints on hosts other than loopback (a provider in a
+   * container on a private network during development). Never in production.
+   */
+  dangerouslyAllowInsecureRequests?: boolean;
+  /** A `fetch` for every request to this provider (proxies, tests, instrumentation). */
+  [customFetch]?: typeof fetch;
+}
+
+/** Auth.js's names for the same shape. */
+export type OAuth2Config<P = Profile> = OAuthConfig<P> & { type: "oauth" };
+export type OIDCConfig<P = Profile> = OAuthConfig<P> & { type: "oidc" };
+
+/** What a provider factory such as `GitHub(...)` accepts: any field of the provider, usually just the client. */
+export type OAuthUserConfig<P = Profile> = Omit<Partial<OAuthConfig<P>>, "options" | "type">;
+
+export type ProviderConfig = CredentialsConfig<any> | OAuthConfig<any> | OtherProviderConfig;
 
 /** An entry of `providers`: a provider object, or a factory called with no arguments. */
 export type Provider = ProviderConfig | ((options?: any) => ProviderConfig);

@@ -7,10 +7,19 @@
  * them (`Decoders`); `rowMappers` gives its `toUser`, `toAccount`, ...
  *
  * The hosted store's svc_ tables differ (a `user` link, every field nullable)
- * and have their own mappers; they share the token fields (`withTokens`) and
- * the order of an account's values (`accountValues`).
+ * and have their own mappers; they share the token fields (`withTokens`), the
+ * order of an account's values (`accountValues`) and what an account update
+ * sets (`accountUpdates`).
  */
-import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from "../types.js";
+import type {
+  AdapterAccount,
+  AdapterAccountTokenField,
+  AdapterAccountUpdate,
+  AdapterAuthenticator,
+  AdapterSession,
+  AdapterUser,
+  VerificationToken,
+} from "../types.js";
 
 /** The column lists the queries select, so each mapper gets every column it reads. */
 export const USER_COLUMNS = `id, name, email, "emailVerified", image`;
@@ -163,6 +172,39 @@ export function accountValues(account: AdapterAccount): (string | number | null)
     (account.session_state as string | undefined) ?? null,
     account.token_type ?? null,
   ];
+}
+
+/**
+ * The token fields `updateAccount` may change, each a column of the same name
+ * in every schema (so the names go into the SQL as they are). A record, so
+ * that a field added to `AdapterAccountTokenField` cannot be forgotten here.
+ */
+const ACCOUNT_TOKEN_COLUMNS = Object.keys({
+  access_token: true,
+  refresh_token: true,
+  expires_at: true,
+  id_token: true,
+  scope: true,
+  token_type: true,
+  session_state: true,
+} satisfies Record<AdapterAccountTokenField, true>) as AdapterAccountTokenField[];
+
+/**
+ * The `[column, value]` pairs `updateAccount` sets: one per token field that
+ * `update` gives (`null` clears the column; `undefined` means "not given", not
+ * "clear it"); `token_type` lowercased, as `withTokens` returns it, so that
+ * other readers of the table see what the adapter returns.
+ */
+export function accountUpdates(update: AdapterAccountUpdate): [column: AdapterAccountTokenField, value: string | number | null][] {
+  const pairs: [AdapterAccountTokenField, string | number | null][] = [];
+  for (const field of ACCOUNT_TOKEN_COLUMNS) {
+    const value = update[field];
+    if (value === undefined) continue;
+    // session_state is typed `unknown` by the contract (an extra field of the token response); the column is text.
+    const stored = value as string | number | null;
+    pairs.push([field, field === "token_type" && typeof stored === "string" ? stored.toLowerCase() : stored]);
+  }
+  return pairs;
 }
 
 /**

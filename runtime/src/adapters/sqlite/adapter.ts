@@ -5,7 +5,7 @@
  * unique provider account, foreign keys that cascade) keep the data consistent,
  * not read-then-write checks in this code.
  */
-import { accountValues, authenticatorValues } from "../sql/rows.js";
+import { accountUpdates, accountValues, authenticatorValues } from "../sql/rows.js";
 import type { Adapter, AdapterUser } from "../types.js";
 import type { SqliteClient, SqliteValue } from "./client.js";
 import { toSqliteClient, type SqliteConnect, type SqliteDatabase } from "./connect.js";
@@ -189,6 +189,27 @@ export function SqliteAdapter(client: SqliteDatabase | SqliteConnect): Required<
       const row = await one<AccountRow>(
         `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE provider = ? AND "providerAccountId" = ?`,
         [provider, providerAccountId],
+      );
+      return row && toAccount(row);
+    },
+
+    async updateAccount(update, condition) {
+      // One statement, so the compare-and-set is atomic: SQLite has one
+      // writer, and the condition is checked by the statement that writes.
+      const updates = accountUpdates(update);
+      const params: SqliteValue[] = updates.map(([, value]) => value);
+      params.push(update.provider, update.providerAccountId);
+      let where = `provider = ? AND "providerAccountId" = ?`;
+      if (condition) {
+        // IS compares NULLs as equal: a condition of null matches an account without a refresh token.
+        params.push(condition.refresh_token ?? null);
+        where += ` AND refresh_token IS ?`;
+      }
+      const row = await one<AccountRow>(
+        updates.length > 0
+          ? `UPDATE accounts SET ${updates.map(([column]) => `${column} = ?`).join(", ")} WHERE ${where} RETURNING ${ACCOUNT_COLUMNS}`
+          : `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE ${where}`,
+        params,
       );
       return row && toAccount(row);
     },

@@ -6,6 +6,8 @@ import { CallbackRouteError, CredentialsSignin, InvalidRequest, UnsupportedProvi
 import { pathProvider, requireCsrf } from "../guards.js";
 import type { ResolvedProvider } from "../providers.js";
 import { callAdapter } from "../adapter.js";
+import { oauthCallback } from "../oauth/callback.js";
+import type { OAuthRuntime } from "../oauth/provider.js";
 import { askSignInCallback, completeSignIn } from "../sign-in.js";
 
 export async function callbackAction(ctx: RequestContext): Promise<ResponseInternal> {
@@ -17,6 +19,7 @@ export async function callbackAction(ctx: RequestContext): Promise<ResponseInter
     requireCsrf(ctx);
     return credentialsCallback(ctx, provider as ResolvedProvider & CredentialsConfig);
   }
+  if (provider.oauth) return oauthCallback(ctx, provider as ResolvedProvider & { oauth: OAuthRuntime });
   throw new UnsupportedProvider(
     `Sign-in with ${provider.type} providers ("${provider.id}") is not available in this version of @gatehouse/runtime.`,
   );

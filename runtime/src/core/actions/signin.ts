@@ -6,7 +6,10 @@ import { requestedCallbackUrl } from "../callback-url.js";
 import type { RequestContext } from "../context.js";
 import { UnsupportedProvider } from "../errors.js";
 import { pageUrl, pathProvider, requireCsrf } from "../guards.js";
+import { startOAuthSignIn } from "../oauth/authorize.js";
+import type { OAuthRuntime } from "../oauth/provider.js";
 import { PAGE_HEADERS } from "../pages-headers.js";
+import type { ResolvedProvider } from "../providers.js";
 import { sameOriginUrl } from "../redirect.js";
 
 export async function signInPage(ctx: RequestContext): Promise<ResponseInternal> {
@@ -41,6 +44,7 @@ export async function signInPost(ctx: RequestContext): Promise<ResponseInternal>
     // Credentials are checked at callback/<id>; a POST here just shows the form.
     return { redirect: pageUrl(ctx, ctx.config.pages.signIn, "signin", { callbackUrl }) };
   }
+  if (provider.oauth) return startOAuthSignIn(ctx, provider as ResolvedProvider & { oauth: OAuthRuntime }, callbackUrl);
   throw new UnsupportedProvider(
     `Sign-in with ${provider.type} providers ("${provider.id}") is not available in this version of @gatehouse/runtime.`,
   );

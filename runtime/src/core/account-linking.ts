@@ -1,0 +1,113 @@
+/**
+ * Who an OAuth/OIDC sign-in is: the user already linked to the provider account,
+ * the signed-in user (who links a new provider), or a new user. An existing user
+ * with the same email but no link is refused (`OAuthAccountNotLinked`) unless the
+ * provider opts into email linking. The plan is made before anything is written,
+ * so the `signIn` callback can refuse with nothing stored.
+ */
+import type { AdapterAccount, AdapterAccountUpdate, AdapterUser } from "../adapters/types.js";
+import type { Account, User } from "../types.js";
+import { callAdapter } from "./adapter.js";
+import type { RequestContext } from "./context.js";
+import { readDatabaseSession } from "./database-session.js";
+import { AdapterError, OAuthAccountNotLinked } from "./errors.js";
+import { emit } from "./events.js";
+import { readSession } from "./session-cookie.js";
+
+export type LinkPlan =
+  /** No adapter: the provider's profile is the user (JWT sessions only). */
+  | { kind: "profile"; user: User }
+  | { kind: "existing"; user: AdapterUser }
+  | { kind: "link"; user: AdapterUser }
+  | { kind: "create"; user: User };
+
+/** The user of the request's session, when there is an adapter to look it up in. */
+async function signedInUser(ctx: RequestContext): Promise<AdapterUser | null> {
+  const adapter = ctx.config.adapter!;
+  if (ctx.config.session.strategy === "database") {
+    const read = await readDatabaseSession(ctx);
+    return read.kind === "valid" ? read.user : null;
+  }
+  const read = await readSession(ctx);
+  const sub = read.kind === "valid" ? read.decoded.payload.sub : undefined;
+  return typeof sub === "string" && sub !== "" ? await callAdapter(adapter, "getUser", sub) : null;
+}
+
+export async function planOAuthUser(
+  ctx: RequestContext,
+  profileUser: User & { id: string },
+  account: Account,
+  allowEmailLinking: boolean,
+): Promise<LinkPlan> {
+  const adapter = ctx.config.adapter;
+  if (!adapter) return { kind: "profile", user: profileUser };
+  const key = { provider: account.provider, providerAccountId: account.providerAccountId };
+  const [linked, current] = await Promise.all([callAdapter(adapter, "getUserByAccount", key), signedInUser(ctx)]);
+  if (linked) {
+    if (current && current.id !== linked.id) {
+      throw new OAuthAccountNotLinked(
+        `The ${account.provider} account ${account.providerAccountId} is already linked to another user than the one signed in.`,
+      );
+    }
+    return { kind: "existing", user: linked };
+  }
+  if (current) return { kind: "link", user: current };
+  const byEmail = profileUser.email ? await callAdapter(adapter, "getUserByEmail", profileUser.email) : null;
+  if (byEmail) {
+    if (allowEmailLinking) return { kind: "link", user: byEmail };
+    throw new OAuthAccountNotLinked(
+      `A user with the email of this ${account.provider} account exists but has not linked it; sign in the way you did before, then link ${account.provider} while signed in.`,
+    );
+  }
+  return { kind: "create", user: profileUser };
+}
+
+const TOKEN_FIELDS = ["access_token", "refresh_token", "expires_at", "id_token", "scope", "token_type", "session_state"] as const;
+
+/** The account's key and the token fields it carries (absent fields keep their stored values). */
+export function tokenUpdate(account: Account): AdapterAccountUpdate {
+  const update: AdapterAccountUpdate = { provider: account.provider, providerAccountId: account.providerAccountId };
+  const source = account as Record<string, unknown>;
+  for (const field of TOKEN_FIELDS) if (source[field] !== undefined) (update as Record<string, unknown>)[field] = source[field];
+  return update;
+}
+
+export interface SignedInUser {
+  user: User | AdapterUser;
+  isNewUser: boolean;
+}
+
+/** Carries out the plan: create the user, link the account, refresh stored tokens; fires the events. */
+export async function applyOAuthPlan(ctx: RequestContext, plan: LinkPlan, account: Account, profileUser: User): Promise<SignedInUser> {
+  const { config } = ctx;
+  const adapter = config.adapter;
+  if (plan.kind === "profile" || !adapter) return { user: plan.user, isNewUser: false };
+  if (plan.kind === "existing") {
+    if (typeof adapter.updateAccount === "function") {
+      // A new sign-in brings new tokens; keep the stored ones current.
+      await callAdapter(adapter, "updateAccount", tokenUpdate(account));
+    }
+    return { user: plan.user, isNewUser: false };
+  }
+  let user: AdapterUser;
+  let isNewUser = false;
+  if (plan.kind === "create") {
+    const { id: _providerId, ...profile } = plan.user;
+    try {
+      user = await callAdapter(adapter, "createUser", { ...profile, email: profile.email ?? null, emailVerified: null } as unknown as AdapterUser);
+    } catch (error) {
+      // Two first sign-ins of the same person at once: the other one created the user.
+      const raced = await callAdapter(adapter, "getUserByAccount", { provider: account.provider, providerAccountId: account.providerAccountId });
+      if (raced) return { user: raced, isNewUser: false };
+      throw error instanceof AdapterError ? error : new AdapterError("createUser failed.", error as Error);
+    }
+    isNewUser = true;
+    await emit(config, "createUser", { user });
+  } else {
+    user = plan.user;
+  }
+  const linked = { ...account, userId: user.id, type: account.type } as AdapterAccount;
+  await callAdapter(adapter, "linkAccount", linked);
+  await emit(config, "linkAccount", { user, account: linked, profile: profileUser });
+  return { user, isNewUser };
+}

@@ -1,0 +1,86 @@
+/**
+ * `GET|POST callback/<oauth provider>`: the return from the provider. A
+ * `form_post` response (a cross-site POST, which carries no SameSite=Lax cookies)
+ * is turned into a GET of the same URL first; the redirect proxy forwards
+ * callbacks meant for another deployment; then checks, code exchange, profile,
+ * user and session. The check cookies are cleared whatever the outcome.
+ */
+import * as o from "oauth4webapi";
+import type { ResponseInternal } from "../../types.js";
+import { applyOAuthPlan, planOAuthUser } from "../account-linking.js";
+import type { RequestContext } from "../context.js";
+import { errorResult } from "../error-response.js";
+import { AuthError, OAuthCallbackError } from "../errors.js";
+import type { ResolvedProvider } from "../providers.js";
+import { askSignInCallback, completeSignIn } from "../sign-in.js";
+import { redirectUri, usesPkce } from "./authorize.js";
+import { clearChecks, openCheck, type CheckName } from "./checks.js";
+import { exchangeCode, readAuthorizationResponse, type CheckValues } from "./exchange.js";
+import { mapIdentity } from "./profile.js";
+import type { OAuthRuntime } from "./provider.js";
+import { forwardFromProxy } from "./proxy.js";
+import { clientOf, serverMetadata } from "./server.js";
+
+type OAuthProvider = ResolvedProvider & { oauth: OAuthRuntime };
+
+/** Authorization response parameters (RFC 6749, RFC 9207, OIDC) and Apple's `user`; nothing else is carried over. */
+const RESPONSE_PARAMS = ["code", "state", "iss", "error", "error_description", "error_uri", "session_state", "user"];
+
+/** A `form_post` callback becomes a GET of the same URL, which the browser sends with its cookies. */
+function reboundFormPost(ctx: RequestContext): ResponseInternal {
+  const url = new URL(`${ctx.authUrl}/callback/${ctx.route.providerId}`);
+  for (const name of RESPONSE_PARAMS) {
+    const value = ctx.body[name];
+    if (typeof value === "string") url.searchParams.set(name, value);
+  }
+  return { status: 303, redirect: url.href };
+}
+
+export async function oauthCallback(ctx: RequestContext, provider: OAuthProvider): Promise<ResponseInternal> {
+  if (ctx.route.method === "POST") return reboundFormPost(ctx);
+  const forwarded = await forwardFromProxy(ctx, provider, ctx.query);
+  if (forwarded) return forwarded;
+  const cleared = clearChecks(ctx);
+  try {
+    const result = await finishSignIn(ctx, provider);
+    return { ...result, cookies: [...cleared, ...(result.cookies ?? [])] };
+  } catch (error) {
+    const result = errorResult(ctx, error);
+    return { ...result, cookies: [...cleared, ...(result.cookies ?? [])] };
+  }
+}
+
+/** The values sealed at sign-in, for exactly the checks the sign-in used. */
+async function openChecks(ctx: RequestContext, provider: OAuthProvider, metadata: o.AuthorizationServer): Promise<CheckValues> {
+  const { checks } = provider.oauth;
+  const open = (name: CheckName) => openCheck(ctx, name, provider.id);
+  return {
+    state: checks.state ? await open("state") : undefined,
+    codeVerifier: usesPkce(provider.oauth, metadata) ? await open("pkceCodeVerifier") : undefined,
+    nonce: checks.nonce ? await open("nonce") : undefined,
+  };
+}
+
+async function finishSignIn(ctx: RequestContext, provider: OAuthProvider): Promise<ResponseInternal> {
+  const { oauth } = provider;
+  const { client, auth } = clientOf(oauth, provider.id);
+  let metadata: o.AuthorizationServer;
+  try {
+    metadata = await serverMetadata(oauth, provider.id);
+  } catch (error) {
+    throw error instanceof AuthError ? error : new OAuthCallbackError(`Provider "${provider.id}" could not be reached.`, error as Error);
+  }
+  const checks = await openChecks(ctx, provider, metadata);
+  const params = readAuthorizationResponse(metadata, client, ctx.query, checks.state, provider.id);
+  const exchanged = await exchangeCode(oauth, metadata, client, auth, params, redirectUri(ctx, provider, oauth), checks, provider.id);
+  const identity = await mapIdentity(oauth, metadata, client, exchanged, ctx.query, provider.id);
+  ctx.config.logger.debug("OAuth profile read", { provider: provider.id, providerAccountId: identity.account.providerAccountId });
+
+  const plan = await planOAuthUser(ctx, identity.user, identity.account, oauth.allowDangerousEmailAccountLinking);
+  const asked = plan.kind === "existing" ? plan.user : identity.user;
+  const redirect = await askSignInCallback(ctx, { user: asked, account: identity.account, profile: identity.profile });
+  if (redirect !== undefined) return { redirect };
+  const { user, isNewUser } = await applyOAuthPlan(ctx, plan, identity.account, identity.user);
+  const account = { ...identity.account, userId: user.id };
+  return completeSignIn(ctx, { user, account, profile: identity.profile, isNewUser, callbackUrl: ctx.cookies[ctx.cookieSet.callbackUrl.name] });
+}

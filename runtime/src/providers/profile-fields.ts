@@ -1,0 +1,42 @@
+/**
+ * Readers for raw provider profiles. APIs leave fields out, send `null`, or send
+ * `""` for "none"; `profile()` mappings use these so a missing name, email or
+ * avatar becomes `null` instead of a crash or an empty string. Internal: not
+ * exported from `@gatehouse/runtime/providers`.
+ */
+
+/** A non-empty string, or `null` for anything else (absent, `null`, `""`, a number...). */
+export function text(value: unknown): string | null {
+  return typeof value === "string" && value.trim() !== "" ? value : null;
+}
+
+/**
+ * The provider's user id as a string (GitHub and GitLab send numbers), or
+ * `undefined` when there is none: core then refuses the sign-in with a clear
+ * error rather than storing an account under an empty id.
+ */
+export function accountId(value: unknown): string | undefined {
+  if (typeof value === "string" && value !== "") return value;
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  return undefined;
+}
+
+/** Name parts joined with a space, skipping missing ones; `null` when none is left. */
+export function joinName(...parts: unknown[]): string | null {
+  const present = parts.map(text).filter((part): part is string => part !== null);
+  return present.length > 0 ? present.join(" ") : null;
+}
+
+/** The first of `values` that is a non-empty string, or `null`. */
+export function firstText(...values: unknown[]): string | null {
+  for (const value of values) {
+    const found = text(value);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/** `https://example.com/` -> `https://example.com`: base URLs are joined with paths that start with `/`. */
+export function trimTrailingSlash(url: string): string {
+  return url.replace(/\/+$/, "");
+}
