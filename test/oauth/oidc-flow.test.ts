@@ -6,12 +6,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuthConfig } from "@gatehouse/runtime";
 import { OAuth, OIDC } from "@gatehouse/runtime/providers";
+import AuthjsKeycloak from "@auth/core/providers/keycloak";
 import { captureLogger, call, CookieJar, fetchSession, isCleared, locationOf, ORIGIN, SECRET, setCookies } from "../helpers.js";
 import { signInThroughProvider, startSignIn } from "./support/handler-flow.js";
 import { startOidcServer, type OidcServer } from "./support/oidc-server.js";
 import { authorize } from "./support/user-agent.js";
 
-const PROVIDER_IDS = ["oidc", "oidc-post", "oidc-public", "plain", "formpost", "hinted"];
+const PROVIDER_IDS = ["oidc", "oidc-post", "oidc-public", "plain", "formpost", "hinted", "keycloak"];
 
 let server: OidcServer;
 
@@ -229,5 +230,35 @@ describe("the whole code flow signs the user in", () => {
     expect(setCookies(callback).some((c) => c.name === "authjs.session-token" && !isCleared(c))).toBe(false);
     expect(logs.errors.some((e) => e.message.includes("access_denied"))).toBe(true);
     expect((await fetchSession(config, jar)).body).toBeNull();
+  });
+});
+
+describe("compatibility and the built-in page", () => {
+  it("a provider object made by Auth.js (@auth/core/providers/keycloak) signs in through our handler unchanged", async () => {
+    const provider = AuthjsKeycloak({
+      clientId: server.clients.basic.client_id,
+      clientSecret: server.clients.basic.client_secret,
+      issuer: server.issuer,
+    });
+    const config = configWith([provider as never]);
+    const jar = new CookieJar();
+    const { callback } = await signInThroughProvider(config, jar, "keycloak", { login: "kim" });
+    expect(callback.status).toBe(302);
+    expect((await fetchSession(config, jar)).body.user.email).toBe("kim@example.test");
+  });
+
+  it("the built-in sign-in page has a button per OAuth provider that posts with the CSRF token", async () => {
+    const config = configWith([oidcProvider()]);
+    const jar = new CookieJar();
+    const page = await (await call(config, "/auth/signin", { jar })).text();
+    const form = /<form[^>]*action="([^"]+\/auth\/signin\/oidc)"[^>]*method="post"[^>]*>([\s\S]*?)<\/form>|<form[^>]*method="post"[^>]*action="([^"]+\/auth\/signin\/oidc)"[^>]*>([\s\S]*?)<\/form>/.exec(page);
+    expect(form, page).not.toBeNull();
+    const body = form![2] ?? form![4]!;
+    expect(body).toContain("Sign in with Test IdP");
+    const token = /name="csrfToken" value="([^"]+)"/.exec(body)?.[1];
+    expect(token).toBeDefined();
+    const res = await call(config, "/auth/signin/oidc", { jar, form: { csrfToken: token! } });
+    expect(res.status).toBe(302);
+    expect(locationOf(res).origin).toBe(new URL(server.issuer).origin);
   });
 });

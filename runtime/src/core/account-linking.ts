@@ -55,6 +55,9 @@ export async function planOAuthUser(
   const byEmail = profileUser.email ? await callAdapter(adapter, "getUserByEmail", profileUser.email) : null;
   if (byEmail) {
     if (allowEmailLinking) return { kind: "link", user: byEmail };
+    // The same person's concurrent first sign-in may have created the user and be about to link.
+    const raced = await waitForLinkedUser(ctx, key);
+    if (raced) return { kind: "existing", user: raced };
     throw new OAuthAccountNotLinked(
       `A user with the email of this ${account.provider} account exists but has not linked it; sign in the way you did before, then link ${account.provider} while signed in.`,
     );
@@ -70,6 +73,23 @@ export function tokenUpdate(account: Account): AdapterAccountUpdate {
   const source = account as Record<string, unknown>;
   for (const field of TOKEN_FIELDS) if (source[field] !== undefined) (update as Record<string, unknown>)[field] = source[field];
   return update;
+}
+
+/** Waits between looks: long enough for a concurrent request's next query, short enough to go unnoticed. */
+const RACE_BACKOFF_MS = [20, 60, 150, 300];
+
+/**
+ * The user linked to `key`, looking a few times over about half a second: a
+ * concurrent first sign-in of the same account creates the user, then links the
+ * account, and between the two this request would see a user it cannot place.
+ */
+async function waitForLinkedUser(ctx: RequestContext, key: Pick<Account, "provider" | "providerAccountId">): Promise<AdapterUser | null> {
+  for (const delay of RACE_BACKOFF_MS) {
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    const user = await callAdapter(ctx.config.adapter!, "getUserByAccount", { provider: key.provider, providerAccountId: key.providerAccountId });
+    if (user) return user;
+  }
+  return null;
 }
 
 export interface SignedInUser {
@@ -96,8 +116,8 @@ export async function applyOAuthPlan(ctx: RequestContext, plan: LinkPlan, accoun
     try {
       user = await callAdapter(adapter, "createUser", { ...profile, email: profile.email ?? null, emailVerified: null } as unknown as AdapterUser);
     } catch (error) {
-      // Two first sign-ins of the same person at once: the other one created the user.
-      const raced = await callAdapter(adapter, "getUserByAccount", { provider: account.provider, providerAccountId: account.providerAccountId });
+      // Two first sign-ins of the same person at once: the other one created the user (and links it).
+      const raced = await waitForLinkedUser(ctx, account);
       if (raced) return { user: raced, isNewUser: false };
       throw error instanceof AdapterError ? error : new AdapterError("createUser failed.", error as Error);
     }
@@ -107,7 +127,14 @@ export async function applyOAuthPlan(ctx: RequestContext, plan: LinkPlan, accoun
     user = plan.user;
   }
   const linked = { ...account, userId: user.id, type: account.type } as AdapterAccount;
-  await callAdapter(adapter, "linkAccount", linked);
+  try {
+    await callAdapter(adapter, "linkAccount", linked);
+  } catch (error) {
+    // A concurrent sign-in linked the same account to the same user first: that is the outcome we wanted.
+    const raced = await callAdapter(adapter, "getUserByAccount", { provider: account.provider, providerAccountId: account.providerAccountId });
+    if (raced && raced.id === user.id) return { user, isNewUser };
+    throw error;
+  }
   await emit(config, "linkAccount", { user, account: linked, profile: profileUser });
   return { user, isNewUser };
 }

@@ -8,6 +8,7 @@ import { createRemoteJWKSet, customFetch as joseFetch, decodeProtectedHeader, jw
 import * as o from "oauth4webapi";
 import type { TokenSet } from "../../types.js";
 import { InvalidCheck, OAuthCallbackError } from "../errors.js";
+import { describeOAuthError } from "./describe-error.js";
 import type { OAuthRuntime } from "./provider.js";
 import { requestOptions } from "./server.js";
 
@@ -78,7 +79,7 @@ export async function exchangeCode(
       requireIdToken: oauth.profileFromIdToken,
     });
   } catch (error) {
-    throw new OAuthCallbackError(`The code exchange with provider "${providerId}" failed: ${(error as Error).message}.`, {
+    throw new OAuthCallbackError(`The code exchange with provider "${providerId}" failed: ${describeOAuthError(error)}.`, {
       err: error as Error,
       provider: providerId,
     });

@@ -6,6 +6,7 @@
 import * as o from "oauth4webapi";
 import type { Account, Profile, TokenSet, User } from "../../types.js";
 import { AuthError, OAuthCallbackError, OAuthProfileParseError } from "../errors.js";
+import { describeOAuthError } from "./describe-error.js";
 import type { Exchanged } from "./exchange.js";
 import type { OAuthRuntime } from "./provider.js";
 import { requestOptions } from "./server.js";
@@ -50,7 +51,7 @@ async function fetchProfile(
     return body as Profile;
   } catch (error) {
     if (error instanceof AuthError) throw error;
-    throw new OAuthCallbackError(`Reading the profile from provider "${providerId}" failed: ${(error as Error).message}.`, {
+    throw new OAuthCallbackError(`Reading the profile from provider "${providerId}" failed: ${describeOAuthError(error)}.`, {
       err: error as Error,
       provider: providerId,
     });

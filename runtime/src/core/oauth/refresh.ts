@@ -15,6 +15,7 @@ import { tokenUpdate } from "../account-linking.js";
 import { resolveConfig, type ResolvedConfig } from "../config.js";
 import { AuthError, InvalidProvider, TokenRefreshError } from "../errors.js";
 import { LruCache } from "../lru.js";
+import { describeOAuthError } from "./describe-error.js";
 import type { OAuthRuntime } from "./provider.js";
 import { clientOf, requestOptions, serverMetadata } from "./server.js";
 
@@ -67,7 +68,7 @@ export async function refreshAccessToken<A extends RefreshableAccount>(
   config: AuthConfig,
   account: A,
   options: RefreshOptions = {},
-): Promise<A> {
+): Promise<A & RefreshableAccount> {
   const resolved = resolveConfig(config);
   const provider = resolved.providerById.get(account?.provider);
   if (!provider?.oauth) {
@@ -102,6 +103,16 @@ async function refresh(
   options: RefreshOptions,
 ): Promise<RefreshableAccount> {
   const id = account.provider;
+  const adapter = config.adapter;
+  const persist = options.persist ?? typeof adapter?.updateAccount === "function";
+  if (persist && adapter && typeof adapter.getAccount === "function" && account.providerAccountId) {
+    // Another server may have refreshed already (and the provider rotated the refresh token):
+    // its stored result is good, and our old refresh token may no longer be.
+    const current = await callAdapter(adapter, "getAccount", account.providerAccountId, id);
+    const leeway = options.leewaySeconds ?? 60;
+    const fresh = current && (typeof current.expires_at !== "number" || current.expires_at - leeway > Math.floor(Date.now() / 1000));
+    if (current && fresh && current.refresh_token !== account.refresh_token) return current;
+  }
   let tokens: o.TokenEndpointResponse;
   try {
     const { client, auth } = clientOf(oauth, id);
@@ -110,7 +121,7 @@ async function refresh(
     tokens = await o.processRefreshTokenResponse(metadata, client, response);
   } catch (error) {
     if (error instanceof AuthError) throw error;
-    throw new TokenRefreshError(`Refreshing the ${id} access token failed: ${(error as Error).message}.`, error as Error);
+    throw new TokenRefreshError(`Refreshing the ${id} access token failed: ${describeOAuthError(error)}.`, error as Error);
   }
   const refreshed: RefreshableAccount = {
     provider: id,
@@ -124,8 +135,6 @@ async function refresh(
     ...(tokens.scope ? { scope: tokens.scope } : {}),
   };
   config.logger.debug("access token refreshed", { provider: id, expires_at: refreshed.expires_at });
-  const adapter = config.adapter;
-  const persist = options.persist ?? typeof adapter?.updateAccount === "function";
   if (!persist) return refreshed;
   if (!adapter || typeof adapter.updateAccount !== "function" || !account.providerAccountId) {
     throw new TokenRefreshError(

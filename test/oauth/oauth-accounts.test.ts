@@ -1,0 +1,251 @@
+/**
+ * Who an OAuth sign-in makes the user: a new user with a linked account on first
+ * sign-in, the same user afterwards, a second provider linked to the signed-in
+ * user, and the refusals (an email taken by an unlinked user, an account linked
+ * to someone else, the signIn callback saying no) that store nothing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Adapter, AuthConfig } from "@gatehouse/runtime";
+import { MemoryAdapter } from "@gatehouse/runtime/adapters/memory";
+import { OIDC } from "@gatehouse/runtime/providers";
+import { captureLogger, CookieJar, fetchSession, locationOf, ORIGIN, SECRET } from "../helpers.js";
+import { signInThroughProvider } from "./support/handler-flow.js";
+import { startOidcServer, type OidcServer } from "./support/oidc-server.js";
+
+let server: OidcServer;
+
+beforeAll(async () => {
+  server = await startOidcServer({ redirectUris: ["oidc", "oidc-post"].map((id) => `${ORIGIN}/auth/callback/${id}`) });
+});
+afterAll(() => server?.close());
+
+/** The adapter, with a record of the writing calls the handler made. */
+function recordingAdapter() {
+  const adapter = MemoryAdapter();
+  const writes: string[] = [];
+  const recorded: Adapter = { ...adapter };
+  for (const method of ["createUser", "linkAccount", "updateAccount", "createSession", "updateUser"] as const) {
+    const original = adapter[method] as (...args: unknown[]) => unknown;
+    (recorded as Record<string, unknown>)[method] = (...args: unknown[]) => {
+      writes.push(method);
+      return original.apply(adapter, args);
+    };
+  }
+  return { adapter, recorded, writes };
+}
+
+function providers(overrides: Record<string, unknown> = {}) {
+  return [
+    OIDC({ id: "oidc", name: "IdP", issuer: server.issuer, clientId: server.clients.basic.client_id, clientSecret: server.clients.basic.client_secret, ...overrides }),
+    OIDC({
+      id: "oidc-post",
+      name: "IdP (post)",
+      issuer: server.issuer,
+      clientId: server.clients.post.client_id,
+      clientSecret: server.clients.post.client_secret,
+      client: { token_endpoint_auth_method: "client_secret_post" },
+    }),
+  ];
+}
+
+function setup(overrides: Partial<AuthConfig> = {}, providerOverrides: Record<string, unknown> = {}) {
+  const logs = captureLogger();
+  const { adapter, recorded, writes } = recordingAdapter();
+  const events: { name: string; message: any }[] = [];
+  const record = (name: string) => (message: unknown) => void events.push({ name, message });
+  const config: AuthConfig = {
+    secret: SECRET,
+    trustHost: true,
+    logger: logs.logger,
+    adapter: recorded,
+    providers: providers(providerOverrides),
+    events: { createUser: record("createUser"), linkAccount: record("linkAccount"), signIn: record("signIn") },
+    ...overrides,
+  };
+  return { config, logs, adapter, writes, events };
+}
+
+describe("first and later sign-ins (database sessions)", () => {
+  it("the first sign-in creates the user and links the account with its tokens; the next finds them and refreshes the tokens", async () => {
+    const { config, adapter, writes, events } = setup();
+    const jar = new CookieJar();
+    const first = await signInThroughProvider(config, jar, "oidc", { login: "ada" });
+    expect(locationOf(first.callback).href).toBe(`${ORIGIN}/`);
+    expect(writes).toEqual(["createUser", "linkAccount", "createSession"]);
+
+    const user = await adapter.getUserByAccount({ provider: "oidc", providerAccountId: "ada" });
+    expect(user).toMatchObject({ email: "ada@example.test", name: expect.any(String), emailVerified: null });
+    const account = await adapter.getAccount("ada", "oidc");
+    expect(account).toMatchObject({ userId: user!.id, type: "oidc", provider: "oidc", providerAccountId: "ada", token_type: "bearer" });
+    expect(account!.access_token).toEqual(expect.any(String));
+    expect(account!.refresh_token).toEqual(expect.any(String));
+    expect(account!.id_token!.split(".")).toHaveLength(3);
+    expect(account!.scope).toContain("openid");
+    const now = Math.floor(Date.now() / 1000);
+    expect(account!.expires_at).toBeGreaterThan(now);
+    expect(account!.expires_at).toBeLessThan(now + 3600);
+
+    expect(events.map((e) => e.name)).toEqual(["createUser", "linkAccount", "signIn"]);
+    expect(events[2]!.message).toMatchObject({ isNewUser: true, user: { id: user!.id }, account: { provider: "oidc" } });
+    expect((await fetchSession(config, jar)).body.user.email).toBe("ada@example.test");
+
+    writes.length = 0;
+    events.length = 0;
+    const second = await signInThroughProvider(config, new CookieJar(), "oidc", { login: "ada" });
+    expect(second.callback.status).toBe(302);
+    expect(writes).toEqual(["updateAccount", "createSession"]);
+    expect(events.map((e) => e.name)).toEqual(["signIn"]);
+    expect(events[0]!.message.isNewUser).toBe(false);
+    const updated = await adapter.getAccount("ada", "oidc");
+    expect(updated!.access_token).not.toBe(account!.access_token);
+    expect(updated!.userId).toBe(user!.id);
+  });
+
+  it("pages.newUser receives a new user once, with the callback URL", async () => {
+    const { config } = setup({ pages: { newUser: "/welcome" } });
+    const first = await signInThroughProvider(config, new CookieJar(), "oidc", { login: "newbie" }, { callbackUrl: "/dashboard" });
+    const location = locationOf(first.callback);
+    expect(location.pathname).toBe("/welcome");
+    expect(location.searchParams.get("callbackUrl")).toBe(`${ORIGIN}/dashboard`);
+    const again = await signInThroughProvider(config, new CookieJar(), "oidc", { login: "newbie" }, { callbackUrl: "/dashboard" });
+    expect(locationOf(again.callback).href).toBe(`${ORIGIN}/dashboard`);
+  });
+});
+
+describe("JWT sessions with an adapter", () => {
+  it("the token's subject is the adapter's user id; the jwt callback sees signUp, then signIn", async () => {
+    const triggers: unknown[] = [];
+    const { config, adapter } = setup({
+      session: { strategy: "jwt" },
+      callbacks: {
+        jwt: ({ token, trigger, account }) => {
+          if (trigger) triggers.push([trigger, account?.provider]);
+          return token;
+        },
+        session: ({ session, token }: any) => ({ ...session, user: { ...session.user, id: token.sub } }),
+      },
+    });
+    const jar = new CookieJar();
+    await signInThroughProvider(config, jar, "oidc", { login: "jay" });
+    const user = await adapter.getUserByEmail("jay@example.test");
+    expect((await fetchSession(config, jar)).body.user.id).toBe(user!.id);
+    await signInThroughProvider(config, new CookieJar(), "oidc", { login: "jay" });
+    expect(triggers).toEqual([
+      ["signUp", "oidc"],
+      ["signIn", "oidc"],
+    ]);
+  });
+
+  it("without an adapter, the user is the provider's profile: subject = the provider's id, nothing stored", async () => {
+    const logs = captureLogger();
+    const config: AuthConfig = { secret: SECRET, trustHost: true, logger: logs.logger, providers: providers() };
+    const jar = new CookieJar();
+    const seen: unknown[] = [];
+    const withCallback: AuthConfig = { ...config, callbacks: { jwt: ({ token }) => (seen.push(token.sub), token) } };
+    await signInThroughProvider(withCallback, jar, "oidc", { login: "solo" });
+    expect(seen[0]).toBe("solo");
+    expect((await fetchSession(withCallback, jar)).body.user.email).toBe("solo@example.test");
+  });
+});
+
+describe("linking accounts", () => {
+  it("an existing user with the same email but no link is refused with OAuthAccountNotLinked; nothing is stored", async () => {
+    const { config, adapter, writes, logs } = setup();
+    const existing = await adapter.createUser({ id: "", email: "eve@example.test", emailVerified: null });
+    writes.length = 0;
+    const jar = new CookieJar();
+    const { callback } = await signInThroughProvider(config, jar, "oidc", { login: "eve" });
+    const location = locationOf(callback);
+    expect(location.pathname).toBe("/auth/signin");
+    expect(location.searchParams.get("error")).toBe("OAuthAccountNotLinked");
+    expect(writes).toEqual([]);
+    expect(await adapter.getAccount("eve", "oidc")).toBeNull();
+    expect((await adapter.getUserByEmail("eve@example.test"))!.id).toBe(existing.id);
+    expect((await fetchSession(config, jar)).body).toBeNull();
+    expect(logs.errors.some((e) => e.name === "OAuthAccountNotLinked")).toBe(true);
+  });
+
+  it("allowDangerousEmailAccountLinking links the account to that user instead", async () => {
+    const { config, adapter, writes, events } = setup({}, { allowDangerousEmailAccountLinking: true });
+    const existing = await adapter.createUser({ id: "", email: "fay@example.test", emailVerified: null });
+    writes.length = 0;
+    await signInThroughProvider(config, new CookieJar(), "oidc", { login: "fay" });
+    expect(writes).toEqual(["linkAccount", "createSession"]);
+    expect((await adapter.getUserByAccount({ provider: "oidc", providerAccountId: "fay" }))!.id).toBe(existing.id);
+    expect(events.map((e) => e.name)).toEqual(["linkAccount", "signIn"]);
+  });
+
+  it("a signed-in user who signs in with another provider gets it linked to the same user", async () => {
+    const { config, adapter, writes } = setup();
+    const jar = new CookieJar();
+    await signInThroughProvider(config, jar, "oidc", { login: "gus" });
+    const user = await adapter.getUserByAccount({ provider: "oidc", providerAccountId: "gus" });
+    writes.length = 0;
+    await signInThroughProvider(config, jar, "oidc-post", { login: "gus-elsewhere" });
+    expect(writes).toEqual(["linkAccount", "createSession"]);
+    expect((await adapter.getUserByAccount({ provider: "oidc-post", providerAccountId: "gus-elsewhere" }))!.id).toBe(user!.id);
+    expect(await adapter.getUserByEmail("gus-elsewhere@example.test")).toBeNull();
+  });
+
+  it("an account linked to one user cannot be taken over by another signed-in user", async () => {
+    const { config, adapter, writes } = setup();
+    await signInThroughProvider(config, new CookieJar(), "oidc", { login: "hal" });
+    const hal = await adapter.getUserByAccount({ provider: "oidc", providerAccountId: "hal" });
+    const ivy = new CookieJar();
+    await signInThroughProvider(config, ivy, "oidc-post", { login: "ivy" });
+    writes.length = 0;
+    const { callback } = await signInThroughProvider(config, ivy, "oidc", { login: "hal" });
+    expect(locationOf(callback).searchParams.get("error")).toBe("OAuthAccountNotLinked");
+    expect(writes).toEqual([]);
+    expect((await adapter.getUserByAccount({ provider: "oidc", providerAccountId: "hal" }))!.id).toBe(hal!.id);
+    expect((await fetchSession(config, ivy)).body.user.email).toBe("ivy@example.test");
+  });
+});
+
+describe("the signIn callback decides before anything is stored", () => {
+  it("false: AccessDenied on the error page, no user, no account, no session", async () => {
+    const { config, writes, adapter } = setup({ callbacks: { signIn: ({ profile }) => profile?.email !== "mal@example.test" } });
+    const jar = new CookieJar();
+    const { callback } = await signInThroughProvider(config, jar, "oidc", { login: "mal" });
+    const location = locationOf(callback);
+    expect(location.pathname).toBe("/auth/error");
+    expect(location.searchParams.get("error")).toBe("AccessDenied");
+    expect(writes).toEqual([]);
+    expect(await adapter.getUserByEmail("mal@example.test")).toBeNull();
+    expect((await fetchSession(config, jar)).body).toBeNull();
+  });
+
+  it("a string: redirected there, nothing stored", async () => {
+    const { config, writes } = setup({ callbacks: { signIn: () => "/waitlist" } });
+    const { callback } = await signInThroughProvider(config, new CookieJar(), "oidc", { login: "nia" });
+    expect(locationOf(callback).href).toBe(`${ORIGIN}/waitlist`);
+    expect(writes).toEqual([]);
+  });
+
+  it("receives the provider's profile, the account with its tokens, and the profile's user", async () => {
+    const seen: any[] = [];
+    const { config } = setup({ callbacks: { signIn: (params) => (seen.push(params), true) } });
+    await signInThroughProvider(config, new CookieJar(), "oidc", { login: "otto" });
+    expect(seen[0].profile).toMatchObject({ sub: "otto", email: "otto@example.test" });
+    expect(seen[0].account).toMatchObject({ provider: "oidc", providerAccountId: "otto", type: "oidc", access_token: expect.any(String) });
+    expect(seen[0].user).toMatchObject({ email: "otto@example.test" });
+  });
+});
+
+describe("a profile() that fails", () => {
+  it("throwing: OAuthCallbackError on the sign-in page, OAuthProfileParseError logged, nothing stored", async () => {
+    const { config, writes, logs } = setup({}, { profile: () => { throw new Error("profile bug"); } });
+    const { callback } = await signInThroughProvider(config, new CookieJar(), "oidc", { login: "pat" });
+    expect(locationOf(callback).searchParams.get("error")).toBe("OAuthCallbackError");
+    expect(writes).toEqual([]);
+    expect(logs.errors.some((e) => e.name === "OAuthProfileParseError")).toBe(true);
+  });
+
+  it("returning no id: the same, with a message that says so", async () => {
+    const { config, writes, logs } = setup({}, { profile: () => ({ name: "no id" }) });
+    const { callback } = await signInThroughProvider(config, new CookieJar(), "oidc", { login: "quin" });
+    expect(locationOf(callback).searchParams.get("error")).toBe("OAuthCallbackError");
+    expect(writes).toEqual([]);
+    expect(logs.errors.map((e) => e.message).join("\n")).toContain("returned no `id`");
+  });
+});
