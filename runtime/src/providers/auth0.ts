@@ -1,5 +1,5 @@
 /** Auth0, OpenID Connect: the profile is the ID token's claims. */
-import { accountId, firstText, joinName, text } from "./profile-fields.js";
+import { userFromStandardClaims } from "./profile-fields.js";
 import type { OAuthConfig, OAuthUserConfig } from "./types.js";
 
 /** The claims of an Auth0 ID token (scope `openid profile email`). */
@@ -47,12 +47,7 @@ export function Auth0(config?: OAuthUserConfig<Auth0Profile>): OAuthConfig<Auth0
     type: "oidc",
     authorization: { params: { scope: "openid profile email" } },
     profile(profile) {
-      return {
-        id: accountId(profile.sub),
-        name: firstText(profile.name) ?? joinName(profile.given_name, profile.family_name) ?? text(profile.nickname),
-        email: text(profile.email),
-        image: text(profile.picture),
-      };
+      return userFromStandardClaims(profile, profile.nickname);
     },
     style: { bg: "#EB5424", text: "#fff", brandColor: "#EB5424" },
     options: config as Record<string, unknown>,

@@ -1,5 +1,5 @@
 /** Amazon Cognito user pools, OpenID Connect: the profile is the ID token's claims. */
-import { accountId, firstText, joinName, text } from "./profile-fields.js";
+import { userFromStandardClaims } from "./profile-fields.js";
 import type { OAuthConfig, OAuthUserConfig } from "./types.js";
 
 /** The claims of a Cognito ID token (scope `openid profile email`). */
@@ -53,15 +53,7 @@ export function Cognito(config?: OAuthUserConfig<CognitoProfile>): OAuthConfig<C
     type: "oidc",
     authorization: { params: { scope: "openid profile email" } },
     profile(profile) {
-      return {
-        id: accountId(profile.sub),
-        name:
-          firstText(profile.name) ??
-          joinName(profile.given_name, profile.family_name) ??
-          firstText(profile.preferred_username, profile["cognito:username"]),
-        email: text(profile.email),
-        image: text(profile.picture),
-      };
+      return userFromStandardClaims(profile, profile.preferred_username, profile["cognito:username"]);
     },
     style: { bg: "#DD344C", text: "#fff", brandColor: "#C17B9E" },
     options: config as Record<string, unknown>,

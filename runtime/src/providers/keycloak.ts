@@ -1,5 +1,5 @@
 /** Keycloak, OpenID Connect: the profile is the ID token's claims. */
-import { accountId, firstText, joinName, text } from "./profile-fields.js";
+import { userFromStandardClaims } from "./profile-fields.js";
 import type { OAuthConfig, OAuthUserConfig } from "./types.js";
 
 /** The claims of a Keycloak ID token (scope `openid profile email`). */
@@ -49,12 +49,7 @@ export function Keycloak(config?: OAuthUserConfig<KeycloakProfile>): OAuthConfig
     type: "oidc",
     authorization: { params: { scope: "openid profile email" } },
     profile(profile) {
-      return {
-        id: accountId(profile.sub),
-        name: firstText(profile.name) ?? joinName(profile.given_name, profile.family_name) ?? text(profile.preferred_username),
-        email: text(profile.email),
-        image: text(profile.picture),
-      };
+      return userFromStandardClaims(profile, profile.preferred_username);
     },
     style: { bg: "#008aaa", text: "#fff", brandColor: "#428bca" },
     options: config as Record<string, unknown>,

@@ -1,5 +1,5 @@
 /** Okta, OpenID Connect: the profile is the ID token's claims. */
-import { accountId, firstText, joinName, text } from "./profile-fields.js";
+import { userFromStandardClaims } from "./profile-fields.js";
 import type { OAuthConfig, OAuthUserConfig } from "./types.js";
 
 /** The claims of an Okta ID token (scope `openid profile email`). */
@@ -54,12 +54,7 @@ export function Okta(config?: OAuthUserConfig<OktaProfile>): OAuthConfig<OktaPro
     type: "oidc",
     authorization: { params: { scope: "openid profile email" } },
     profile(profile) {
-      return {
-        id: accountId(profile.sub),
-        name: firstText(profile.name) ?? joinName(profile.given_name, profile.family_name) ?? text(profile.preferred_username),
-        email: text(profile.email),
-        image: text(profile.picture),
-      };
+      return userFromStandardClaims(profile, profile.preferred_username);
     },
     style: { bg: "#191919", text: "#fff", brandColor: "#191919" },
     options: config as Record<string, unknown>,

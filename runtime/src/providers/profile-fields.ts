@@ -40,3 +40,27 @@ export function firstText(...values: unknown[]): string | null {
 export function trimTrailingSlash(url: string): string {
   return url.replace(/\/+$/, "");
 }
+
+/** The standard OIDC claims a user is made of. */
+export interface StandardClaims {
+  sub?: unknown;
+  name?: unknown;
+  given_name?: unknown;
+  family_name?: unknown;
+  email?: unknown;
+  picture?: unknown;
+}
+
+/**
+ * The user of an OIDC provider that sends the standard claims: `sub`, the name
+ * (or given + family name, or the provider's own fallback such as
+ * `preferred_username`), email and picture.
+ */
+export function userFromStandardClaims(profile: StandardClaims, ...fallbackNames: unknown[]) {
+  return {
+    id: accountId(profile.sub),
+    name: firstText(profile.name) ?? joinName(profile.given_name, profile.family_name) ?? firstText(...fallbackNames),
+    email: text(profile.email),
+    image: text(profile.picture),
+  };
+}

@@ -12,7 +12,7 @@
  * (the migration's composite foreign keys guarantee it).
  */
 import type { SqlClient } from "../postgres/client.js";
-import { accountUpdates, accountValues, authenticatorValues } from "../sql/rows.js";
+import { accountValues, authenticatorValues, postgresAccountUpdate } from "../sql/rows.js";
 import type { Adapter, AdapterUser } from "../types.js";
 import type { HostedStoreClient } from "./client.js";
 import { HostedStoreError } from "./errors.js";
@@ -181,26 +181,10 @@ export function HostedStoreAdapter(client: HostedStoreClient): Required<Adapter>
     },
 
     async updateAccount(update, condition) {
-      // One statement, so the compare-and-set is atomic, as in the PostgreSQL
-      // adapter. The user link is not touched, so the join row stays right.
-      const params: unknown[] = [update.provider, update.providerAccountId];
-      const sets = accountUpdates(update).map(([column, value]) => {
-        params.push(value);
-        return `${column} = $${params.length}`;
-      });
-      let where = `provider = $1 AND "providerAccountId" = $2`;
-      if (condition) {
-        // IS NOT DISTINCT FROM: a condition of null matches an account without a refresh token.
-        params.push(condition.refresh_token ?? null);
-        where += ` AND refresh_token IS NOT DISTINCT FROM $${params.length}`;
-      }
-      const row = await one<AccountRow>(
-        (t) =>
-          sets.length > 0
-            ? `UPDATE ${t.accounts} SET ${sets.join(", ")} WHERE ${where} RETURNING ${ACCOUNT_COLUMNS}`
-            : `SELECT ${ACCOUNT_COLUMNS} FROM ${t.accounts} WHERE ${where}`,
-        params,
-      );
+      // As in the PostgreSQL adapter. The user link is not touched, so the join row stays right.
+      // The parameters do not depend on the table's name, the statement does.
+      const { params } = postgresAccountUpdate("", ACCOUNT_COLUMNS, update, condition);
+      const row = await one<AccountRow>((t) => postgresAccountUpdate(t.accounts, ACCOUNT_COLUMNS, update, condition).sql, params);
       return row && toAccount(row);
     },
 

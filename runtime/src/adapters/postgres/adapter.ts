@@ -5,7 +5,7 @@
  * unique provider account, foreign keys that cascade) keep the data consistent
  * under concurrent requests, not read-then-write checks in this code.
  */
-import { accountUpdates, accountValues, authenticatorValues } from "../sql/rows.js";
+import { accountValues, authenticatorValues, postgresAccountUpdate } from "../sql/rows.js";
 import type { Adapter, AdapterUser } from "../types.js";
 import type { SqlClient } from "./client.js";
 import { toSqlClient, type PostgresClient } from "./connect.js";
@@ -186,27 +186,8 @@ export function PostgresAdapter(client: PostgresClient): Required<Adapter> {
     },
 
     async updateAccount(update, condition) {
-      // One statement, so the compare-and-set is atomic: of two concurrent
-      // updates of the row, the second waits for the first to commit and then
-      // checks its condition against the row the first wrote (at READ
-      // COMMITTED, the default; a stricter level fails it with a serialization error).
-      const params: unknown[] = [update.provider, update.providerAccountId];
-      const sets = accountUpdates(update).map(([column, value]) => {
-        params.push(value);
-        return `${column} = $${params.length}`;
-      });
-      let where = `provider = $1 AND "providerAccountId" = $2`;
-      if (condition) {
-        // IS NOT DISTINCT FROM: a condition of null matches an account without a refresh token.
-        params.push(condition.refresh_token ?? null);
-        where += ` AND refresh_token IS NOT DISTINCT FROM $${params.length}`;
-      }
-      const row = await one<AccountRow>(
-        sets.length > 0
-          ? `UPDATE accounts SET ${sets.join(", ")} WHERE ${where} RETURNING ${ACCOUNT_COLUMNS}`
-          : `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE ${where}`,
-        params,
-      );
+      const { sql, params } = postgresAccountUpdate("accounts", ACCOUNT_COLUMNS, update, condition);
+      const row = await one<AccountRow>(sql, params);
       return row && toAccount(row);
     },
 

@@ -228,3 +228,35 @@ export function authenticatorValues<B = boolean>(
     authenticator.transports ?? null,
   ];
 }
+
+/**
+ * `updateAccount` for the Postgres dialect (`accounts`, or the hosted store's
+ * `svc_accounts` with its own `columns`): one statement, so the compare-and-set
+ * is atomic. Of two concurrent updates of the row, the second waits for the
+ * first to commit and then checks its condition against the row the first wrote
+ * (at READ COMMITTED, the default; a stricter level fails it with a
+ * serialization error). With no field to change, a SELECT of the same row.
+ */
+export function postgresAccountUpdate(
+  table: string,
+  columns: string,
+  update: AdapterAccountUpdate,
+  condition: { refresh_token: string | null } | undefined,
+): { sql: string; params: unknown[] } {
+  const params: unknown[] = [update.provider, update.providerAccountId];
+  const sets = accountUpdates(update).map(([column, value]) => {
+    params.push(value);
+    return `${column} = $${params.length}`;
+  });
+  let where = `provider = $1 AND "providerAccountId" = $2`;
+  if (condition) {
+    // IS NOT DISTINCT FROM: a condition of null matches an account without a refresh token.
+    params.push(condition.refresh_token ?? null);
+    where += ` AND refresh_token IS NOT DISTINCT FROM $${params.length}`;
+  }
+  const sql =
+    sets.length > 0
+      ? `UPDATE ${table} SET ${sets.join(", ")} WHERE ${where} RETURNING ${columns}`
+      : `SELECT ${columns} FROM ${table} WHERE ${where}`;
+  return { sql, params };
+}
