@@ -249,3 +249,25 @@ describe("a profile() that fails", () => {
     expect(logs.errors.map((e) => e.message).join("\n")).toContain("returned no `id`");
   });
 });
+
+describe("a database that fails half-way", () => {
+  it("linkAccount failing after createUser removes the new user, so the next sign-in starts clean", async () => {
+    const { config, adapter, logs } = setup();
+    const linkAccount = adapter.linkAccount;
+    let failures = 1;
+    (config.adapter as { linkAccount: unknown }).linkAccount = (account: never) => {
+      if (failures-- > 0) throw new Error("connection reset");
+      return linkAccount.call(adapter, account);
+    };
+    const jar = new CookieJar();
+    const first = await signInThroughProvider(config, jar, "oidc", { login: "rex" });
+    expect(locationOf(first.callback).searchParams.get("error")).toBe("Configuration");
+    expect(await adapter.getUserByEmail("rex@example.test")).toBeNull();
+    expect(logs.errors.some((e) => e.name === "AdapterError" && e.message.includes("linkAccount"))).toBe(true);
+    expect((await fetchSession(config, jar)).body).toBeNull();
+
+    const second = await signInThroughProvider(config, jar, "oidc", { login: "rex" });
+    expect(locationOf(second.callback).href).toBe(`${ORIGIN}/`);
+    expect((await adapter.getUserByAccount({ provider: "oidc", providerAccountId: "rex" }))!.email).toBe("rex@example.test");
+  });
+});

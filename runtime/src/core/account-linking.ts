@@ -92,6 +92,24 @@ async function waitForLinkedUser(ctx: RequestContext, key: Pick<Account, "provid
   return null;
 }
 
+/**
+ * Undoes the user this sign-in created when its account could not be linked: a
+ * user without the account would hold the email, and every later sign-in of
+ * the same person would be refused as `OAuthAccountNotLinked`.
+ */
+async function removeUnlinkedUser(ctx: RequestContext, user: AdapterUser): Promise<void> {
+  const adapter = ctx.config.adapter!;
+  if (typeof adapter.deleteUser !== "function") {
+    ctx.config.logger.error(new AdapterError(`linkAccount failed after createUser; the adapter has no deleteUser, so user ${user.id} is left without the account.`));
+    return;
+  }
+  try {
+    await callAdapter(adapter, "deleteUser", user.id);
+  } catch (error) {
+    ctx.config.logger.error(new AdapterError(`linkAccount failed after createUser, and removing user ${user.id} failed too.`, error as Error));
+  }
+}
+
 export interface SignedInUser {
   user: User | AdapterUser;
   isNewUser: boolean;
@@ -131,8 +149,9 @@ export async function applyOAuthPlan(ctx: RequestContext, plan: LinkPlan, accoun
     await callAdapter(adapter, "linkAccount", linked);
   } catch (error) {
     // A concurrent sign-in linked the same account to the same user first: that is the outcome we wanted.
-    const raced = await callAdapter(adapter, "getUserByAccount", { provider: account.provider, providerAccountId: account.providerAccountId });
+    const raced = await callAdapter(adapter, "getUserByAccount", { provider: account.provider, providerAccountId: account.providerAccountId }).catch(() => null);
     if (raced && raced.id === user.id) return { user, isNewUser };
+    if (isNewUser) await removeUnlinkedUser(ctx, user);
     throw error;
   }
   await emit(config, "linkAccount", { user, account: linked, profile: profileUser });
