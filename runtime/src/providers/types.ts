@@ -156,6 +156,8 @@ export interface OAuthConfig<P = Profile> extends CommonProviderOptions {
    * container on a private network during development). Never in production.
    */
   dangerouslyAllowInsecureRequests?: boolean;
+  /** Milliseconds a request to the provider may take before the sign-in fails (default 10 000). */
+  requestTimeout?: number;
   /** A `fetch` for every request to this provider (proxies, tests, instrumentation). */
   [customFetch]?: typeof fetch;
 }

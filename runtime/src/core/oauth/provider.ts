@@ -231,9 +231,24 @@ export function resolveOAuthRuntime(provider: OAuthConfig<any>, configProxyUrl: 
     forwardedParams: resolveForwarded(provider),
     formPost,
     allowInsecureRequests: allowInsecure || [issuer, wellKnown, authorizationUrl, tokenUrl, userinfoUrl].some((u) => u?.protocol === "http:"),
-    fetch: typeof providerFetch === "function" ? providerFetch : (...args) => fetch(...args),
+    fetch: withTimeout(typeof providerFetch === "function" ? providerFetch : (...args) => fetch(...args), resolveTimeout(provider)),
     config: provider,
   };
+}
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+function resolveTimeout(provider: OAuthConfig<any>): number {
+  const value = provider.requestTimeout ?? DEFAULT_TIMEOUT_MS;
+  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
+    throw new InvalidProvider(`requestTimeout of provider "${provider.id}" is ${JSON.stringify(value)}; it must be a positive number of milliseconds.`);
+  }
+  return value;
+}
+
+/** A provider that does not answer must not hold the sign-in (and a server connection) forever. */
+function withTimeout(fetchFn: typeof fetch, ms: number): typeof fetch {
+  return (input, init) => fetchFn(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(ms)]) : AbortSignal.timeout(ms) });
 }
 
 /** The provider id as it appears in env keys: `microsoft-entra-id` -> `MICROSOFT_ENTRA_ID`. */
