@@ -8,7 +8,7 @@ import type { Command } from "commander";
 import { findProvider, providerCatalog } from "@gatehouse/runtime/providers/catalog";
 import { applyPlan } from "../engine/apply.js";
 import { readProject } from "../engine/project.js";
-import { planAddProviders } from "../generators/add-provider.js";
+import { planAddProviders, type AddProviderInput } from "../generators/add-provider.js";
 import { detect, DETECT_PATHS } from "../generators/detect.js";
 import { layoutFor } from "../generators/init/plan.js";
 import { colorsFor } from "../ui/colors.js";
@@ -29,7 +29,7 @@ export async function runAddProvider(ids: string[], options: AddProviderOptions,
     command.error("error: credentials needs an `authorize` function that checks passwords: set it up with auth-init (email + password accounts), or write it by hand", { exitCode: 2, code: "auth.usage" });
   }
 
-  const result = planAddProviders({ entries, configPath: options.config, read: (path) => readOrNull(join(dir, path)), authBaseUrl: authBaseUrl(dir) });
+  const result = planAddProviders({ entries, configPath: options.config, read: (path) => readOrNull(join(dir, path)), ...appLayout(dir) });
   if (!result.ok) {
     command.error(`error: cannot edit the config safely: ${result.reason}. Nothing was changed. Add it by hand:\n${result.byHand}`, { exitCode: 1, code: "auth.edit" });
   }
@@ -43,13 +43,16 @@ export async function runAddProvider(ids: string[], options: AddProviderOptions,
   console.log(`\n${nextStepsReport(result.plan, c)}`);
 }
 
-/** Where the app serves auth in development, from its framework (and its major version: SolidStart 1 and 2 differ). */
-function authBaseUrl(dir: string): string {
+/**
+ * Where the app serves auth in development and its sign-in page, from its
+ * framework (and its major version: SolidStart 1 and 2 differ in dev port).
+ */
+function appLayout(dir: string): Pick<AddProviderInput, "authBaseUrl" | "signIn"> {
   const project = readProject(dir, DETECT_PATHS);
   const framework = detect(project).frameworks[0];
-  if (!framework) return "<your origin>/auth";
+  if (!framework) return { authBaseUrl: "<your origin>/auth" };
   const layout = layoutFor(framework.id, { major: framework.major, project });
-  return `${layout.devOrigin}${layout.authPath}`;
+  return { authBaseUrl: `${layout.devOrigin}${layout.authPath}`, signIn: { page: layout.signInPage, button: layout.signInButton } };
 }
 
 function readOrNull(path: string): string | null {

@@ -19,8 +19,10 @@ Adds the import and the provider to your config's providers array (also when you
 edited the config by hand, when it is a function returning the config, or when the
 array lives in another module of the app), and empty env keys to .env and
 .env.example. Adding a provider twice changes nothing. Prints the callback URL to
-register at the provider. Exit codes: 0 done, 1 the config could not be edited
-(with what to add by hand), 2 usage (an unknown provider id).`;
+register at the provider (with what to know about it there), the env keys still
+empty, and the button to add to the sign-in page auth-init wrote. Exit codes: 0
+done, 1 the config could not be edited (with what to add by hand), 2 usage (an
+unknown provider id).`;
 
 export function registerAddProvider(program: Command): void {
   program

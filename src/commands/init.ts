@@ -27,6 +27,8 @@ Examples:
   $ npx auth-init my-app --framework solid-start --yes   the same with a SolidStart 2 app
   $ npx auth-init --adapter postgres --database-url postgres://localhost/app --yes
   $ npx auth-init --adapter sqlite --yes  a SQLite file, .data/auth.sqlite (SQLITE_PATH in .env moves it)
+  $ npx auth-init --providers credentials,github,keycloak --yes   passwords, GitHub and Keycloak
+  $ npx auth-init --providers github --adapter none --strategy jwt --yes   GitHub only, no database
   $ npx auth-init --strategy jwt --adapter none --providers credentials --no-install
   $ npx auth-init --dry-run --yes         show every file and diff; write nothing
 
@@ -37,7 +39,7 @@ export function registerInit(program: Command): void {
     .command("init [dir]")
     .description("set up auth in a SvelteKit or SolidStart app (or create one in an empty folder)")
     .addOption(new Option("--framework <id>", "the app's framework (detected from package.json)").choices(FRAMEWORKS))
-    .option("--providers <ids>", "comma-separated provider ids from the catalog (default: credentials)")
+    .option("--providers <ids>", "comma-separated provider ids from the catalog: credentials, github, google, keycloak... (default: credentials)")
     .addOption(new Option("--strategy <strategy>", "session strategy (default: database with an adapter, else jwt)").choices(STRATEGIES))
     .addOption(new Option("--adapter <adapter>", "where users and sessions are stored (default: pglite)").choices(ADAPTERS))
     .option("--database-url <url>", "the database's URL for --adapter postgres (DATABASE_URL) or hosted-store (HOSTED_STORE_DATABASE_URL), written to .env")

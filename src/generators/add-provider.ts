@@ -7,7 +7,8 @@
 import type { ProviderCatalogEntry } from "@gatehouse/runtime/providers/catalog";
 import { addProviders, PROVIDERS_MODULE } from "../ast/add-providers.js";
 import { addEdit, emptyPlan, type Plan } from "../plan/plan.js";
-import { ensureEnvKeys } from "./env.js";
+import { ensureEnvKeys, hasEnvValue } from "./env.js";
+import { callbackUrl, providerSetupSteps } from "./provider-setup.js";
 
 export interface AddProviderInput {
   entries: readonly ProviderCatalogEntry[];
@@ -16,6 +17,8 @@ export interface AddProviderInput {
   read: (path: string) => string | null;
   /** Where the app serves auth, e.g. `http://localhost:5173/auth`; unknown frameworks get a placeholder. */
   authBaseUrl: string;
+  /** The framework's sign-in page (as auth-init writes it) and its form for a provider; absent for unknown frameworks. */
+  signIn?: { page: string; button: (provider: { id: string; name: string }) => string };
 }
 
 export type AddProviderPlan =
@@ -37,14 +40,27 @@ export function planAddProviders(input: AddProviderInput): AddProviderPlan {
   addEdit(plan, ".env.example", read(".env.example"), ensureEnvKeys(read(".env.example") ?? "", keys));
   const byName = (names: string[]) => entries.filter((entry) => names.includes(entry.importName));
   const env = read(".env") ?? "";
-  plan.env = keys.map(({ key }) => ({ key, filled: new RegExp(`^\\s*(?:export\\s+)?${key}\\s*=\\s*["']?[^"'\\s#]`, "m").test(env) }));
-  const callbackUrls = entries.map((entry) => `${input.authBaseUrl}/callback/${entry.id}`);
-  plan.nextSteps = entries.map((entry, i) => {
-    const where = entry.setupUrl ? ` at ${entry.setupUrl}` : "";
-    const empty = entry.env.filter((key) => !plan.env.find((e) => e.key === key)?.filled);
-    return `Register the callback URL ${callbackUrls[i]} for ${entry.name}${where}${empty.length ? `, then set ${empty.join(" and ")} in .env` : ""}.`;
-  });
+  plan.env = keys.map(({ key }) => ({ key, filled: hasEnvValue(env, key) }));
+  const filled = (key: string) => plan.env.some((e) => e.key === key && e.filled);
+  plan.nextSteps = [
+    ...providerSetupSteps(entries, input.authBaseUrl, filled),
+    ...signInButtonSteps(entries, input.signIn, read),
+  ];
+  const callbackUrls = entries.map((entry) => callbackUrl(input.authBaseUrl, entry));
   return { ok: true, plan, added: byName(result.added), present: byName(result.present), callbackUrls };
+}
+
+/**
+ * The sign-in page auth-init wrote lists the providers it knew then: say what to
+ * add for the others. A .svelte or .tsx page the user may have changed is not
+ * edited (no safe AST edit for both); a page without it (built-in pages only) needs nothing.
+ */
+function signInButtonSteps(entries: readonly ProviderCatalogEntry[], signIn: AddProviderInput["signIn"], read: AddProviderInput["read"]): string[] {
+  const page = signIn ? read(signIn.page) : null;
+  if (!signIn || page === null) return [];
+  return entries
+    .filter((entry) => !page.includes(`provider="${entry.id}"`) && !page.includes(`/signin/${entry.id}"`))
+    .map((entry) => `Add a ${entry.name} button to ${signIn.page}: ${signIn.button(entry)}`);
 }
 
 function manualSteps(entries: readonly ProviderCatalogEntry[], configPath: string): string {

@@ -33,6 +33,12 @@ export function ensureEnvKeys(content: string, entries: readonly EnvEntry[]): st
   return bom + joinLines(out);
 }
 
+/** Whether the dotenv text gives `key` a non-empty value. */
+export function hasEnvValue(env: string, key: string): boolean {
+  // Spaces and tabs only: `\s` would run on into the next line and read its key as this one's value.
+  return new RegExp(`^[ \\t]*(?:export[ \\t]+)?${key}[ \\t]*=[ \\t]*["']?[^"'\\s#]`, "m").test(env);
+}
+
 /**
  * Double-quoted unless empty, so `#` and spaces survive every dotenv reader. Quotes
  * and line breaks have no escape all readers agree on, so values never hold them.

@@ -1,22 +1,17 @@
 /**
- * `auth add-provider`: the plan in memory (with a catalog entry shaped like the
- * OAuth providers the catalog will list), and the real bin's refusals. The
- * catalog lists only credentials until the OAuth providers land, so the bin's
- * editing path is exercised here through the plan, not yet through the bin.
+ * `auth add-provider`: the plan in memory, and the real bin on apps auth-init
+ * set up (copies of the fixtures): the config edited through the AST, env
+ * placeholders, the callback URLs and the catalog's notes printed, re-runs that
+ * change nothing, and refusals.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { ProviderCatalogEntry } from "../../runtime/src/providers/catalog.js";
+import { findProvider, providerCatalog, type ProviderCatalogEntry } from "../../runtime/src/providers/catalog.js";
 import { planAddProviders } from "../../src/generators/add-provider.js";
 import { authBin, authInitBin, cli, removeAll, snapshotDir, tempCopy } from "./support/cli.js";
 
-const GITHUB: ProviderCatalogEntry = {
-  id: "github",
-  name: "GitHub",
-  importName: "GitHub",
-  type: "oauth",
-  env: ["AUTH_GITHUB_ID", "AUTH_GITHUB_SECRET"],
-  setupUrl: "https://github.com/settings/developers",
-};
+const GITHUB: ProviderCatalogEntry = findProvider("github")!;
 
 const CONFIG = `import { SvelteKitAuth } from '@gatehouse/runtime/sveltekit';
 import { Credentials } from '@gatehouse/runtime/providers';
@@ -59,6 +54,16 @@ describe("planAddProviders", () => {
     expect(second.plan.nextSteps[0]).toBe("Register the callback URL http://localhost:5173/auth/callback/github for GitHub at https://github.com/settings/developers.");
   });
 
+  it("keys left empty by a first run are still asked for (the key on the next line is not read as a value)", () => {
+    const first = plan({ "src/auth.ts": CONFIG, ".env": "" });
+    if (!first.ok) throw new Error(first.reason);
+    const config = first.plan.changes.find((c) => c.path === "src/auth.ts")!.after;
+    const second = plan({ "src/auth.ts": config, ".env": "AUTH_GITHUB_ID=\nAUTH_GITHUB_SECRET=\n" });
+    if (!second.ok) throw new Error(second.reason);
+    expect(second.plan.env).toEqual([{ key: "AUTH_GITHUB_ID", filled: false }, { key: "AUTH_GITHUB_SECRET", filled: false }]);
+    expect(second.plan.nextSteps[0]).toContain("then set AUTH_GITHUB_ID and AUTH_GITHUB_SECRET in .env.");
+  });
+
   it("a config it cannot edit: refused with the reason and what to add by hand", () => {
     const result = plan({ "src/auth.ts": "export const config = { providers: load() };\n" });
     expect(result).toEqual({ ok: false, reason: expect.stringContaining("computed"), byHand: expect.stringContaining('import { GitHub } from "@gatehouse/runtime/providers";') });
@@ -69,19 +74,91 @@ describe("planAddProviders", () => {
 describe("auth add-provider (built binary)", () => {
   const dirs: string[] = [];
   afterAll(() => removeAll(dirs));
-  const app = () => {
-    const dir = tempCopy("sveltekit-minimal", "add-provider", dirs);
+  /** A copy of a fixture app that auth-init set up (credentials, PGlite; no install). */
+  const app = (fixture = "sveltekit-minimal") => {
+    const dir = tempCopy(fixture, "add-provider", dirs);
     expect(cli(authInitBin, ["--yes", "--no-install", "--runtime", "^0.1.0"], dir, {}, 60_000).code).toBe(0);
     return dir;
   };
   const auth = (args: string[], cwd: string) => cli(authBin, args, cwd, {}, 60_000);
+  const read = (dir: string, path: string) => readFileSync(join(dir, path), "utf8");
 
-  it("an unknown id: exit 2 with the known ones; nothing written", () => {
+  it("github google: import and entries added through the AST, empty keys in .env and .env.example, the callback URLs printed", () => {
+    const dir = app();
+    const env = read(dir, ".env");
+    const run = auth(["add-provider", "github", "google"], dir);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const config = read(dir, "src/auth.ts");
+    expect(config).toContain("import { Credentials, GitHub, Google } from '@gatehouse/runtime/providers';");
+    expect(config).toMatch(/\t\t\}\),\n\t\tGitHub,\n\t\tGoogle,\n\t\]/);
+    // The secret stays byte for byte; the new keys are empty placeholders.
+    expect(read(dir, ".env")).toBe(`${env}AUTH_GITHUB_ID=\nAUTH_GITHUB_SECRET=\nAUTH_GOOGLE_ID=\nAUTH_GOOGLE_SECRET=\n`);
+    expect(read(dir, ".env.example")).toBe("AUTH_SECRET=\nAUTH_GITHUB_ID=\nAUTH_GITHUB_SECRET=\nAUTH_GOOGLE_ID=\nAUTH_GOOGLE_SECRET=\n");
+    expect(run.stdout).toContain("updated src/auth.ts");
+    expect(run.stdout).toContain(
+      "Register the callback URL http://localhost:5173/auth/callback/github for GitHub at https://github.com/settings/developers, then set AUTH_GITHUB_ID and AUTH_GITHUB_SECRET in .env.",
+    );
+    expect(run.stdout).toContain(
+      "Register the callback URL http://localhost:5173/auth/callback/google for Google at https://console.cloud.google.com/apis/credentials, then set AUTH_GOOGLE_ID and AUTH_GOOGLE_SECRET in .env.",
+    );
+    // auth-init's sign-in page lists the providers it knew: what to add for these.
+    expect(run.stdout).toContain('Add a GitHub button to src/routes/signin/+page.svelte: <SignIn provider="github">{#snippet submitButton()}Sign in with GitHub{/snippet}</SignIn>');
+  });
+
+  it("a second run changes nothing, says so, and still names the callback URLs and the keys left empty", () => {
+    const dir = app();
+    expect(auth(["add-provider", "github", "google"], dir).code).toBe(0);
+    const before = snapshotDir(dir);
+    const again = auth(["add-provider", "google", "github"], dir);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain("GitHub is already in src/auth.ts.");
+    expect(again.stdout).toContain("Google is already in src/auth.ts.");
+    expect(again.stdout).not.toContain("updated");
+    expect(again.stdout).toContain("http://localhost:5173/auth/callback/github for GitHub at https://github.com/settings/developers, then set AUTH_GITHUB_ID and AUTH_GITHUB_SECRET in .env.");
+    expect(snapshotDir(dir)).toEqual(before);
+  });
+
+  it("keycloak in a SolidStart 2 app: the callback under /api/auth, the issuer key, the catalog's note, and what an empty issuer does", () => {
+    const dir = app("solid-start-v2");
+    const run = auth(["add-provider", "keycloak"], dir);
+    expect(run.code).toBe(0);
+    expect(read(dir, "src/auth.ts")).toContain('import { Credentials, Keycloak } from "@gatehouse/runtime/providers";');
+    expect(read(dir, "src/auth.ts")).toMatch(/\n    Keycloak,\n  \],/);
+    expect(read(dir, ".env")).toMatch(/\nAUTH_KEYCLOAK_ID=\nAUTH_KEYCLOAK_SECRET=\nAUTH_KEYCLOAK_ISSUER=\n$/);
+    const keycloak = findProvider("keycloak")!;
+    expect(run.stdout).toContain(
+      `Register the callback URL http://localhost:5173/api/auth/callback/keycloak for Keycloak, then set AUTH_KEYCLOAK_ID, AUTH_KEYCLOAK_SECRET and AUTH_KEYCLOAK_ISSUER in .env. ${keycloak.callbackNote}`,
+    );
+    expect(run.stdout).not.toContain("every auth route");
+    expect(run.stdout).toContain('Add a Keycloak button to src/routes/signin.tsx: <form method="post" action="/api/auth/signin/keycloak">');
+  });
+
+  it("apple: prints the catalog's note (https on a real domain), since the callback URL printed cannot work as it is", () => {
+    const dir = app();
+    const run = auth(["add-provider", "apple"], dir);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(findProvider("apple")!.callbackNote!);
+  });
+
+  it("--dry-run prints the config diff and the next steps, and writes nothing", () => {
     const dir = app();
     const before = snapshotDir(dir);
-    const run = auth(["add-provider", "myspace"], dir);
+    const run = auth(["add-provider", "github", "--dry-run"], dir);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("edit src/auth.ts");
+    expect(run.stdout).toContain("+\t\tGitHub,");
+    expect(run.stdout).toContain("AUTH_GITHUB_ID=");
+    expect(run.stdout).toContain("http://localhost:5173/auth/callback/github");
+    expect(snapshotDir(dir)).toEqual(before);
+  });
+
+  it("an unknown id: exit 2 with the known ones; nothing written, not even the known ids given with it", () => {
+    const dir = app();
+    const before = snapshotDir(dir);
+    const run = auth(["add-provider", "github", "myspace"], dir);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('unknown provider "myspace": known ones are credentials');
+    expect(run.stderr).toContain(`unknown provider "myspace": known ones are ${providerCatalog.map((p) => p.id).join(", ")}`);
     expect(snapshotDir(dir)).toEqual(before);
   });
 

@@ -207,6 +207,16 @@ describe("auth doctor", () => {
     expect(run.stdout).toMatch(/\d+ problems, \d+ warnings\./);
   });
 
+  it("OAuth providers: their empty env keys are a problem with where to get them, until they are set", () => {
+    const dir = setUpApp(["--providers", "credentials,github"]);
+    const run = auth(["doctor"], dir);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain("fail GitHub: AUTH_GITHUB_ID, AUTH_GITHUB_SECRET not set");
+    expect(run.stdout).toContain("fix: set AUTH_GITHUB_ID and AUTH_GITHUB_SECRET in .env (from https://github.com/settings/developers)");
+    writeFileSync(join(dir, ".env"), readFileSync(join(dir, ".env"), "utf8").replace("AUTH_GITHUB_ID=", "AUTH_GITHUB_ID=Iv1.abc").replace("AUTH_GITHUB_SECRET=", "AUTH_GITHUB_SECRET=shh"));
+    expect(auth(["doctor"], dir).stdout).toContain("ok   provider github: AUTH_GITHUB_ID, AUTH_GITHUB_SECRET set");
+  });
+
   it("no AUTH_SECRET and no .env: the fix is auth secret", () => {
     const dir = tempCopy("sveltekit-minimal", "doctor-nosecret", dirs);
     const run = auth(["doctor"], dir);

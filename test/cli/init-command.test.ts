@@ -6,7 +6,9 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { providerCatalog } from "../../runtime/src/providers/catalog.js";
 import { readEnvValue } from "../../src/generators/dotenv.js";
+import { ADAPTERS } from "../../src/generators/init/answers.js";
 import { authBin, authInitBin, cli, hasScript, onTerminal, removeAll, snapshotDir, tempCopy } from "./support/cli.js";
 
 const dirs: string[] = [];
@@ -147,6 +149,25 @@ describe("auth-init (built binary)", () => {
     expect(placeholder.stdout).toContain("Set HOSTED_STORE_DATABASE_URL in .env");
   });
 
+  it("--providers credentials,keycloak: the provider listed in the config, empty keys in .env and .env.example, and what to register where", () => {
+    const dir = app();
+    const run = init(["--yes", "--no-install", ...RUNTIME, "--providers", "credentials,keycloak"], dir);
+    expect(run.code, run.stderr).toBe(0);
+    expect(read(dir, "src/auth.ts")).toContain("import { Credentials, Keycloak } from '@gatehouse/runtime/providers';");
+    expect(read(dir, "src/routes/signin/+page.svelte")).toContain('<SignIn provider="keycloak" {redirectTo}>');
+    for (const file of [".env", ".env.example"]) expect(read(dir, file)).toMatch(/\nAUTH_KEYCLOAK_ID=\nAUTH_KEYCLOAK_SECRET=\nAUTH_KEYCLOAK_ISSUER=\n$/);
+    expect(run.stdout).toContain("1. Register the callback URL http://localhost:5173/auth/callback/keycloak for Keycloak, then set AUTH_KEYCLOAK_ID, AUTH_KEYCLOAK_SECRET and AUTH_KEYCLOAK_ISSUER in .env. Enter it as a valid redirect URI");
+    // Until the issuer is set only Keycloak's own sign-in refuses; passwords work meanwhile.
+    expect(run.stdout).not.toContain("every auth route");
+    // A value the user already set is kept, and the next run asks only for what is still empty.
+    writeFileSync(join(dir, ".env"), read(dir, ".env").replace("AUTH_KEYCLOAK_ISSUER=", "AUTH_KEYCLOAK_ISSUER=https://sso.example.com/realms/app"));
+    const again = init(["--yes", "--no-install", ...RUNTIME, "--providers", "credentials,keycloak"], dir);
+    expect(again.stdout).toContain("Nothing to change");
+    expect(read(dir, ".env")).toContain("AUTH_KEYCLOAK_ISSUER=https://sso.example.com/realms/app\n");
+    expect(again.stdout).toContain("then set AUTH_KEYCLOAK_ID and AUTH_KEYCLOAK_SECRET in .env.");
+    expect(again.stdout).not.toContain("Until AUTH_KEYCLOAK_ISSUER");
+  });
+
   it.each([
     [["--adapter", "mysql"], /argument 'mysql' is invalid/],
     [["--framework", "next"], /argument 'next' is invalid/],
@@ -247,6 +268,27 @@ describe.runIf(hasScript)("auth-init on a terminal asks what the flags leave ope
     expect(run.code, run.output).toBe(0);
     expect(readEnvValue(read(dir, ".env"), "HOSTED_STORE_DATABASE_URL")).toBe("postgres://app:pw@127.0.0.1:5432/store");
     expect(read(dir, "src/lib/server/db.ts")).toContain("HostedStoreAdapter(store)");
+  });
+
+  it("providers are a multiselect of the catalog: GitHub next to email and password, no database, JWT", async () => {
+    const dir = app();
+    const down = "\u001b[B";
+    const github = providerCatalog.findIndex((entry) => entry.id === "github");
+    const none = ADAPTERS.indexOf("none");
+    const run = await onTerminal(authInitBin, ["--no-install", ...RUNTIME], dir, [
+      // Space ticks the option under the cursor; email and password stays ticked (the default).
+      { when: "Sign in with", keys: `${down.repeat(github)} \r` },
+      { when: "Where should users and sessions be stored?", keys: `${down.repeat(none)}\r` },
+    ], {}, 30_000);
+    expect(run.answered).toBe(2);
+    expect(run.code, run.output).toBe(0);
+    // No session question without a database: JWT.
+    expect(run.output).not.toContain("Session strategy");
+    const config = read(dir, "src/auth.ts");
+    expect(config).toContain("import { Credentials, GitHub } from '@gatehouse/runtime/providers';");
+    expect(config).toContain("strategy: 'jwt'");
+    expect(read(dir, ".env")).toContain("\nAUTH_GITHUB_ID=\nAUTH_GITHUB_SECRET=\n");
+    expect(run.output).toContain("http://localhost:5173/auth/callback/github");
   });
 
   it("Ctrl-C at a question: exit 1, nothing written", async () => {

@@ -11,7 +11,7 @@ import { readProject, type ProjectSnapshot } from "../../src/engine/project.js";
 import { packageTemplates } from "../../src/engine/templates.js";
 import { detect, DETECT_PATHS } from "../../src/generators/detect.js";
 import type { InitAnswers } from "../../src/generators/init/answers.js";
-import { initPaths, planInit, type InitInput } from "../../src/generators/init/plan.js";
+import { initPaths, layoutFor, planInit, type InitInput } from "../../src/generators/init/plan.js";
 import { packageName, planSolidStartApp } from "../../src/generators/init/solid-start-app.js";
 import type { Plan } from "../../src/plan/plan.js";
 import { root } from "./support/cli.js";
@@ -65,8 +65,10 @@ describe("planInit for SolidStart", () => {
     ["SolidStart 1.x: credentials, no database, jwt", "v1", { adapter: "none", strategy: "jwt" }],
     ["SolidStart 2: credentials, sqlite, database sessions", "v2", { adapter: "sqlite" }],
     ["SolidStart 2: credentials, hosted-store, database sessions", "v2", { adapter: "hosted-store" }],
+    ["SolidStart 2: credentials + keycloak, pglite, database sessions", "v2", { providers: ["credentials", "keycloak"] }],
+    ["SolidStart 1.x: github (OAuth only), no database, jwt", "v1", { adapter: "none", strategy: "jwt", providers: ["github"] }],
   ] as const)("%s: every file as a snapshot", (_name, version, answers) => {
-    const p = plan(fixture(version), answers);
+    const p = plan(fixture(version), answers as Partial<InitAnswers>);
     const files = Object.fromEntries(p.changes.map((c) => [c.path, c.before === null ? c.after : { before: c.before, after: c.after }]));
     expect(files).toMatchSnapshot();
     expect({ kept: p.kept, dependencies: p.dependencies, devDependencies: p.devDependencies, env: p.env, nextSteps: p.nextSteps }).toMatchSnapshot();
@@ -143,6 +145,34 @@ describe("planInit for SolidStart", () => {
     expect(after(p, "src/routes/signin.tsx")).not.toContain("/signup");
     expect(after(p, "src/auth.ts")).toContain("return null;");
     expect(p.nextSteps.join("\n")).toContain("every sign-in is refused");
+  });
+
+  it("OAuth providers: imported and listed bare, a plain form with the CSRF token per provider, keys in .env, callback URLs under /api/auth", () => {
+    const p = plan(fixture("v2"), { providers: ["credentials", "keycloak"] });
+    const config = after(p, "src/auth.ts")!;
+    expect(config).toContain(`import { Credentials, Keycloak } from "@gatehouse/runtime/providers";`);
+    expect(config).toMatch(/ {4}\}\),\n {4}Keycloak,\n {2}\],/);
+    const signIn = after(p, "src/routes/signin.tsx")!;
+    expect(signIn).toContain(
+      `<form method="post" action="/api/auth/signin/keycloak">\n        <input type="hidden" name="csrfToken" value={csrfToken() ?? ""} />\n        <input type="hidden" name="callbackUrl" value={callbackUrl()} />\n        <button type="submit">Sign in with Keycloak</button>\n      </form>`,
+    );
+    expect(signIn).toContain(`if (type === "OAuthAccountNotLinked")`);
+    // The button auth add-provider suggests for a provider added later is this one.
+    expect(signIn.replace(/\n\s*/g, "")).toContain(layoutFor("solid-start").signInButton({ id: "keycloak", name: "Keycloak" }));
+    expect(after(p, ".env")).toBe(`AUTH_SECRET="${SECRET}"\nAUTH_KEYCLOAK_ID=\nAUTH_KEYCLOAK_SECRET=\nAUTH_KEYCLOAK_ISSUER=\n`);
+    expect(after(p, ".env.example")).toBe("AUTH_SECRET=\nAUTH_KEYCLOAK_ID=\nAUTH_KEYCLOAK_SECRET=\nAUTH_KEYCLOAK_ISSUER=\n");
+    expect(p.nextSteps[0]).toMatch(/^Register the callback URL http:\/\/localhost:5173\/api\/auth\/callback\/keycloak for Keycloak, then set AUTH_KEYCLOAK_ID, AUTH_KEYCLOAK_SECRET and AUTH_KEYCLOAK_ISSUER in \.env\. Enter it as/);
+    // 1.x: vinxi's dev server.
+    expect(plan(fixture("v1"), { providers: ["github"], adapter: "none", strategy: "jwt" }).nextSteps[0]).toContain("http://localhost:3000/api/auth/callback/github for GitHub");
+  });
+
+  it("OAuth providers only, no database: no sign-up, no credentials, JWT sessions; running again changes nothing", () => {
+    const answers = { providers: ["github"], adapter: "none", strategy: "jwt" } as const;
+    const p = plan(fixture("v1"), { ...answers, providers: [...answers.providers] });
+    expect(paths(p)).not.toContain("src/routes/signup.tsx");
+    expect(after(p, "src/auth.ts")).not.toContain("Credentials");
+    expect(after(p, "src/routes/signin.tsx")).not.toContain("/api/auth/callback/credentials");
+    expect(plan(applied(fixture("v1"), p), { ...answers, providers: [...answers.providers] }).changes).toEqual([]);
   });
 
   it.each(["v2", "v1"] as const)("%s: running again on the result changes nothing", (version) => {

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { HOSTED_STORE_ENV } from "../../runtime/src/adapters/hosted-store/index.js";
 import * as providers from "../../runtime/src/providers/index.js";
-import { providerCatalog } from "../../runtime/src/providers/catalog.js";
+import { findProvider, providerCatalog } from "../../runtime/src/providers/catalog.js";
 import { readProject, type ProjectSnapshot } from "../../src/engine/project.js";
 import { packageTemplates } from "../../src/engine/templates.js";
 import { DETECT_PATHS } from "../../src/generators/detect.js";
@@ -20,7 +20,7 @@ import {
   UsageError,
   type InitAnswers,
 } from "../../src/generators/init/answers.js";
-import { initPaths, planInit } from "../../src/generators/init/plan.js";
+import { initPaths, layoutFor, planInit } from "../../src/generators/init/plan.js";
 import { DRIVER_VERSIONS } from "../../src/generators/init/versions.js";
 import type { Plan } from "../../src/plan/plan.js";
 import { root } from "./support/cli.js";
@@ -54,8 +54,10 @@ describe("planInit for SvelteKit", () => {
     ["credentials, no database, jwt", { adapter: "none", strategy: "jwt" }],
     ["credentials, sqlite, database sessions", { adapter: "sqlite" }],
     ["credentials, hosted-store, database sessions", { adapter: "hosted-store", databaseUrl: "postgres://app:pw@store.example.com:5432/app" }],
+    ["credentials + keycloak, sqlite, database sessions", { adapter: "sqlite", providers: ["credentials", "keycloak"] }],
+    ["github + keycloak (OAuth only), no database, jwt", { adapter: "none", strategy: "jwt", providers: ["github", "keycloak"] }],
   ] as const)("%s: every file as a snapshot", (_name, answers) => {
-    const p = plan(answers);
+    const p = plan(answers as Partial<InitAnswers>);
     const files = Object.fromEntries(p.changes.map((c) => [c.path, c.before === null ? c.after : { before: c.before, after: c.after }]));
     expect(files).toMatchSnapshot();
     expect({ kept: p.kept, dependencies: p.dependencies, devDependencies: p.devDependencies, env: p.env, nextSteps: p.nextSteps }).toMatchSnapshot();
@@ -179,6 +181,83 @@ describe("planInit for SvelteKit", () => {
 
   it("an app without package.json cannot be planned", () => {
     expect(() => plan({}, svApp({ "package.json": null }))).toThrow(/package.json not found/);
+  });
+});
+
+describe("planInit for SvelteKit with OAuth providers", () => {
+  const oauth = (answers: Partial<InitAnswers> = {}, project = svApp()) => plan({ providers: ["credentials", "github", "keycloak"], ...answers }, project);
+
+  it("the config imports each provider and lists it bare (the runtime reads AUTH_<ID>_* itself); refused sign-ins come back to /signin", () => {
+    const config = after(oauth(), "src/auth.ts")!;
+    expect(config).toContain("import { Credentials, GitHub, Keycloak } from '@gatehouse/runtime/providers';");
+    expect(config).toMatch(/\t\t\}\),\n\t\tGitHub,\n\t\tKeycloak,\n\t\]/);
+    expect(config).toContain("pages: { signIn: '/signin' },");
+    // Credentials alone never redirect to the page with an error: no pages option.
+    expect(after(plan(), "src/auth.ts")).not.toContain("pages:");
+  });
+
+  it("the sign-in page: a plain form per provider next to the password form, and a fixed message per error type in the URL", () => {
+    const page = after(oauth(), "src/routes/signin/+page.svelte")!;
+    expect(page).toContain('<SignIn provider="github" {redirectTo}>\n\t{#snippet submitButton()}Sign in with GitHub{/snippet}\n</SignIn>');
+    expect(page).toContain('<SignIn provider="keycloak" {redirectTo}>');
+    expect(page).toContain('<SignIn provider="credentials" {redirectTo}>');
+    expect(page).toContain("{#if urlError}<p role=\"alert\">{errorMessage(urlError)}</p>{/if}");
+    expect(page).not.toMatch(/\{urlError\}/); // never the URL's own text
+    expect(page).toContain('<a href="/signup">Sign up</a>');
+  });
+
+  it(".env and .env.example get each provider's keys, empty; a value already there is kept and not asked for", () => {
+    const p = oauth();
+    expect(after(p, ".env")).toBe(`AUTH_SECRET="${SECRET}"\nAUTH_GITHUB_ID=\nAUTH_GITHUB_SECRET=\nAUTH_KEYCLOAK_ID=\nAUTH_KEYCLOAK_SECRET=\nAUTH_KEYCLOAK_ISSUER=\n`);
+    expect(after(p, ".env.example")).toBe("AUTH_SECRET=\nAUTH_GITHUB_ID=\nAUTH_GITHUB_SECRET=\nAUTH_KEYCLOAK_ID=\nAUTH_KEYCLOAK_SECRET=\nAUTH_KEYCLOAK_ISSUER=\n");
+    const mine = "AUTH_SECRET=keep-me-keep-me-keep-me-keep-me-keep-me\nAUTH_GITHUB_ID=mine\n";
+    const again = oauth({}, svApp({ ".env": mine }));
+    expect(after(again, ".env")).toBe(`${mine}AUTH_GITHUB_SECRET=\nAUTH_KEYCLOAK_ID=\nAUTH_KEYCLOAK_SECRET=\nAUTH_KEYCLOAK_ISSUER=\n`);
+    expect(again.nextSteps[0]).toContain(", then set AUTH_GITHUB_SECRET in .env.");
+  });
+
+  it("next steps, per provider: the callback URL to register, the console, the keys to fill and the catalog's note", () => {
+    const steps = oauth().nextSteps;
+    expect(steps[0]).toBe(
+      "Register the callback URL http://localhost:5173/auth/callback/github for GitHub at https://github.com/settings/developers, then set AUTH_GITHUB_ID and AUTH_GITHUB_SECRET in .env.",
+    );
+    expect(steps[1]).toBe(
+      `Register the callback URL http://localhost:5173/auth/callback/keycloak for Keycloak, then set AUTH_KEYCLOAK_ID, AUTH_KEYCLOAK_SECRET and AUTH_KEYCLOAK_ISSUER in .env. ${findProvider("keycloak")!.callbackNote}`,
+    );
+    expect(steps.some((step) => step.includes("every auth route"))).toBe(false);
+    // Issuer-based providers without a note on their issuer get a word on what it is.
+    expect(plan({ providers: ["auth0"] }).nextSteps[0]).toMatch(/then set AUTH_AUTH0_ID, AUTH_AUTH0_SECRET and AUTH_AUTH0_ISSUER in \.env\. AUTH_AUTH0_ISSUER is the provider's issuer URL/);
+    // Apple's return URL must be https on a real domain: the note says so next to the localhost URL.
+    expect(plan({ providers: ["apple"] }).nextSteps[0]).toContain(findProvider("apple")!.callbackNote!);
+  });
+
+  it("OAuth providers only, no database: no sign-up, no database modules, no driver; JWT sessions; the next steps open /signin", () => {
+    const p = plan({ providers: ["github"], adapter: "none", strategy: "jwt" });
+    const paths = p.changes.map((c) => c.path);
+    expect(paths.filter((path) => path.startsWith("src/lib/") || path.includes("signup"))).toEqual([]);
+    expect(after(p, "src/auth.ts")).toContain("import { GitHub } from '@gatehouse/runtime/providers';");
+    expect(after(p, "src/auth.ts")).not.toContain("Credentials");
+    expect(after(p, "src/routes/signin/+page.server.ts")).toContain("export const actions: Actions = { default: signIn };");
+    expect(p.dependencies).toEqual({ "@gatehouse/runtime": RUNTIME });
+    expect(p.nextSteps.at(-2)).toContain("open http://localhost:5173/signin;");
+  });
+
+  it("the button auth add-provider suggests for a provider added later is the one auth-init writes", () => {
+    const page = after(oauth(), "src/routes/signin/+page.svelte")!.replaceAll(" {redirectTo}", "").replace(/\n\s*/g, "");
+    expect(page).toContain(layoutFor("sveltekit").signInButton({ id: "keycloak", name: "Keycloak" }));
+  });
+
+  it("a re-run with more providers keeps the user's config, and says how to add them to it", () => {
+    const project = applied(svApp(), plan());
+    const p = oauth({}, project);
+    expect(p.kept).toContainEqual({ path: "src/auth.ts", reason: expect.stringContaining("differs from what auth-init writes") });
+    expect(p.nextSteps[0]).toBe("src/auth.ts is your own and was kept: if it lacks them, add the providers with `npx auth add-provider github keycloak`, which edits it in place.");
+    expect(after(p, ".env")).toMatch(/\nAUTH_GITHUB_ID=\nAUTH_GITHUB_SECRET=\nAUTH_KEYCLOAK_ID=\nAUTH_KEYCLOAK_SECRET=\nAUTH_KEYCLOAK_ISSUER=\n$/);
+  });
+
+  it("running again on the result changes nothing", () => {
+    const first = oauth();
+    expect(oauth({}, applied(svApp(), first)).changes).toEqual([]);
   });
 });
 

@@ -4,27 +4,43 @@
  * and PGlite: the generated code type-checks, builds, starts as the next steps
  * say, and lets a person sign up, sign out and sign in again in headless
  * Chromium; the same pages work as plain form posts (no JavaScript), and the
- * middleware guards /protected.
+ * middleware guards /protected. The SolidStart 2 app is made with
+ * `--providers credentials,keycloak` and also signs in with Keycloak against a
+ * real OpenID provider (oidc-provider on 127.0.0.1), twice, as one user.
  */
+import { PGlite } from "@electric-sql/pglite";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CookieJar } from "../helpers.js";
-import { NAME, signUpOutAndIn, signUpWithTakenEmail } from "./support/account-flow.js";
+import { EMAIL, NAME, signUpOutAndIn, signUpWithTakenEmail } from "./support/account-flow.js";
 import { hasChromium, useBrowser } from "./support/browser.js";
 import { http } from "./support/http.js";
-import { run, type RunningServer } from "./support/processes.js";
+import { LOGIN, PROVIDER, PROVIDER_EMAIL, signInWithProviderTwice, signInWithTakenEmail, startProviderFor, type AppProvider } from "./support/oauth-flow.js";
+import { freePort, run, type RunningServer } from "./support/processes.js";
 import { startCliSolidStartApp, type CliSolidStartApp, type SolidStartVersion } from "./support/solid-start-app.js";
 
 const VERSIONS: SolidStartVersion[] = ["2", "1"];
 const CONFIG: Record<SolidStartVersion, string> = { "2": "vite.config.ts", "1": "app.config.ts" };
+/** The app that also signs in with Keycloak; 1.x keeps `--yes`'s defaults (credentials only). */
+const OAUTH_VERSION: SolidStartVersion = "2";
+const AUTH_PATH = "/api/auth";
 
 const apps = new Map<SolidStartVersion, CliSolidStartApp>();
+let provider: AppProvider | undefined;
+
+/** The OAuth app's port comes first: the provider must know its callback URL before it starts. */
+async function startApp(version: SolidStartVersion): Promise<CliSolidStartApp> {
+  if (version !== OAUTH_VERSION) return startCliSolidStartApp(version);
+  const port = await freePort();
+  provider = await startProviderFor(`http://localhost:${port}`, AUTH_PATH);
+  return startCliSolidStartApp(version, { initArgs: ["--providers", `credentials,${PROVIDER.id}`], port, env: provider.env });
+}
 
 beforeAll(async () => {
   const started = Date.now();
   // Both apps install and build side by side: the installs wait on the network, the builds on the CPU.
-  const results = await Promise.allSettled(VERSIONS.map((version) => startCliSolidStartApp(version)));
+  const results = await Promise.allSettled(VERSIONS.map((version) => startApp(version)));
   for (const result of results) if (result.status === "fulfilled") apps.set(result.value.version, result.value);
   const failed = results.find((result): result is PromiseRejectedResult => result.status === "rejected");
   if (failed) throw failed.reason;
@@ -34,6 +50,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all([...apps.values()].map((app) => app.stop()));
+  await provider?.server.close();
 });
 
 /** The hidden csrfToken and the form's action in a server-rendered page. */
@@ -97,7 +114,7 @@ describe.each(VERSIONS)("auth-init --yes in a SolidStart %s app", (version) => {
     expect(signedUp.headers.get("location")).toBe(`${server().origin}/protected`);
     expect(await sessionUser(server(), jar)).toMatchObject({ name: NAME, email });
     const protectedPage = await (await http(server(), "/protected", { jar })).text();
-    expect(protectedPage.replace(/<!--.*?-->/g, "")).toContain(`Signed in as ${NAME}.`);
+    expect(protectedPage.replace(/<!--.*?-->/g, "")).toContain(`Signed in as ${NAME} (${email}).`);
 
     const fresh = new CookieJar();
     const signIn = form(await (await http(server(), "/signin", { jar: fresh })).text(), /\/api\/auth\/callback\/credentials/);
@@ -133,5 +150,37 @@ describe.each(VERSIONS)("auth-init --yes in a SolidStart %s app", (version) => {
       await page.waitForURL(`${origin}/signin?callbackUrl=%2Fprotected`);
       await shot(page, "taken-email");
     }, 60_000);
+
+    it.skipIf(version !== OAUTH_VERSION)("sign in with Keycloak through the provider's login and consent pages, sign out, sign in again as the same person", async () => {
+      await signInWithProviderTwice(await freshPage(), shot, account(), provider!.server);
+      expect(provider!.server.serverErrors).toEqual([]);
+    }, 90_000);
+
+    it.skipIf(version !== OAUTH_VERSION)("Keycloak with the email of the password account: refused, back on the app's sign-in page with its message; nobody signed in", async () => {
+      await signInWithTakenEmail(await freshPage(), shot, account(), provider!.server);
+    }, 60_000);
   });
+
+  it.skipIf(version !== OAUTH_VERSION)("with Keycloak: the sign-in page's plain form carries the CSRF token; next steps name the callback URL and the keys", async () => {
+    const signIn = form(await (await http(server(), "/signin", { jar: new CookieJar() })).text(), /\/api\/auth\/signin\/keycloak/);
+    expect(signIn.action).toBe("/api/auth/signin/keycloak");
+    expect(app().initOutput).toContain(
+      "Register the callback URL http://localhost:5173/api/auth/callback/keycloak for Keycloak, then set AUTH_KEYCLOAK_ID, AUTH_KEYCLOAK_SECRET and AUTH_KEYCLOAK_ISSUER in .env.",
+    );
+    for (const file of [".env", ".env.example"]) expect(readFileSync(join(app().dir, file), "utf8")).toMatch(/^AUTH_KEYCLOAK_ISSUER=$/m);
+  });
+
+  // Last: PGlite allows one process per folder, so the server stops first.
+  it.skipIf(version !== OAUTH_VERSION)("after the server stops, its PGlite database holds one user for the Keycloak login and one keycloak account linked to it", async () => {
+    await app().server.stop();
+    const db = new PGlite(join(app().dir, ".pglite"));
+    try {
+      const users = await db.query<{ email: string }>("SELECT email FROM users ORDER BY email");
+      expect(users.rows.map((row) => row.email)).toEqual([EMAIL, `nojs-v${version}@example.com`, PROVIDER_EMAIL].sort());
+      const accounts = await db.query(`SELECT u.email, a."providerAccountId" FROM accounts a JOIN users u ON u.id = a."userId" WHERE a.provider = $1`, [PROVIDER.id]);
+      expect(accounts.rows).toEqual([{ email: PROVIDER_EMAIL, providerAccountId: LOGIN }]);
+    } finally {
+      await db.close();
+    }
+  }, 60_000);
 });

@@ -4,7 +4,11 @@
  * database, on a PostgreSQL server, on a SQLite file (better-sqlite3, compiled
  * by the app's install) and on a hosted store (the svc_ tables on a PostgreSQL
  * server) — that type-checks, builds, starts, and lets a person sign up, sign
- * out and sign in again in headless Chromium.
+ * out and sign in again in headless Chromium. The PostgreSQL and SQLite apps
+ * also sign in with Keycloak (`--providers credentials,keycloak`), and one more
+ * app has OAuth providers only, no database and JWT sessions: both against a
+ * real OpenID provider (oidc-provider on 127.0.0.1) through its login and
+ * consent pages.
  */
 import Database from "better-sqlite3";
 import { randomBytes } from "node:crypto";
@@ -15,55 +19,65 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EMAIL, signUpOutAndIn, signUpWithTakenEmail } from "./support/account-flow.js";
 import { hasChromium, useBrowser } from "./support/browser.js";
 import { startCliSvelteKitApp, type CliSvelteKitApp } from "./support/cli-sveltekit-app.js";
-import { run } from "./support/processes.js";
-
+import { LOGIN, PROVIDER, PROVIDER_EMAIL, signInWithProviderTwice, signInWithTakenEmail, startProviderFor, type AppProvider } from "./support/oauth-flow.js";
+import { freePort, run } from "./support/processes.js";
 
 const serverUrl = process.env.DATABASE_URL;
 
-/** Who signed up, read from where the variant's database keeps users. */
-type Accounts = (app: CliSvelteKitApp, databaseUrl: string | undefined) => Promise<{ email: string; hashed: boolean }[]>;
+/** Rows read from where the variant's database keeps them. */
+type Read<Row> = (app: CliSvelteKitApp, databaseUrl: string | undefined) => Promise<Row[]>;
 
 interface Variant {
   name: string;
   args: string[];
-  /** The driver auth-init adds to package.json. */
-  driver: string;
+  /** The driver auth-init adds to package.json; absent without a database. */
+  driver?: string;
   /** The variant gets a database of its own on the PostgreSQL server, as --database-url. */
   server?: boolean;
-  /** Absent for PGlite: the running app holds its folder alone. */
-  accounts?: Accounts;
+  /** Email + password accounts (sign-up needs a database). */
+  credentials: boolean;
+  /** Also `--providers ...,keycloak`: sign-in through oidc-provider. */
+  oauth?: boolean;
+  /** Every user by email, with whether a password hash is stored. Absent for PGlite: the running app holds its folder alone. */
+  users?: Read<{ email: string; hashed: boolean }>;
+  /** The accounts linked to Keycloak, with their user's email. */
+  keycloakAccounts?: Read<{ email: string; providerAccountId: string }>;
 }
 
+const USERS_SQL = `SELECT u.email, p.hash IS NOT NULL AS hashed FROM users u LEFT JOIN user_passwords p ON p."userId" = u.id ORDER BY u.email`;
+const KEYCLOAK_SQL = `SELECT u.email, a."providerAccountId" FROM accounts a JOIN users u ON u.id = a."userId" WHERE a.provider = '${PROVIDER.id}'`;
+
 const variants: Variant[] = [
-  { name: "pglite", args: [], driver: "@electric-sql/pglite" },
+  { name: "pglite", args: [], driver: "@electric-sql/pglite", credentials: true },
   {
     name: "postgres",
-    args: ["--adapter", "postgres"],
+    args: ["--adapter", "postgres", "--providers", `credentials,${PROVIDER.id}`],
     driver: "pg",
     server: true,
-    accounts: (_app, url) => query(url!, `SELECT u.email, p.hash IS NOT NULL AS hashed FROM users u LEFT JOIN user_passwords p ON p."userId" = u.id`),
+    credentials: true,
+    oauth: true,
+    users: (_app, url) => query(url!, USERS_SQL),
+    keycloakAccounts: (_app, url) => query(url!, KEYCLOAK_SQL),
   },
   {
     name: "sqlite",
-    args: ["--adapter", "sqlite"],
+    args: ["--adapter", "sqlite", "--providers", `credentials,${PROVIDER.id}`],
     driver: "better-sqlite3",
-    accounts: async (app) => {
-      const db = new Database(join(app.dir, ".data/auth.sqlite"), { readonly: true });
-      try {
-        const rows = db.prepare(`SELECT u.email AS email, p.hash IS NOT NULL AS hashed FROM users u LEFT JOIN user_passwords p ON p."userId" = u.id`).all() as { email: string; hashed: number }[];
-        return rows.map((row) => ({ email: row.email, hashed: row.hashed === 1 }));
-      } finally {
-        db.close();
-      }
-    },
+    credentials: true,
+    oauth: true,
+    users: async (app) => (await sqlite<{ email: string; hashed: number }>(app, USERS_SQL)).map((row) => ({ email: row.email, hashed: row.hashed === 1 })),
+    keycloakAccounts: (app) => sqlite(app, KEYCLOAK_SQL),
   },
   {
     name: "hosted-store",
     args: ["--adapter", "hosted-store"],
     driver: "pg",
     server: true,
-    accounts: (_app, url) => query(url!, `SELECT u.email, p.hash IS NOT NULL AS hashed FROM "main".svc_users u LEFT JOIN "main".svc_user_passwords p ON p."user" = u.id`),
+    credentials: true,
+    users: (_app, url) => query(url!, `SELECT u.email, p.hash IS NOT NULL AS hashed FROM "main".svc_users u LEFT JOIN "main".svc_user_passwords p ON p."user" = u.id ORDER BY u.email`),
   },
+  // OAuth providers only, no database: JWT sessions, nothing to sign up.
+  { name: "oauth-only", args: ["--providers", `${PROVIDER.id},github`, "--adapter", "none", "--strategy", "jwt"], credentials: false, oauth: true },
 ];
 
 for (const variant of variants) {
@@ -71,15 +85,20 @@ for (const variant of variants) {
   describe.skipIf(skip)(`auth-init --yes ${variant.args.join(" ")} (SvelteKit, ${variant.name})`, () => {
     let app: CliSvelteKitApp;
     let database: { url: string; drop: () => Promise<void> } | undefined;
+    let provider: AppProvider | undefined;
 
     beforeAll(async () => {
       if (variant.server) database = await freshDatabase(serverUrl!);
       const args = database ? [...variant.args, "--database-url", database.url] : variant.args;
-      app = await startCliSvelteKitApp(`app-${variant.name}`, args);
+      // The provider must know the app's callback URL before the app starts: the port comes first.
+      const port = await freePort();
+      if (variant.oauth) provider = await startProviderFor(`http://localhost:${port}`, "/auth");
+      app = await startCliSvelteKitApp(`app-${variant.name}`, args, { port, env: provider?.env });
     }, 900_000);
 
     afterAll(async () => {
       await app?.stop();
+      await provider?.server.close();
       await database?.drop();
     });
 
@@ -88,9 +107,20 @@ for (const variant of variants) {
       expect(app.initOutput).toContain("Next steps:");
       const pkg = JSON.parse(readFileSync(join(app.dir, "package.json"), "utf8"));
       expect(pkg.dependencies["@gatehouse/runtime"]).toBe("file:vendor/gatehouse-runtime-0.1.0.tgz");
-      expect(pkg.dependencies[variant.driver]).toBeDefined();
+      if (variant.driver) expect(pkg.dependencies[variant.driver]).toBeDefined();
+      else for (const driver of ["@electric-sql/pglite", "pg", "better-sqlite3"]) expect(pkg.dependencies[driver]).toBeUndefined();
       // `vite build` imported the server modules and the server has started: the database opens on first use only.
       if (variant.name === "sqlite") expect(existsSync(join(app.dir, ".data"))).toBe(false);
+    });
+
+    it.skipIf(!variant.oauth)("with Keycloak: empty env placeholders, and next steps with the callback URL to register and the keys to fill", () => {
+      const keys = ["ID", "SECRET", "ISSUER"].map((suffix) => `AUTH_KEYCLOAK_${suffix}`);
+      for (const file of [".env", ".env.example"]) {
+        const text = readFileSync(join(app.dir, file), "utf8");
+        for (const key of keys) expect(text, file).toMatch(new RegExp(`^${key}=$`, "m"));
+      }
+      expect(app.initOutput).toContain(`Register the callback URL http://localhost:5173/auth/callback/keycloak for Keycloak, then set ${keys[0]}, ${keys[1]} and ${keys[2]} in .env.`);
+      expect(app.initOutput).toContain("The issuer is https://<keycloak host>/realms/<realm>.");
     });
 
     it("the generated code type-checks with svelte-check (0 errors, 0 warnings)", async () => {
@@ -103,12 +133,12 @@ for (const variant of variants) {
 
       const account = () => ({ origin: app.server.origin, returnParam: "redirectTo", userLine: "p" }) as const;
 
-      it("sign up, see the protected page, sign out, a wrong password is refused generically, sign in again", async () => {
+      it.skipIf(!variant.credentials)("sign up, see the protected page, sign out, a wrong password is refused generically, sign in again", async () => {
         await signUpOutAndIn(await freshPage(), shot, account());
         // Each step hashes a password (scrypt, 32 MiB): generous on a busy 2-vCPU machine.
       }, 120_000);
 
-      it("signing up again with a taken email shows the generic refusal and signs nobody in", async () => {
+      it.skipIf(!variant.credentials)("signing up again with a taken email shows the generic refusal and signs nobody in", async () => {
         const origin = app.server.origin;
         const page = await freshPage();
         await signUpWithTakenEmail(page, account());
@@ -117,11 +147,35 @@ for (const variant of variants) {
         await shot(page, "taken-email");
       }, 60_000);
 
-      it.skipIf(!variant.accounts)("the one account is in the adapter's tables, with its password hash beside it", async () => {
-        expect(await variant.accounts!(app, database?.url)).toEqual([{ email: EMAIL, hashed: true }]);
+      it.skipIf(!variant.oauth)("sign in with Keycloak through the provider's login and consent pages, sign out, sign in again as the same person", async () => {
+        await signInWithProviderTwice(await freshPage(), shot, account(), provider!.server);
+        expect(provider!.server.serverErrors).toEqual([]);
+      }, 90_000);
+
+      it.skipIf(!(variant.oauth && variant.credentials))("Keycloak with the email of the password account: refused, back on the app's sign-in page with its message; nobody signed in", async () => {
+        await signInWithTakenEmail(await freshPage(), shot, account(), provider!.server);
+      }, 60_000);
+
+      it.skipIf(!variant.users)("the adapter's tables: one user per person, a password hash only for the one who signed up with a password", async () => {
+        const expected = [{ email: EMAIL, hashed: true }, ...(variant.oauth ? [{ email: PROVIDER_EMAIL, hashed: false }] : [])];
+        expect(await variant.users!(app, database?.url)).toEqual(expected);
+      });
+
+      it.skipIf(!variant.keycloakAccounts)("two sign-ins with Keycloak made one account, linked to that one user", async () => {
+        expect(await variant.keycloakAccounts!(app, database?.url)).toEqual([{ email: PROVIDER_EMAIL, providerAccountId: LOGIN }]);
       });
     });
   });
+}
+
+/** Rows of the app's SQLite file, opened read-only beside the running app. */
+async function sqlite<Row>(app: CliSvelteKitApp, sql: string): Promise<Row[]> {
+  const db = new Database(join(app.dir, ".data/auth.sqlite"), { readonly: true });
+  try {
+    return db.prepare(sql).all() as Row[];
+  } finally {
+    db.close();
+  }
 }
 
 async function query<Row extends Record<string, unknown>>(url: string, sql: string): Promise<Row[]> {

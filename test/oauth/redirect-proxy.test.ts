@@ -147,10 +147,19 @@ describe("provider env keys (setEnvDefaults)", () => {
     expect(params.get("client_id")).toBe(server.clients.basic.client_id);
   });
 
-  it("an OIDC provider with no issuer anywhere is a configuration error that names the env key", async () => {
+  it("an OIDC provider with no issuer anywhere fails only its own sign-in, naming the env key; the rest keeps working", async () => {
     const logs = captureLogger();
-    const config = setEnvDefaults({ AUTH_SECRET: SECRET, AUTH_TRUST_HOST: "true" }, { logger: logs.logger, providers: [OIDC({ id: "my-idp", name: "Mine" })] });
-    expect((await call(config, "/auth/session")).status).toBe(500);
+    const config = setEnvDefaults(
+      { AUTH_SECRET: SECRET, AUTH_TRUST_HOST: "true", AUTH_MY_IDP_ID: "id", AUTH_MY_IDP_SECRET: "s" },
+      { logger: logs.logger, providers: [OIDC({ id: "my-idp", name: "Mine" })] },
+    );
+    expect((await call(config, "/auth/session")).status).toBe(200);
+    expect((await call(config, "/auth/providers")).status).toBe(200);
+    const jar = new CookieJar();
+    const token = (await (await call(config, "/auth/csrf", { jar })).json()).csrfToken as string;
+    const res = await call(config, "/auth/signin/my-idp", { jar, form: { csrfToken: token } });
     expect(logs.errors.map((e) => e.message).join("\n")).toContain("AUTH_MY_IDP_ISSUER");
+    expect(locationOf(res).pathname).toBe("/auth/error");
+    expect(locationOf(res).searchParams.get("error")).toBe("Configuration");
   });
 });

@@ -26,6 +26,10 @@ export interface FrameworkLayout {
   devOrigin: string;
   /** Files `detect`/the plan must read (beyond the common ones). */
   paths: readonly string[];
+  /** The sign-in page auth-init writes, with a form per provider. */
+  signInPage: string;
+  /** One line of that page's code: the form for an OAuth provider added later (`auth add-provider`). */
+  signInButton(provider: { id: string; name: string }): string;
   /** Where db.ts, schema.ts and passwords.ts go. */
   libDir: string;
   /** Template values only this framework sets (env access, module paths). */
@@ -61,6 +65,8 @@ export interface InitTemplateData extends TemplateData {
   migrationsDir: string;
   strategy: string;
   providerImports: string;
+  /** At least one OAuth/OIDC provider: refused OAuth sign-ins come back to the app's sign-in page. */
+  oauth: boolean;
   oauthProviders: { id: string; name: string; importName: string }[];
   minPasswordLength: number;
   pgliteDir: string;

@@ -8,9 +8,10 @@ import { findProvider, type ProviderCatalogEntry } from "@gatehouse/runtime/prov
 import type { ProjectSnapshot } from "../../engine/project.js";
 import { addEdit, addNewFile, emptyPlan, type Plan } from "../../plan/plan.js";
 import type { PackageManager } from "../detect.js";
-import { ensureEnvKeys, type EnvEntry } from "../env.js";
+import { ensureEnvKeys, hasEnvValue, type EnvEntry } from "../env.js";
 import { ensureIgnored } from "../gitignore.js";
 import { addToPackageJson } from "../package-json.js";
+import { isOAuthProvider, providerSetupSteps } from "../provider-setup.js";
 import { SECRET_KEY } from "../secret.js";
 import { render, type TemplateSource } from "../templates.js";
 import { DEFAULT_SQLITE_PATH, type InitAnswers } from "./answers.js";
@@ -20,6 +21,8 @@ import { svelteKit } from "./sveltekit.js";
 import { DRIVER_VERSIONS } from "./versions.js";
 
 export const PGLITE_DIR = ".pglite";
+/** The config module every framework's auth-init writes (and `auth add-provider` edits by default). */
+const AUTH_CONFIG = "src/auth.ts";
 const MIN_PASSWORD_LENGTH = 8;
 
 const LAYOUTS: Record<InitAnswers["framework"], (context: LayoutContext) => FrameworkLayout> = {
@@ -90,7 +93,7 @@ export function planInit(input: InitInput): Plan {
   addEdit(plan, "package.json", pkg, addToPackageJson(pkg, { dependencies: plan.dependencies, devDependencies: plan.devDependencies, scripts }));
 
   const envAfter = ensureEnvKeys(file(".env") ?? "", env);
-  plan.env = env.map(({ key }) => ({ key, filled: hasValue(envAfter, key) }));
+  plan.env = env.map(({ key }) => ({ key, filled: hasEnvValue(envAfter, key) }));
   plan.nextSteps = nextSteps(answers, layout, providers, input.packageManager, plan, project);
   return plan;
 }
@@ -99,7 +102,7 @@ function templateData(answers: InitAnswers, layout: FrameworkLayout): InitTempla
   const providers = answers.providers.map((id) => findProvider(id)!);
   const credentials = providers.some((p) => p.type === "credentials");
   const hasAdapter = answers.adapter !== "none";
-  const oauthProviders = providers.filter((p) => p.type === "oauth" || p.type === "oidc");
+  const oauthProviders = providers.filter(isOAuthProvider);
   return {
     ...layout.data,
     credentials,
@@ -112,6 +115,7 @@ function templateData(answers: InitAnswers, layout: FrameworkLayout): InitTempla
     migrationsDir: answers.adapter === "sqlite" || answers.adapter === "hosted-store" ? answers.adapter : "postgres",
     strategy: answers.strategy,
     providerImports: providers.map((p) => p.importName).join(", "),
+    oauth: oauthProviders.length > 0,
     oauthProviders: oauthProviders.map(({ id, name, importName }) => ({ id, name, importName })),
     minPasswordLength: MIN_PASSWORD_LENGTH,
     pgliteDir: PGLITE_DIR,
@@ -167,11 +171,6 @@ function driver(answers: InitAnswers): { dependencies: Record<string, string>; d
   }
 }
 
-function hasValue(env: string, key: string): boolean {
-  // Spaces and tabs only: `\s` would run on into the next line and read its key as this one's value.
-  return new RegExp(`^[ \\t]*(?:export[ \\t]+)?${key}[ \\t]*=[ \\t]*["']?[^"'\\s#]`, "m").test(env);
-}
-
 export function runScript(manager: PackageManager, script: string): string {
   return manager === "npm" || manager === "bun" ? `${manager} run ${script}` : `${manager} ${script}`;
 }
@@ -180,10 +179,13 @@ function nextSteps(answers: InitAnswers, layout: FrameworkLayout, providers: Pro
   const steps: string[] = [];
   const own = layout.nextSteps?.(project, (script) => runScript(manager, script)) ?? { setup: [], production: [] };
   const empty = plan.env.filter((e) => !e.filled).map((e) => e.key);
-  for (const provider of providers.filter((p) => p.type === "oauth" || p.type === "oidc")) {
-    const where = provider.setupUrl ? ` at ${provider.setupUrl}` : "";
-    steps.push(`Register the callback URL ${layout.devOrigin}${layout.authPath}/callback/${provider.id} for ${provider.name}${where}, then set ${provider.env.join(" and ")} in .env.`);
+  const filled = (key: string) => !empty.includes(key);
+  const oauth = providers.filter(isOAuthProvider);
+  if (oauth.length > 0 && plan.kept.some((kept) => kept.path === AUTH_CONFIG)) {
+    // A re-run with more providers: the config is the user's now, and add-provider edits it in place.
+    steps.push(`${AUTH_CONFIG} is your own and was kept: if it lacks them, add the providers with \`npx auth add-provider ${oauth.map((p) => p.id).join(" ")}\`, which edits it in place.`);
   }
+  steps.push(...providerSetupSteps(providers, `${layout.devOrigin}${layout.authPath}`, filled));
   if (empty.includes("DATABASE_URL")) steps.push("Set DATABASE_URL in .env to your PostgreSQL server (postgres://user:password@host:5432/database).");
   if (empty.includes(HOSTED_STORE_ENV.databaseURL)) {
     steps.push(`Set ${HOSTED_STORE_ENV.databaseURL} in .env to your hosted store's database (postgres://user:password@host:5432/database); ${HOSTED_STORE_ENV.branch} names the branch (default ${DEFAULT_BRANCH}).`);

@@ -34,6 +34,10 @@ export function solidStart(context: LayoutContext = {}): FrameworkLayout {
     authPath: "/api/auth",
     devOrigin: DEV_ORIGIN[major],
     paths: [MIDDLEWARE, NITRO_CONFIG, ...CONFIG_FILES[2], ...CONFIG_FILES[1]],
+    signInPage: "src/routes/signin.tsx",
+    // csrfToken and callbackUrl are the accessors every sign-in page auth-init writes declares.
+    signInButton: ({ id, name }) =>
+      `<form method="post" action="/api/auth/signin/${id}"><input type="hidden" name="csrfToken" value={csrfToken() ?? ""} /><input type="hidden" name="callbackUrl" value={callbackUrl()} /><button type="submit">Sign in with ${name}</button></form>`,
     libDir: "src/lib/server",
     // SolidStart's dev servers (vinxi, and Vite + Nitro) load .env into process.env for server code.
     data: { envImport: "", env: "process.env" },

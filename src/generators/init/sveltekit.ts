@@ -17,6 +17,9 @@ export const svelteKit: FrameworkLayout = {
   authPath: "/auth",
   devOrigin: "http://localhost:5173",
   paths: [HOOKS, APP_TYPES],
+  signInPage: "src/routes/signin/+page.svelte",
+  // Without {redirectTo}: a page written before it had OAuth providers does not declare it (SignIn reads ?redirectTo= itself).
+  signInButton: ({ id, name }) => `<SignIn provider="${id}">{#snippet submitButton()}Sign in with ${name}{/snippet}</SignIn>`,
   libDir: "src/lib/server",
   data: { envImport: "import { env } from '$env/dynamic/private';", env: "env" },
 

@@ -39,12 +39,7 @@ export async function signUpOutAndIn(page: Page, shot: (page: Page, step: string
   expect(await page.locator(userLine).first().innerText()).toContain(`Signed in as ${NAME}`);
   await shot(page, "protected-after-signup");
 
-  await page.click("a:has-text('Sign out')");
-  await page.waitForURL(`${origin}/signout`);
-  await page.click("button:has-text('Sign out')");
-  await page.waitForURL(`${origin}/`);
-  await page.goto(`${origin}/protected`);
-  await page.waitForURL(signInFromProtected);
+  await signOutFromProtected(page, app);
   await shot(page, "signed-out");
 
   await page.fill("input[name=email]", EMAIL);
@@ -60,6 +55,16 @@ export async function signUpOutAndIn(page: Page, shot: (page: Page, step: string
   await page.waitForURL(`${origin}/protected`);
   expect(await page.locator(userLine).first().innerText()).toContain(`Signed in as ${NAME}`);
   await shot(page, "signed-in-again");
+}
+
+/** From the protected page: its sign-out link, the sign-out page's button, then /protected sends to sign-in again. */
+export async function signOutFromProtected(page: Page, { origin, returnParam }: AccountApp): Promise<void> {
+  await page.click("a:has-text('Sign out')");
+  await page.waitForURL(`${origin}/signout`);
+  await page.click("button:has-text('Sign out')");
+  await page.waitForURL(`${origin}/`);
+  await page.goto(`${origin}/protected`);
+  await page.waitForURL(`${origin}/signin?${returnParam}=%2Fprotected`);
 }
 
 /** Signing up again with a taken email: the generic refusal, and nobody signed in. */

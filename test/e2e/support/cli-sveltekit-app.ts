@@ -21,7 +21,14 @@ export interface CliSvelteKitApp {
   stop: () => Promise<void>;
 }
 
-export async function startCliSvelteKitApp(name: string, initArgs: string[]): Promise<CliSvelteKitApp> {
+export interface StartOptions {
+  /** The port to serve on (chosen first when something else must know the app's origin, e.g. an OAuth provider). */
+  port?: number;
+  /** More env for the server process, e.g. a provider's AUTH_<ID>_* keys (the process env wins over .env). */
+  env?: Record<string, string>;
+}
+
+export async function startCliSvelteKitApp(name: string, initArgs: string[], options: StartOptions = {}): Promise<CliSvelteKitApp> {
   const work = mkdtempSync(join(tmpdir(), `gatehouse-cli-${name}-`));
   const dir = join(work, name);
   let server: RunningServer | undefined;
@@ -35,7 +42,7 @@ export async function startCliSvelteKitApp(name: string, initArgs: string[]): Pr
     const initOutput = await run(process.execPath, [authInitBin, name, "--yes", ...initArgs], { cwd: work, timeoutMs: 600_000 });
     const initialized = Date.now();
     await run("npm", ["run", "build"], { cwd: dir });
-    const port = await freePort();
+    const port = options.port ?? (await freePort());
     // ORIGIN is adapter-node's public origin (its form-action CSRF check and our AUTH_URL).
     // The database is the one in the app's .env: the test run's own DATABASE_URL (the
     // PostgreSQL server's admin database) would win over it, as the process env does.
@@ -44,6 +51,7 @@ export async function startCliSvelteKitApp(name: string, initArgs: string[]): Pr
       PORT: String(port),
       ORIGIN: `http://localhost:${port}`,
       ...Object.fromEntries(DATABASE_ENV.map((key) => [key, undefined])),
+      ...options.env,
     };
     server = await startServer("npm", ["start"], { cwd: dir, env, port });
     console.log(`[e2e] ${name}: auth-init (sv create + install) ${((initialized - started) / 1000).toFixed(1)} s, build ${((Date.now() - initialized) / 1000).toFixed(1)} s`);

@@ -105,8 +105,11 @@ export async function buildSolidStart(dir: string, version: SolidStartVersion, n
  * Node running the tests) on 127.0.0.1 and a free port, in production mode, with
  * AUTH_URL the origin the browser uses (`http://localhost:PORT`).
  */
-export async function startBuiltSolidStart(dir: string, { env = {}, nodeArgs = [] }: { env?: Record<string, string>; nodeArgs?: string[] } = {}): Promise<RunningServer> {
-  const port = await freePort();
+export async function startBuiltSolidStart(
+  dir: string,
+  { env = {}, nodeArgs = [], port: chosen }: { env?: Record<string, string>; nodeArgs?: string[]; port?: number } = {},
+): Promise<RunningServer> {
+  const port = chosen ?? (await freePort());
   const serverEnv = { NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port), AUTH_URL: `http://localhost:${port}`, ...env };
   return startServer(process.execPath, [...nodeArgs, join(".output", "server", "index.mjs")], { cwd: dir, env: serverEnv, port });
 }
@@ -141,13 +144,22 @@ export interface CliSolidStartApp {
   stop: () => Promise<void>;
 }
 
+export interface CliSolidStartOptions {
+  /** More auth-init flags after `--yes`, e.g. `--providers credentials,keycloak`. */
+  initArgs?: string[];
+  /** The port to serve on (chosen first when an OAuth provider must know the app's callback URL). */
+  port?: number;
+  /** More env for the server process, e.g. a provider's AUTH_<ID>_* keys (the process env wins over .env). */
+  env?: Record<string, string>;
+}
+
 /**
  * A copy of the fixture app of `version` set up by the built `auth-init --yes`
  * (this checkout's runtime packed into vendor/, PGlite, installed with npm),
  * built, and started as its next steps say: `node --env-file=.env
  * .output/server/index.mjs` with AUTH_URL.
  */
-export async function startCliSolidStartApp(version: SolidStartVersion): Promise<CliSolidStartApp> {
+export async function startCliSolidStartApp(version: SolidStartVersion, options: CliSolidStartOptions = {}): Promise<CliSolidStartApp> {
   const work = mkdtempSync(join(tmpdir(), `gatehouse-cli-solid-start-v${version}-`));
   const dir = join(work, "app");
   let server: RunningServer | undefined;
@@ -164,10 +176,10 @@ export async function startCliSolidStartApp(version: SolidStartVersion): Promise
     // auth-init's `npm install` takes npm's options from the environment: metadata from the cache when it has it,
     // and no engine-strict (@solidjs/start 2 asks for Node >= 24, vinxi's nitropack pulls a package asking for >= 22).
     const npm = { npm_config_prefer_offline: "true", npm_config_engine_strict: "false", npm_config_audit: "false", npm_config_fund: "false" };
-    const initOutput = await run(process.execPath, [authInitBin, "--yes"], { cwd: dir, env: npm, timeoutMs: 400_000 });
+    const initOutput = await run(process.execPath, [authInitBin, "--yes", ...(options.initArgs ?? [])], { cwd: dir, env: npm, timeoutMs: 400_000 });
     const init = seconds(started);
     const build = await buildSolidStart(dir, version, nodeBin);
-    server = await startBuiltSolidStart(dir, { nodeArgs: ["--env-file=.env"] });
+    server = await startBuiltSolidStart(dir, { nodeArgs: ["--env-file=.env"], port: options.port, env: options.env });
     return { version, dir, server, initOutput, timings: { init, build }, stop };
   } catch (error) {
     await stop();

@@ -16,7 +16,7 @@ import type {
 } from "../../providers/types.js";
 import type { JWTVerifyGetKey } from "jose";
 import type { Account, Awaitable, TokenSet, User } from "../../types.js";
-import { InvalidEndpoints, InvalidProvider } from "../errors.js";
+import { InvalidEndpoints, InvalidProvider, type AuthError } from "../errors.js";
 import { customFetch } from "../symbols.js";
 import { defaultAccountFields, defaultProfile } from "./profile-defaults.js";
 
@@ -38,6 +38,8 @@ const FLOW_PARAMS = new Set([
 ]);
 
 export interface OAuthRuntime {
+  /** What keeps this provider from signing anyone in yet (an issuer env has not set); thrown when it is used. */
+  problem?: AuthError;
   kind: "oauth" | "oidc";
   issuer?: string;
   /** Where the server's metadata is read; absent when every endpoint is explicit. */
@@ -176,13 +178,16 @@ export function resolveOAuthRuntime(provider: OAuthConfig<any>, configProxyUrl: 
 
   const explicit = authorizationUrl !== undefined && tokenUrl !== undefined;
   const needsDiscovery = kind === "oidc" || !explicit;
-  if (needsDiscovery && !issuer && !wellKnown) {
-    throw new InvalidEndpoints(
-      kind === "oidc"
-        ? `The OIDC provider "${id}" needs an \`issuer\` (set AUTH_${envId(id)}_ISSUER, or pass \`issuer\`).`
-        : `The OAuth provider "${id}" needs an \`issuer\` to discover its endpoints, or both \`authorization\` and \`token\` URLs.`,
-    );
-  }
+  // Like a client id, an issuer usually comes from env: until it is set, this provider
+  // refuses to sign in (saying what to set) and everything else keeps working.
+  const problem =
+    needsDiscovery && !issuer && !wellKnown
+      ? new InvalidEndpoints(
+          kind === "oidc"
+            ? `The OIDC provider "${id}" needs an \`issuer\`: set AUTH_${envId(id)}_ISSUER in your environment, or pass \`issuer\`.`
+            : `The OAuth provider "${id}" needs an \`issuer\` to discover its endpoints (AUTH_${envId(id)}_ISSUER), or both \`authorization\` and \`token\` URLs.`,
+        )
+      : undefined;
   const idToken = kind === "oidc" || provider.idToken === true;
   if (!idToken && !userinfoUrl && typeof (userinfo as UserinfoEndpointHandler | undefined)?.request !== "function" && !needsDiscovery) {
     throw new InvalidEndpoints(
@@ -202,6 +207,7 @@ export function resolveOAuthRuntime(provider: OAuthConfig<any>, configProxyUrl: 
   const account = typeof provider.account === "function" ? provider.account : defaultAccountFields;
   const providerFetch = provider[customFetch];
   return {
+    problem,
     kind,
     // As configured: issuer identifiers are compared as strings, and `new URL()` would add a trailing slash.
     issuer: issuer ? String(provider.issuer) : undefined,

@@ -64,6 +64,7 @@ async function discover(oauth: OAuthRuntime, providerId: string): Promise<o.Auth
 
 /** The client, after checking that env or config gave it an id (and a secret, unless it is public). */
 export function clientOf(oauth: OAuthRuntime, providerId: string): { client: o.Client; auth: o.ClientAuth } {
+  if (oauth.problem) throw oauth.problem;
   const keys = `AUTH_${envId(providerId)}_ID`;
   if (!oauth.clientId) {
     throw new InvalidProvider(
