@@ -38,6 +38,8 @@ interface Variant {
   credentials: boolean;
   /** Also `--providers ...,keycloak`: sign-in through oidc-provider. */
   oauth?: boolean;
+  /** `auth` commands run after auth-init, before the build. */
+  afterInit?: string[][];
   /** Every user by email, with whether a password hash is stored. Absent for PGlite: the running app holds its folder alone. */
   users?: Read<{ email: string; hashed: boolean }>;
   /** The accounts linked to Keycloak, with their user's email. */
@@ -76,8 +78,15 @@ const variants: Variant[] = [
     credentials: true,
     users: (_app, url) => query(url!, `SELECT u.email, p.hash IS NOT NULL AS hashed FROM "main".svc_users u LEFT JOIN "main".svc_user_passwords p ON p."user" = u.id ORDER BY u.email`),
   },
-  // OAuth providers only, no database: JWT sessions, nothing to sign up.
-  { name: "oauth-only", args: ["--providers", `${PROVIDER.id},github`, "--adapter", "none", "--strategy", "jwt"], credentials: false, oauth: true },
+  // OAuth providers only, no database: JWT sessions, nothing to sign up. GitHub is added
+  // afterwards with `auth add-provider`, so the build and svelte-check prove its edit too.
+  {
+    name: "oauth-only",
+    args: ["--providers", PROVIDER.id, "--adapter", "none", "--strategy", "jwt"],
+    afterInit: [["add-provider", "github"]],
+    credentials: false,
+    oauth: true,
+  },
 ];
 
 for (const variant of variants) {
@@ -93,7 +102,7 @@ for (const variant of variants) {
       // The provider must know the app's callback URL before the app starts: the port comes first.
       const port = await freePort();
       if (variant.oauth) provider = await startProviderFor(`http://localhost:${port}`, "/auth");
-      app = await startCliSvelteKitApp(`app-${variant.name}`, args, { port, env: provider?.env });
+      app = await startCliSvelteKitApp(`app-${variant.name}`, args, { port, env: provider?.env, afterInit: variant.afterInit });
     }, 900_000);
 
     afterAll(async () => {
@@ -121,6 +130,13 @@ for (const variant of variants) {
       }
       expect(app.initOutput).toContain(`Register the callback URL http://localhost:5173/auth/callback/keycloak for Keycloak, then set ${keys[0]}, ${keys[1]} and ${keys[2]} in .env.`);
       expect(app.initOutput).toContain("The issuer is https://<keycloak host>/realms/<realm>.");
+    });
+
+    it.skipIf(!variant.afterInit)("auth add-provider github edited the config the app was built from: the handler lists GitHub", async () => {
+      expect(readFileSync(join(app.dir, "src/auth.ts"), "utf8")).toMatch(/import \{[^}]*\bGitHub\b[^}]*\} from '@gatehouse\/runtime\/providers'/);
+      expect(app.initOutput).toContain("Register the callback URL http://localhost:5173/auth/callback/github for GitHub");
+      const providers = (await (await fetch(`${app.server.origin}/auth/providers`)).json()) as Record<string, { type: string }>;
+      expect(Object.keys(providers).sort()).toEqual(["github", "keycloak"]);
     });
 
     it("the generated code type-checks with svelte-check (0 errors, 0 warnings)", async () => {

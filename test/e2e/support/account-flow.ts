@@ -45,7 +45,7 @@ export async function signUpOutAndIn(page: Page, shot: (page: Page, step: string
   await page.fill("input[name=email]", EMAIL);
   await page.fill("input[name=password]", "not the password");
   await page.click("button:has-text('Sign in')");
-  await expect.poll(() => page.locator("[role=alert]").count()).toBe(1);
+  await expectOneAlert(page);
   expect(await page.locator("[role=alert]").innerText()).toBe("Invalid email or password.");
   await shot(page, "wrong-password");
 
@@ -73,6 +73,14 @@ export async function signUpWithTakenEmail(page: Page, app: AccountApp): Promise
   await page.fill("input[name=email]", EMAIL);
   await page.fill("input[name=password]", "another long password");
   await page.click("button:has-text('Sign up')");
-  await expect.poll(() => page.locator("[role=alert]").count()).toBe(1);
+  await expectOneAlert(page);
   expect(await page.locator("[role=alert]").innerText()).toContain("Could not create an account");
+}
+
+/**
+ * The page shows exactly one alert. It comes after a password hash (scrypt,
+ * 32 MiB), which takes seconds on a busy 2-vCPU machine: wait for it that long.
+ */
+async function expectOneAlert(page: Page): Promise<void> {
+  await expect.poll(() => page.locator("[role=alert]").count(), { timeout: 20_000 }).toBe(1);
 }

@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { authInitBin } from "../../cli/support/cli.js";
+import { authBin, authInitBin } from "../../cli/support/cli.js";
 import { freePort, run, startServer, type RunningServer } from "./processes.js";
 
 /** Where the generated db modules look for their database. */
@@ -16,7 +16,7 @@ const DATABASE_ENV = ["DATABASE_URL", "HOSTED_STORE_DATABASE_URL", "HOSTED_STORE
 export interface CliSvelteKitApp {
   dir: string;
   server: RunningServer;
-  /** What auth-init printed. */
+  /** What auth-init printed (and the `auth` commands run after it). */
   initOutput: string;
   stop: () => Promise<void>;
 }
@@ -26,6 +26,8 @@ export interface StartOptions {
   port?: number;
   /** More env for the server process, e.g. a provider's AUTH_<ID>_* keys (the process env wins over .env). */
   env?: Record<string, string>;
+  /** `auth` commands to run in the app after auth-init and before the build, e.g. `[["add-provider", "github"]]`. */
+  afterInit?: string[][];
 }
 
 export async function startCliSvelteKitApp(name: string, initArgs: string[], options: StartOptions = {}): Promise<CliSvelteKitApp> {
@@ -39,7 +41,8 @@ export async function startCliSvelteKitApp(name: string, initArgs: string[], opt
   };
   try {
     const started = Date.now();
-    const initOutput = await run(process.execPath, [authInitBin, name, "--yes", ...initArgs], { cwd: work, timeoutMs: 600_000 });
+    let initOutput = await run(process.execPath, [authInitBin, name, "--yes", ...initArgs], { cwd: work, timeoutMs: 600_000 });
+    for (const command of options.afterInit ?? []) initOutput += await run(process.execPath, [authBin, ...command], { cwd: dir });
     const initialized = Date.now();
     await run("npm", ["run", "build"], { cwd: dir });
     const port = options.port ?? (await freePort());
