@@ -4,16 +4,19 @@
  * state-changing POST must echo `token` in its body. Any secret of the rotation
  * list validates a cookie, so rotating the secret does not break open forms.
  *
- * SHA-256 comes from `@noble/hashes`, synchronous: `crypto.subtle.digest` is a
- * round trip through the thread pool that costs more than the rest of the request.
+ * SHA-256 is synchronous: `node:crypto`'s where the runtime has it, else
+ * `@noble/hashes`; `crypto.subtle.digest` is a round trip through the thread pool
+ * that costs more than the rest of the request.
  */
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
+import { nodeCrypto } from "./native-crypto.js";
 import { randomBytes } from "./random.js";
 
 const encoder = new TextEncoder();
 
 function sha256Hex(text: string): string {
+  if (nodeCrypto) return nodeCrypto.createHash("sha256").update(text).digest("hex");
   return bytesToHex(sha256(encoder.encode(text)));
 }
 

@@ -10,27 +10,86 @@
  * Tests check it against tokens made by `jose` and Auth.js, in both directions,
  * and against an independent AES-CBC + HMAC computation.
  *
- * AES runs in WebCrypto (native, constant time). The HMAC-SHA-512 tag is computed
- * synchronously with `@noble/hashes` from a pre-keyed state: SHA-2 is plain
- * arithmetic, with no secret-dependent branches or table lookups, so it is as
- * timing-safe in JavaScript as natively, and it saves a thread-pool round trip
- * that costs more than the hash on every sign-in.
+ * Two engines do the same steps. Where the runtime offers `node:crypto` (found
+ * with `process.getBuiltinModule`, a runtime check rather than an import, so
+ * bundles for edge runtimes are unaffected), AES-CBC and HMAC-SHA-512 run in its
+ * synchronous OpenSSL calls, with keys imported once. Elsewhere AES runs in
+ * WebCrypto and the HMAC in `@noble/hashes` from a pre-keyed state: a WebCrypto
+ * call is a round trip through the thread pool that costs more than the rest of a
+ * sign-in, and SHA-2 is plain arithmetic, with no secret-dependent branches or
+ * table lookups, so it is as timing-safe in JavaScript as natively. Tests run the
+ * RFC vectors and the cross-checks through both engines.
  */
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha512 } from "@noble/hashes/sha2.js";
 import { base64url, errors } from "jose";
+import { nodeCrypto } from "./native-crypto.js";
 import { randomBytes } from "./random.js";
 
-type KeyedHmac = ReturnType<typeof hmac.create>;
+/** AES-256-CBC with PKCS#7 padding, and HMAC-SHA-512, under the two halves of one key. */
+export interface CbcPrimitives {
+  encrypt(iv: Uint8Array<ArrayBuffer>, plaintext: Uint8Array<ArrayBuffer>): Uint8Array | Promise<Uint8Array>;
+  /** Throws on bad padding. */
+  decrypt(iv: Uint8Array<ArrayBuffer>, ciphertext: Uint8Array<ArrayBuffer>): Uint8Array | Promise<Uint8Array>;
+  /** HMAC-SHA-512 of the parts, in order. */
+  mac(parts: readonly Uint8Array[]): Uint8Array;
+}
+
+export type AesEngine = "native" | "webcrypto";
+
+/** The engine used unless a test asks for another: native where available. */
+export const defaultAesEngine: AesEngine = nodeCrypto ? "native" : "webcrypto";
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  if (b.byteLength === 0) return a;
+  const out = new Uint8Array(a.byteLength + b.byteLength);
+  out.set(a);
+  out.set(b, a.byteLength);
+  return out;
+}
+
+async function cbcPrimitives(macKey: Uint8Array<ArrayBuffer>, encKey: Uint8Array<ArrayBuffer>, engine: AesEngine): Promise<CbcPrimitives> {
+  if (engine === "native") {
+    if (!nodeCrypto) throw new TypeError("This runtime has no node:crypto.");
+    const api = nodeCrypto;
+    const aesKey = api.createSecretKey(encKey);
+    const hmacKey = api.createSecretKey(macKey);
+    return {
+      encrypt(iv, plaintext) {
+        const cipher = api.createCipheriv("aes-256-cbc", aesKey, iv);
+        return concat(cipher.update(plaintext), cipher.final());
+      },
+      decrypt(iv, ciphertext) {
+        const decipher = api.createDecipheriv("aes-256-cbc", aesKey, iv);
+        return concat(decipher.update(ciphertext), decipher.final());
+      },
+      mac(parts) {
+        const mac = api.createHmac("sha512", hmacKey);
+        for (const part of parts) mac.update(part);
+        return mac.digest();
+      },
+    };
+  }
+  const key = await crypto.subtle.importKey("raw", encKey, "AES-CBC", false, ["encrypt", "decrypt"]);
+  // HMAC-SHA-512 state after the key, cloned for every tag.
+  const keyed = hmac.create(sha512, macKey);
+  return {
+    encrypt: async (iv, plaintext) => new Uint8Array(await crypto.subtle.encrypt({ name: "AES-CBC", iv }, key, plaintext)),
+    decrypt: async (iv, ciphertext) => new Uint8Array(await crypto.subtle.decrypt({ name: "AES-CBC", iv }, key, ciphertext)),
+    mac(parts) {
+      const mac = keyed.clone();
+      for (const part of parts) mac.update(part);
+      return mac.digest();
+    },
+  };
+}
 
 export interface CbcKeys {
   /** The protected header we write, already base64url-encoded (it is also the AAD). */
   header: string;
   /** The header as bytes, for the tag. */
   aad: Uint8Array;
-  encKey: CryptoKey;
-  /** HMAC-SHA-512 state after the key: cloned for every tag. */
-  mac: KeyedHmac;
+  primitives: CbcPrimitives;
 }
 
 const encoder = new TextEncoder();
@@ -39,11 +98,11 @@ const IV_BYTES = 16;
 const TAG_BYTES = 32;
 
 /** Imports the two halves of a 64-byte key: MAC key first, encryption key second (RFC 7518 §5.2.2.1). */
-export async function importCbcKeys(key: Uint8Array, kid: string): Promise<CbcKeys> {
+export async function importCbcKeys(key: Uint8Array, kid: string, engine: AesEngine = defaultAesEngine): Promise<CbcKeys> {
   if (key.byteLength !== 64) throw new TypeError("A256CBC-HS512 needs a 64-byte key.");
-  const encKey = await crypto.subtle.importKey("raw", key.slice(32), "AES-CBC", false, ["encrypt", "decrypt"]);
+  const primitives = await cbcPrimitives(key.slice(0, 32), key.slice(32), engine);
   const header = base64url.encode(JSON.stringify({ alg: "dir", enc: "A256CBC-HS512", kid }));
-  return { header, aad: encoder.encode(header), encKey, mac: hmac.create(sha512, key.slice(0, 32)) };
+  return { header, aad: encoder.encode(header), primitives };
 }
 
 /** The 64-bit big-endian bit length of the AAD (RFC 7518 §5.2.2.1 step 4). */
@@ -55,9 +114,7 @@ function aadLength(aad: Uint8Array): Uint8Array {
 
 /** HMAC-SHA-512 over AAD || IV || ciphertext || AL, truncated to 32 bytes (RFC 7518 §5.2.2.1 steps 4-5). */
 function tag(keys: CbcKeys, iv: Uint8Array, ciphertext: Uint8Array): Uint8Array {
-  const mac = keys.mac.clone();
-  mac.update(keys.aad).update(iv).update(ciphertext).update(aadLength(keys.aad));
-  return mac.digest().subarray(0, TAG_BYTES);
+  return keys.primitives.mac([keys.aad, iv, ciphertext, aadLength(keys.aad)]).subarray(0, TAG_BYTES);
 }
 
 /** Encrypts with a fresh random IV. */
@@ -71,7 +128,7 @@ export async function encryptCompactWithIv(
   plaintext: Uint8Array<ArrayBuffer>,
   iv: Uint8Array<ArrayBuffer>,
 ): Promise<string> {
-  const ciphertext = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-CBC", iv }, keys.encKey, plaintext));
+  const ciphertext = await keys.primitives.encrypt(iv, plaintext);
   const authTag = tag(keys, iv, ciphertext);
   return `${keys.header}..${base64url.encode(iv)}.${base64url.encode(ciphertext)}.${base64url.encode(authTag)}`;
 }
@@ -113,7 +170,7 @@ export async function decryptCompact(keys: CbcKeys, parts: string[]): Promise<Ui
   const expectedTag = tag(keys, iv, ciphertext);
   if (!equalBytes(expectedTag, receivedTag)) throw new errors.JWEDecryptionFailed();
   try {
-    return new Uint8Array(await crypto.subtle.decrypt({ name: "AES-CBC", iv }, keys.encKey, ciphertext));
+    return await keys.primitives.decrypt(iv, ciphertext);
   } catch (cause) {
     throw new errors.JWEDecryptionFailed(undefined, { cause });
   }
