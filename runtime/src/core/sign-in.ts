@@ -3,7 +3,7 @@
  * callback, create the session, fire the event, pick the redirect.
  */
 import type { JWT } from "../jwt.js";
-import type { Account, CredentialRecord, Profile, ResponseInternal, User } from "../types.js";
+import type { Account, Cookie, CredentialRecord, Profile, ResponseInternal, User } from "../types.js";
 import { redirectTarget, requestedCallbackUrl } from "./callback-url.js";
 import { pageUrl } from "./guards.js";
 import type { RequestContext } from "./context.js";
@@ -49,7 +49,7 @@ export async function completeSignIn(ctx: RequestContext, attempt: SignInAttempt
   const { config } = ctx;
   const { user, account, profile } = attempt;
   const isNewUser = attempt.isNewUser === true;
-  let cookies;
+  let cookies: Cookie[];
   if (config.session.strategy === "database") {
     cookies = await createDatabaseSession(ctx, String(user.id));
   } else {
