@@ -11,12 +11,12 @@
 import type {
   Adapter,
   AdapterAccount,
-  AdapterAccountTokenField,
   AdapterAuthenticator,
   AdapterSession,
   AdapterUser,
   VerificationToken,
 } from "./types.js";
+import { ACCOUNT_TOKEN_FIELDS } from "./account-token-fields.js";
 
 export interface MemoryAdapterOptions {
   /**
@@ -284,16 +284,6 @@ export function MemoryAdapter(options: MemoryAdapterOptions = {}): MemoryAdapter
   };
 }
 
-/** The fields `updateAccount` may change; a record, so that a new one cannot be forgotten here. */
-const ACCOUNT_TOKEN_FIELDS = Object.keys({
-  access_token: true,
-  refresh_token: true,
-  expires_at: true,
-  id_token: true,
-  scope: true,
-  token_type: true,
-  session_state: true,
-} satisfies Record<AdapterAccountTokenField, true>) as AdapterAccountTokenField[];
 
 // Keys are JSON arrays so that no provider or identifier value can make two pairs collide.
 function accountKey(provider: string, providerAccountId: string): string {

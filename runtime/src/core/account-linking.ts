@@ -5,6 +5,7 @@
  * provider opts into email linking. The plan is made before anything is written,
  * so the `signIn` callback can refuse with nothing stored.
  */
+import { ACCOUNT_TOKEN_FIELDS } from "../adapters/account-token-fields.js";
 import type { AdapterAccount, AdapterAccountUpdate, AdapterUser } from "../adapters/types.js";
 import type { Account, User } from "../types.js";
 import { callAdapter } from "./adapter.js";
@@ -65,13 +66,11 @@ export async function planOAuthUser(
   return { kind: "create", user: profileUser };
 }
 
-const TOKEN_FIELDS = ["access_token", "refresh_token", "expires_at", "id_token", "scope", "token_type", "session_state"] as const;
-
 /** The account's key and the token fields it carries (absent fields keep their stored values). */
 export function tokenUpdate(account: Account): AdapterAccountUpdate {
   const update: AdapterAccountUpdate = { provider: account.provider, providerAccountId: account.providerAccountId };
   const source = account as Record<string, unknown>;
-  for (const field of TOKEN_FIELDS) if (source[field] !== undefined) (update as Record<string, unknown>)[field] = source[field];
+  for (const field of ACCOUNT_TOKEN_FIELDS) if (source[field] !== undefined) (update as Record<string, unknown>)[field] = source[field];
   return update;
 }
 

@@ -1,5 +1,5 @@
 /** Google, OpenID Connect: the profile is the ID token's claims. */
-import { accountId, firstText, joinName, text } from "./profile-fields.js";
+import { userFromStandardClaims } from "./profile-fields.js";
 import type { OAuthConfig, OAuthUserConfig } from "./types.js";
 
 /** The claims of a Google ID token (scope `openid profile email`). */
@@ -49,12 +49,7 @@ export function Google(config?: OAuthUserConfig<GoogleProfile>): OAuthConfig<Goo
     issuer: "https://accounts.google.com",
     authorization: { params: { scope: "openid profile email" } },
     profile(profile) {
-      return {
-        id: accountId(profile.sub),
-        name: firstText(profile.name) ?? joinName(profile.given_name, profile.family_name),
-        email: text(profile.email),
-        image: text(profile.picture),
-      };
+      return userFromStandardClaims(profile);
     },
     style: { bg: "#fff", text: "#1f1f1f", brandColor: "#1a73e8" },
     options: config as Record<string, unknown>,

@@ -1,5 +1,5 @@
 /** Sign In with LinkedIn using OpenID Connect: the profile is the ID token's claims. */
-import { accountId, firstText, joinName, text } from "./profile-fields.js";
+import { userFromStandardClaims } from "./profile-fields.js";
 import type { OAuthConfig, OAuthUserConfig } from "./types.js";
 
 /** The claims of a LinkedIn ID token (scope `openid profile email`). */
@@ -45,12 +45,7 @@ export function LinkedIn(config?: OAuthUserConfig<LinkedInProfile>): OAuthConfig
     // refuses a code_verifier for web apps (PKCE is for approved native apps).
     checks: ["state"],
     profile(profile) {
-      return {
-        id: accountId(profile.sub),
-        name: firstText(profile.name) ?? joinName(profile.given_name, profile.family_name),
-        email: text(profile.email),
-        image: text(profile.picture),
-      };
+      return userFromStandardClaims(profile);
     },
     style: { bg: "#0a66c2", text: "#fff", brandColor: "#0a66c2" },
     options: config as Record<string, unknown>,

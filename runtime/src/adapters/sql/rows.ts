@@ -20,6 +20,7 @@ import type {
   AdapterUser,
   VerificationToken,
 } from "../types.js";
+import { ACCOUNT_TOKEN_FIELDS } from "../account-token-fields.js";
 
 /** The column lists the queries select, so each mapper gets every column it reads. */
 export const USER_COLUMNS = `id, name, email, "emailVerified", image`;
@@ -174,20 +175,6 @@ export function accountValues(account: AdapterAccount): (string | number | null)
   ];
 }
 
-/**
- * The token fields `updateAccount` may change, each a column of the same name
- * in every schema (so the names go into the SQL as they are). A record, so
- * that a field added to `AdapterAccountTokenField` cannot be forgotten here.
- */
-const ACCOUNT_TOKEN_COLUMNS = Object.keys({
-  access_token: true,
-  refresh_token: true,
-  expires_at: true,
-  id_token: true,
-  scope: true,
-  token_type: true,
-  session_state: true,
-} satisfies Record<AdapterAccountTokenField, true>) as AdapterAccountTokenField[];
 
 /**
  * The `[column, value]` pairs `updateAccount` sets: one per token field that
@@ -197,7 +184,7 @@ const ACCOUNT_TOKEN_COLUMNS = Object.keys({
  */
 export function accountUpdates(update: AdapterAccountUpdate): [column: AdapterAccountTokenField, value: string | number | null][] {
   const pairs: [AdapterAccountTokenField, string | number | null][] = [];
-  for (const field of ACCOUNT_TOKEN_COLUMNS) {
+  for (const field of ACCOUNT_TOKEN_FIELDS) {
     const value = update[field];
     if (value === undefined) continue;
     // session_state is typed `unknown` by the contract (an extra field of the token response); the column is text.
