@@ -187,17 +187,22 @@ describe("fromPGlite", () => {
   });
 });
 
+/** The test database, recording the text of every statement sent through `query`. */
+function recordingClient(statements: string[]): SqlClient {
+  return {
+    query: (text, params) => {
+      statements.push(text);
+      return db.query(text, params);
+    },
+    transaction: (fn) => db.transaction(fn),
+  };
+}
+
 describe("database round trips", () => {
   it("getSessionAndUser is one query, and so are the session writes", async () => {
     await db.query(TRUNCATE);
     const statements: string[] = [];
-    const counting: SqlClient = {
-      query: (text, params) => {
-        statements.push(text);
-        return db.query(text, params);
-      },
-      transaction: (fn) => db.transaction(fn),
-    };
+    const counting = recordingClient(statements);
     const adapter = PostgresAdapter(counting);
     const user = await adapter.createUser({ id: "", email: "rt@example.com", emailVerified: null });
     await adapter.createSession({ sessionToken: "rt-token", userId: user.id, expires: new Date(Date.now() + 60_000) });
@@ -214,13 +219,7 @@ describe("database round trips", () => {
   it("updateAccount is one statement, also with a condition (the compare-and-set is atomic in it)", async () => {
     await db.query(TRUNCATE);
     const statements: string[] = [];
-    const counting: SqlClient = {
-      query: (text, params) => {
-        statements.push(text);
-        return db.query(text, params);
-      },
-      transaction: (fn) => db.transaction(fn),
-    };
+    const counting = recordingClient(statements);
     const adapter = PostgresAdapter(counting);
     const user = await adapter.createUser({ id: "", email: "rt@example.com", emailVerified: null });
     const key = { provider: "github", providerAccountId: "1" };

@@ -27,23 +27,8 @@ describe("startOidcServer + user agent", () => {
   afterAll(() => server?.close());
 
   /** Authorization URL with PKCE, state and nonce, plus what the client must remember. */
-  async function authorizationRequest(client: OidcClientMetadata, extra: Record<string, string> = {}) {
-    const codeVerifier = oauth.generateRandomCodeVerifier();
-    const state = oauth.generateRandomState();
-    const nonce = oauth.generateRandomNonce();
-    const url = new URL(as.authorization_endpoint!);
-    url.search = new URLSearchParams({
-      client_id: client.client_id,
-      redirect_uri: REDIRECT_URI,
-      response_type: "code",
-      scope: "openid email profile",
-      state,
-      nonce,
-      code_challenge: await oauth.calculatePKCECodeChallenge(codeVerifier),
-      code_challenge_method: "S256",
-      ...extra,
-    }).toString();
-    return { url, codeVerifier, state, nonce };
+  function authorizationRequest(client: OidcClientMetadata, extra: Record<string, string> = {}) {
+    return pkceAuthorizationRequest(as, client.client_id, "openid email profile", extra);
   }
 
   function clientAuth(client: OidcClientMetadata): oauth.ClientAuth {
@@ -256,21 +241,7 @@ describe("rogue IdP", () => {
 
   /** Runs the authorization request (no login page) and returns what the client must remember. */
   async function authorizeAtRogue(extra: Record<string, string> = {}) {
-    const codeVerifier = oauth.generateRandomCodeVerifier();
-    const state = oauth.generateRandomState();
-    const nonce = oauth.generateRandomNonce();
-    const url = new URL(as.authorization_endpoint!);
-    url.search = new URLSearchParams({
-      client_id: client.client_id,
-      redirect_uri: REDIRECT_URI,
-      response_type: "code",
-      scope: "openid email",
-      state,
-      nonce,
-      code_challenge: await oauth.calculatePKCECodeChallenge(codeVerifier),
-      code_challenge_method: "S256",
-      ...extra,
-    }).toString();
+    const { url, codeVerifier, state, nonce } = await pkceAuthorizationRequest(as, client.client_id, "openid email", extra);
     const { callbackUrl } = await authorize(url);
     return { callback: new URL(callbackUrl!), codeVerifier, state, nonce };
   }
@@ -406,3 +377,28 @@ describe("rogue IdP", () => {
     expect(await userinfo.json()).toMatchObject({ sub: "rogue-user", email: "rogue-user@example.test" });
   });
 });
+
+/** An authorization URL at `as` with PKCE (S256), state and nonce, plus what the client must remember. */
+async function pkceAuthorizationRequest(
+  as: oauth.AuthorizationServer,
+  clientId: string,
+  scope: string,
+  extra: Record<string, string> = {},
+) {
+  const codeVerifier = oauth.generateRandomCodeVerifier();
+  const state = oauth.generateRandomState();
+  const nonce = oauth.generateRandomNonce();
+  const url = new URL(as.authorization_endpoint!);
+  url.search = new URLSearchParams({
+    client_id: clientId,
+    redirect_uri: REDIRECT_URI,
+    response_type: "code",
+    scope,
+    state,
+    nonce,
+    code_challenge: await oauth.calculatePKCECodeChallenge(codeVerifier),
+    code_challenge_method: "S256",
+    ...extra,
+  }).toString();
+  return { url, codeVerifier, state, nonce };
+}
