@@ -4,12 +4,13 @@
  * HTML, carrying the CSRF token and cookie on their own.
  */
 import { existsSync } from "node:fs";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { chromium, type Browser, type BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Auth, type AuthConfig } from "@gatehouse/runtime";
 import { credentialsConfig } from "../helpers.js";
+import { htmlPage, startHandlerServer } from "./support/handler-server.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const hasChromium = existsSync(CHROMIUM);
@@ -18,30 +19,12 @@ const hasChromium = existsSync(CHROMIUM);
 
 /** A tiny app: the auth handler under /auth, and a home page that shows who is signed in. */
 function startApp(config: AuthConfig): Promise<Server> {
-  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
-    const { port } = server.address() as AddressInfo;
-    const origin = `http://localhost:${port}`;
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
-    let response: Response;
-    if (req.url!.startsWith("/auth/")) {
-      const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
-      response = await Auth(new Request(`${origin}${req.url}`, { method: req.method, headers, body }), config);
-    } else {
-      const session = await (await Auth(new Request(`${origin}/auth/session`, { headers }), config)).json();
-      const who = session?.user?.name ? `Signed in as ${session.user.name}` : "Not signed in";
-      response = new Response(`<!DOCTYPE html><title>Home</title><p id="who">${who}</p><p id="path">${req.url}</p>`, {
-        headers: { "content-type": "text/html" },
-      });
-    }
-    for (const [name, value] of response.headers) if (name !== "set-cookie") res.setHeader(name, value);
-    res.setHeader("set-cookie", response.headers.getSetCookie());
-    res.writeHead(response.status);
-    res.end(Buffer.from(await response.arrayBuffer()));
+  return startHandlerServer(async (request, path, origin) => {
+    if (path.startsWith("/auth/")) return Auth(request, config);
+    const session = await (await Auth(new Request(`${origin}/auth/session`, { headers: request.headers }), config)).json();
+    const who = session?.user?.name ? `Signed in as ${session.user.name}` : "Not signed in";
+    return htmlPage(`<p id="who">${who}</p><p id="path">${path}</p>`, "Home");
   });
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
 }
 
 describe.skipIf(!hasChromium)("built-in pages in Chromium without JavaScript", () => {

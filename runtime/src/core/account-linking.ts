@@ -10,10 +10,9 @@ import type { AdapterAccount, AdapterAccountUpdate, AdapterUser } from "../adapt
 import type { Account, User } from "../types.js";
 import { callAdapter } from "./adapter.js";
 import type { RequestContext } from "./context.js";
-import { readDatabaseSession } from "./database-session.js";
 import { AdapterError, OAuthAccountNotLinked } from "./errors.js";
 import { emit } from "./events.js";
-import { readSession } from "./session-cookie.js";
+import { signedInUser } from "./session-user.js";
 
 export type LinkPlan =
   /** No adapter: the provider's profile is the user (JWT sessions only). */
@@ -21,18 +20,6 @@ export type LinkPlan =
   | { kind: "existing"; user: AdapterUser }
   | { kind: "link"; user: AdapterUser }
   | { kind: "create"; user: User };
-
-/** The user of the request's session, when there is an adapter to look it up in. */
-async function signedInUser(ctx: RequestContext): Promise<AdapterUser | null> {
-  const adapter = ctx.config.adapter!;
-  if (ctx.config.session.strategy === "database") {
-    const read = await readDatabaseSession(ctx);
-    return read.kind === "valid" ? read.user : null;
-  }
-  const read = await readSession(ctx);
-  const sub = read.kind === "valid" ? read.decoded.payload.sub : undefined;
-  return typeof sub === "string" && sub !== "" ? await callAdapter(adapter, "getUser", sub) : null;
-}
 
 export async function planOAuthUser(
   ctx: RequestContext,

@@ -14,7 +14,7 @@ const FOR_PROVIDER_TYPE: Record<ResolvedProvider["type"], Method[]> = {
   credentials: [],
   oauth: ["getUserByAccount", "getUserByEmail", "createUser", "linkAccount"],
   oidc: ["getUserByAccount", "getUserByEmail", "createUser", "linkAccount"],
-  email: ["createVerificationToken", "useVerificationToken", "getUserByEmail", "createUser", "updateUser"],
+  email: ["createVerificationToken", "useVerificationToken", "getUserByEmail", "createUser", "updateUser", "getUserByAccount", "linkAccount"],
   webauthn: [
     "getUser",
     "getUserByEmail",

@@ -19,9 +19,10 @@ export function configErrorResponse(
   createLogger(config?.logger, config?.debug === true).error(error);
   const url = new URL(request.url);
   let result: ResponseInternal;
-  // The base path may be what is misconfigured: judge the action by the last path segment.
-  const action = url.pathname.replace(/\/$/, "").split("/").pop() ?? "";
-  if (JSON_ACTIONS.has(action)) {
+  // The base path may be what is misconfigured: judge the action by the last path segment,
+  // or the one before it (`webauthn-options/<provider>`).
+  const segments = url.pathname.replace(/\/$/, "").split("/");
+  if (JSON_ACTIONS.has(segments.at(-1) ?? "") || segments.at(-2) === "webauthn-options") {
     result = {
       status: 500,
       headers: NO_STORE,

@@ -12,9 +12,11 @@ const withEnvCache = new WeakMap<AuthConfig, WeakMap<object, AuthConfig>>();
 /**
  * Returns a copy of `config` with defaults from the environment: `AUTH_SECRET`
  * (then `AUTH_SECRET_1`..`AUTH_SECRET_3` as older rotation secrets), `AUTH_URL`,
- * `AUTH_TRUST_HOST`, `AUTH_REDIRECT_PROXY_URL`, and for each OAuth/OIDC provider
+ * `AUTH_TRUST_HOST`, `AUTH_REDIRECT_PROXY_URL`, for each OAuth/OIDC provider
  * `AUTH_<ID>_ID`, `AUTH_<ID>_SECRET`, `AUTH_<ID>_ISSUER` (ID: the provider id in
- * capitals, `-` as `_`: `AUTH_MICROSOFT_ENTRA_ID_ID`). Values in the config win. The same
+ * capitals, `-` as `_`: `AUTH_MICROSOFT_ENTRA_ID_ID`), and for each email provider
+ * `AUTH_<ID>_SERVER`, `AUTH_<ID>_FROM`, `AUTH_<ID>_KEY` (`AUTH_EMAIL_SERVER` for
+ * the default id `email`). Values in the config win. The same
  * `(env, config)` pair always returns the same object, so the resolved config
  * stays cached. Unlike Auth.js it never mutates `config`.
  *
@@ -54,29 +56,36 @@ function applyEnv(env: Env, config: AuthConfig): AuthConfig {
   return out;
 }
 
-const ENV_FIELDS = [
+const OAUTH_ENV_FIELDS = [
   ["clientId", "ID"],
   ["clientSecret", "SECRET"],
   ["issuer", "ISSUER"],
 ] as const;
 
+const EMAIL_ENV_FIELDS = [
+  ["server", "SERVER"],
+  ["from", "FROM"],
+  ["apiKey", "KEY"],
+] as const;
+
 /**
- * An OAuth/OIDC provider with its client id, secret and issuer taken from env
- * where neither the provider nor the user's options set them. A new object: the
- * user's provider is not changed. Anything that is not an OAuth provider passes
- * through untouched (factories are resolved later, as before).
+ * An OAuth/OIDC provider with its client id, secret and issuer (an email provider
+ * with its server, sender and API key) taken from env where neither the provider
+ * nor the user's options set them. A new object: the user's provider is not
+ * changed. Other providers pass through untouched.
  */
 function withProviderEnv(env: Env, provider: Provider): Provider {
   const value = typeof provider === "function" ? safeCall(provider) : provider;
   if (!value || typeof value !== "object") return provider;
   // A factory is called once, here: what it returned stands in for it from now on.
-  if (value.type !== "oauth" && value.type !== "oidc") return value as Provider;
+  const fields = value.type === "oauth" || value.type === "oidc" ? OAUTH_ENV_FIELDS : value.type === "email" ? EMAIL_ENV_FIELDS : undefined;
+  if (!fields) return value as Provider;
   const options = (value.options ?? {}) as Record<string, unknown>;
   const id = typeof options.id === "string" ? options.id : value.id;
   if (typeof id !== "string") return provider;
   const prefix = `AUTH_${id.toUpperCase().replace(/-/g, "_")}_`;
   const filled: Record<string, unknown> = {};
-  for (const [field, suffix] of ENV_FIELDS) {
+  for (const [field, suffix] of fields) {
     const fromEnv = env[`${prefix}${suffix}`];
     if (fromEnv && (value as Record<string, unknown>)[field] === undefined && options[field] === undefined) filled[field] = fromEnv;
   }

@@ -208,6 +208,7 @@ export class OAuthProfileParseError extends SignInError {
 export class TokenRefreshError extends AuthError {
   static override type = "TokenRefreshError" as const;
 }
+/** An email sign-in could not start: no usable address, or the link could not be sent (`cause.err` says why). */
 export class EmailSignInError extends SignInError {
   static override type = "EmailSignInError" as const;
 }
@@ -231,6 +232,7 @@ const CLIENT_SAFE_TYPES = new Set<ErrorType>([
   "MissingCSRF",
   "AccountNotLinked",
   "WebAuthnVerificationError",
+  "EmailSignInError",
 ]);
 
 export function isClientSafe(error: unknown): error is AuthError {
@@ -262,6 +264,7 @@ const PAGE_PARAM: Partial<Record<ErrorType, string>> = {
   OAuthSignInError: "OAuthSignin",
   InvalidCheck: "OAuthCallbackError",
   OAuthProfileParseError: "OAuthCallbackError",
+  EmailSignInError: "EmailSignin",
 };
 
 /**

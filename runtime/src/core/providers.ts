@@ -3,9 +3,18 @@
  * under `options`) into validated provider records, without touching the user's
  * objects.
  */
-import { ExperimentalFeatureNotEnabled, InvalidProvider, MissingAdapter, MissingAuthorize } from "./errors.js";
-import type { CredentialsConfig, OAuthConfig, ProviderConfig, ProviderType } from "../providers/types.js";
+import {
+  DuplicateConditionalUI,
+  ExperimentalFeatureNotEnabled,
+  InvalidProvider,
+  MissingAdapter,
+  MissingAuthorize,
+  MissingWebAuthnAutocomplete,
+} from "./errors.js";
+import { DEFAULT_FORM_FIELDS, type WebAuthnConfig } from "../providers/passkey.js";
+import type { CredentialsConfig, EmailConfig, OAuthConfig, ProviderConfig, ProviderType } from "../providers/types.js";
 import type { AuthConfig } from "../types.js";
+import { resolveEmailRuntime, type EmailRuntime } from "./email/provider.js";
 import { resolveOAuthRuntime, type OAuthRuntime } from "./oauth/provider.js";
 
 export type ResolvedProvider = ProviderConfig & {
@@ -14,6 +23,8 @@ export type ResolvedProvider = ProviderConfig & {
   type: ProviderType;
   /** OAuth and OIDC providers: endpoints, checks and client, validated. */
   oauth?: OAuthRuntime;
+  /** Email providers: defaults filled in, what sending still lacks. */
+  email?: EmailRuntime;
 };
 
 const PROVIDER_TYPES = new Set<ProviderType>(["oauth", "oidc", "email", "credentials", "webauthn"]);
@@ -24,7 +35,7 @@ export function resolveProviders(config: AuthConfig): ResolvedProvider[] {
   const entries = config.providers ?? [];
   if (!Array.isArray(entries)) throw new InvalidProvider("`providers` must be an array of providers.");
   const seen = new Set<string>();
-  return entries.map((entry, index) => {
+  const resolved = entries.map((entry, index) => {
     const provider = normalize(entry, index);
     if (seen.has(provider.id)) {
       throw new InvalidProvider(
@@ -35,6 +46,29 @@ export function resolveProviders(config: AuthConfig): ResolvedProvider[] {
     checkRequirements(provider, config);
     return provider;
   });
+  checkConditionalUI(resolved);
+  return resolved;
+}
+
+/**
+ * Passkey autofill (conditional UI) can serve one provider per page, and only
+ * through an input whose `autocomplete` names `webauthn`.
+ */
+function checkConditionalUI(providers: ResolvedProvider[]): void {
+  const autofill = providers.filter((p) => p.type === "webauthn" && (p as WebAuthnConfig).enableConditionalUI !== false);
+  if (autofill.length > 1) {
+    throw new DuplicateConditionalUI(
+      `Passkey autofill is on for ${autofill.map((p) => `"${p.id}"`).join(" and ")}; a page can offer it for one provider only. Set \`enableConditionalUI: false\` on the others.`,
+    );
+  }
+  const [provider] = autofill;
+  if (!provider) return;
+  const fields = Object.values((provider as WebAuthnConfig).formFields ?? DEFAULT_FORM_FIELDS);
+  if (!fields.some((field) => typeof field?.autocomplete === "string" && field.autocomplete.split(/\s+/).includes("webauthn"))) {
+    throw new MissingWebAuthnAutocomplete(
+      `Passkey autofill is on for "${provider.id}", but none of its formFields has "webauthn" in its autocomplete (e.g. \`autocomplete: "username webauthn"\`). Add it, or set \`enableConditionalUI: false\`.`,
+    );
+  }
 }
 
 function normalize(entry: unknown, index: number): ResolvedProvider {
@@ -88,10 +122,11 @@ function checkRequirements(provider: ResolvedProvider, config: AuthConfig): void
       throw new MissingAuthorize(`The credentials provider "${provider.id}" needs an \`authorize\` function.`);
     }
   }
-  if (provider.type === "email" && !config.adapter) {
-    throw new MissingAdapter(
-      `The email provider "${provider.id}" stores verification tokens and needs an \`adapter\`.`,
-    );
+  if (provider.type === "email") {
+    if (!config.adapter) {
+      throw new MissingAdapter(`The email provider "${provider.id}" stores verification tokens and users, and needs an \`adapter\`.`);
+    }
+    provider.email = resolveEmailRuntime(provider as EmailConfig);
   }
   if (provider.type === "webauthn") {
     if (!config.experimental?.enableWebAuthn) {

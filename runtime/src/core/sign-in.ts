@@ -9,7 +9,7 @@ import { pageUrl } from "./guards.js";
 import type { RequestContext } from "./context.js";
 import { AccessDenied } from "./errors.js";
 import { emit } from "./events.js";
-import { createDatabaseSession } from "./database-session.js";
+import { createDatabaseSession, deleteDatabaseSession } from "./database-session.js";
 import { clearSessionCookies, issueSession } from "./session-cookie.js";
 
 export interface SignInAttempt {
@@ -51,6 +51,8 @@ export async function completeSignIn(ctx: RequestContext, attempt: SignInAttempt
   const isNewUser = attempt.isNewUser === true;
   let cookies: Cookie[];
   if (config.session.strategy === "database") {
+    // The session this browser had (maybe another user's) ends: a new sign-in never keeps an old session token alive.
+    await deleteDatabaseSession(ctx);
     cookies = await createDatabaseSession(ctx, String(user.id));
   } else {
     const defaultToken: JWT = {

@@ -4,13 +4,25 @@
  * and navigate there (or, with `redirect: false`, report the outcome). Browser
  * APIs only; nothing here runs on the server.
  */
+import { runWebAuthnCeremony } from "./client-webauthn.js";
 
 export interface SignInOptions {
   /** Where to go after signing in; default: the current page. */
   redirectTo?: string;
-  /** `false`: for credentials and email, return the outcome instead of navigating. */
+  /** `false`: for credentials, email and passkeys, return the outcome instead of navigating. */
   redirect?: boolean;
-  /** Credential fields (`email`, `password`, ...) for a credentials provider. */
+  /**
+   * Passkeys (a `webauthn` provider): `"register"` a new passkey or
+   * `"authenticate"` with one. By default the server decides: signed in, it
+   * registers another passkey for the user; with the `email` of a known user it
+   * authenticates; with a new email it signs a new user up; with no email it
+   * accepts any passkey of this site.
+   */
+  action?: "register" | "authenticate";
+  /**
+   * Credential fields (`email`, `password`, ...) for a credentials provider; the
+   * `email` for email; the form fields (`email` by default) for passkeys.
+   */
   [field: string]: string | boolean | undefined;
 }
 
@@ -21,12 +33,19 @@ export interface SignOutOptions {
   redirect?: boolean;
 }
 
+/**
+ * What `signIn`/`signOut` report. A passkey ceremony that fails in the browser
+ * never reaches the server: `status` 0, `error` the browser's error name
+ * (`NotAllowedError` when the user cancels or the prompt times out) or
+ * `WebAuthnVerificationError`, and nothing navigates, whatever `redirect` says.
+ */
 export interface AuthClientResult {
   ok: boolean;
+  /** The HTTP status; 0 when the browser's WebAuthn call failed. */
   status: number;
-  /** The `error` of the target URL, e.g. `CredentialsSignin`. */
+  /** The `error` of the target URL (e.g. `CredentialsSignin`), or of the failed passkey ceremony. */
   error: string | null;
-  /** The `code` of a `CredentialsSignin`, e.g. `credentials`. */
+  /** The `code` of a `CredentialsSignin` (e.g. `credentials`) or of a WebAuthn error (e.g. `ERROR_CEREMONY_ABORTED`). */
   code: string | null;
   url: string | null;
 }
@@ -60,10 +79,19 @@ export async function clientSignIn(
     window.location.href = `${basePath}/error?${new URLSearchParams({ error: "Configuration" })}`;
     return undefined;
   }
+  const values: Record<string, string> = {};
+  for (const [name, value] of Object.entries(fields)) if (value !== undefined) values[name] = String(value);
+  if (provider.type === "webauthn") {
+    const ceremony = await runWebAuthnCeremony(settings, provider.id, values);
+    // Nothing happened on the server: stay on the page and report.
+    if (!ceremony.ok) return ceremony.result;
+    const form = { action: ceremony.action, data: ceremony.data, callbackUrl: redirectTo };
+    const result = await postForm(settings, `${basePath}/callback/${encodeURIComponent(providerId)}`, form);
+    return redirect === false ? result : navigate(result);
+  }
   const action = provider.type === "credentials" ? "callback" : "signin";
   const query = authorizationParams ? `?${new URLSearchParams(authorizationParams)}` : "";
-  const form: Record<string, string> = { callbackUrl: redirectTo };
-  for (const [name, value] of Object.entries(fields)) if (value !== undefined) form[name] = String(value);
+  const form: Record<string, string> = { callbackUrl: redirectTo, ...values };
   const result = await postForm(settings, `${basePath}/${action}/${encodeURIComponent(providerId)}${query}`, form);
   const stays = redirect === false && (provider.type === "credentials" || provider.type === "email");
   if (!stays) return navigate(result);
@@ -112,7 +140,16 @@ async function getJson(url: string): Promise<unknown> {
 export interface AuthClient<PathOption extends string> {
   /**
    * Signs in with `providerId` (the built-in sign-in page when omitted). OAuth and
-   * email navigate away; credentials with `redirect: false` return the outcome.
+   * email navigate away; credentials, email and passkeys with `redirect: false`
+   * return the outcome. For a passkey provider it runs the WebAuthn ceremony in
+   * the browser first (see {@link SignInOptions.action}); a cancelled or failed
+   * ceremony is returned, never thrown.
+   *
+   * @example
+   * ```ts
+   * const result = await signIn("passkey", { email, redirectTo: "/account" });
+   * if (result?.error === "NotAllowedError") message = "Passkey prompt closed. Try again?";
+   * ```
    */
   signIn(
     providerId?: string,

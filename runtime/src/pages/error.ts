@@ -49,6 +49,15 @@ const ERRORS = new Map<string, ErrorView>([
       link: "signin",
     },
   ],
+  [
+    "WebAuthnVerificationError",
+    {
+      status: 400,
+      heading: "Unable to sign in",
+      message: "The passkey could not be verified. Try again, or sign in another way.",
+      link: "signin",
+    },
+  ],
 ]);
 
 export function renderErrorPage(p: ErrorPageParams): ErrorPageResult {

@@ -14,6 +14,7 @@ export type {
 } from "./types.js";
 export { escapeHtml } from "./escape.js";
 export { renderSignInPage } from "./signin.js";
+export { signInPageScript } from "./webauthn.js";
 export { renderSignOutPage } from "./signout.js";
 export { renderErrorPage } from "./error.js";
 export { renderVerifyRequestPage } from "./verify-request.js";

@@ -1,8 +1,9 @@
 /**
  * The document shell shared by all built-in pages: one self-contained HTML file
- * with inline CSS and no scripts, fonts or other external resources, so the pages
- * work without JavaScript and under a strict Content-Security-Policy (apart from
- * allowing the inline style).
+ * with inline CSS and no fonts or other external resources, so the pages work
+ * without JavaScript and under a strict Content-Security-Policy (apart from
+ * allowing the inline style). Only a sign-in page with a passkey provider carries
+ * a script, inline too, which its CSP allows by hash.
  */
 import { escapeHtml, safeColor, safeLogoUrl } from "./escape.js";
 import type { PageTheme } from "./types.js";
@@ -33,6 +34,8 @@ const DARK = `
 
 const BASE_CSS = `
 *, *::before, *::after { box-sizing: border-box; }
+/* Beats display rules below (e.g. .separator), so hidden parts stay hidden. */
+[hidden] { display: none !important; }
 html { -webkit-text-size-adjust: 100%; }
 body {
   margin: 0;
@@ -151,10 +154,22 @@ export interface DocumentParams {
   /** Already-escaped HTML for the inside of the card. */
   body: string;
   /** Names the page on <body> so applications can target it with their own CSS. */
-  page: "signin" | "signout" | "error" | "verify-request";
+  page: "signin" | "signout" | "error" | "verify-request" | "confirm-email";
+  /**
+   * Trusted script text (ours, never from a request or config) inlined at the end
+   * of <body>. The page's CSP must allow it (see core/pages-headers.ts).
+   */
+  script?: string;
 }
 
-export function renderDocument({ title, theme, body, page }: DocumentParams): string {
+/** Script text is inlined unescaped (escaping would change the code and its hash). */
+function inlineScript(script: string | undefined): string {
+  if (script === undefined) return "";
+  if (/<\/script|<script|<!--/i.test(script)) throw new Error("The page script cannot be inlined in a <script> element.");
+  return `<script>${script}</script>\n`;
+}
+
+export function renderDocument({ title, theme, body, page, script }: DocumentParams): string {
   // alt="" because the logo is decoration next to a heading that names the page;
   // the site name is not known here, so "Logo" would only be noise to screen readers.
   const logo = safeLogoUrl(theme.logo);
@@ -172,7 +187,7 @@ export function renderDocument({ title, theme, body, page }: DocumentParams): st
 <main>
 ${logo ? `<img class="logo" src="${logo}" alt="">\n` : ""}${body}
 </main>
-</body>
+${inlineScript(script)}</body>
 </html>
 `;
 }

@@ -1,11 +1,13 @@
 /**
  * The built-in sign-in page: one plain POST form per provider, so it works with
- * JavaScript disabled. Error texts match Auth.js so apps switching over see the
- * same wording.
+ * JavaScript disabled (passkeys aside, which need it: see webauthn.ts). Error
+ * texts match Auth.js so apps switching over see the same wording.
  */
 import { escapeHtml, idPart, safeUrl } from "./escape.js";
+import { fieldInputs } from "./fields.js";
 import { hiddenFields, renderDocument } from "./layout.js";
-import type { CredentialField, SignInPageParams, SignInPageProvider } from "./types.js";
+import type { SignInPageParams, SignInPageProvider } from "./types.js";
+import { REQUIRES_WEBAUTHN, WEBAUTHN_UNAVAILABLE, signInPageScript, webauthnProviderForm } from "./webauthn.js";
 
 const DIFFERENT_ACCOUNT = "Try signing in with a different account.";
 
@@ -19,7 +21,9 @@ const SIGNIN_ERRORS = new Map<string, string>([
   ["EmailCreateAccount", DIFFERENT_ACCOUNT],
   ["Callback", DIFFERENT_ACCOUNT],
   ["OAuthAccountNotLinked", "To confirm your identity, sign in with the same account you used originally."],
-  ["EmailSignin", "The e-mail could not be sent."],
+  // Also an address that is not one: the message covers both without saying which.
+  ["EmailSignin", "The sign-in email could not be sent. Check the address and try again."],
+  ["AccountNotLinked", "That email address already has an account: sign in the way you did before."],
   ["CredentialsSignin", "Sign in failed. Check the details you provided are correct."],
   ["SessionRequired", "Please sign in to access this page."],
   ["MissingCSRF", "The form has expired or was sent from another site. Please try again."],
@@ -30,81 +34,17 @@ export function signInErrorMessage(error: string): string {
   return SIGNIN_ERRORS.get(error) ?? DEFAULT_SIGNIN_ERROR;
 }
 
-// Unknown types fall back to "text": types like "image" or "submit" would turn
-// the field into something that is not an input at all.
-const INPUT_TYPES = new Set([
-  "text", "password", "email", "number", "tel", "url", "search", "date",
-  "datetime-local", "month", "week", "time", "hidden", "checkbox", "color", "range",
-]);
-
-// Extra field properties are passed through only when they are plain input
-// constraints or hints; event handlers, form/formaction and the like could
-// redirect or script the form, and name/id/type are ours to set.
-const PASSTHROUGH_ATTRIBUTES = new Set([
-  "minlength", "maxlength", "min", "max", "step", "pattern", "inputmode",
-  "autocapitalize", "autocorrect", "spellcheck", "size", "readonly", "disabled",
-  "autofocus", "title", "value", "enterkeyhint", "dirname",
-]);
-const HANDLED = new Set(["label", "type", "placeholder", "required", "autocomplete"]);
-
-function attribute(name: string, value: unknown): string {
-  if (value === true) return ` ${name}`;
-  if (typeof value === "string" || (typeof value === "number" && Number.isFinite(value))) {
-    return ` ${name}="${escapeHtml(value)}"`;
-  }
-  return "";
-}
-
-function extraAttributes(field: CredentialField): string {
-  let out = "";
-  for (const [key, value] of Object.entries(field)) {
-    const name = key.toLowerCase();
-    if (HANDLED.has(name)) continue;
-    const allowed =
-      PASSTHROUGH_ATTRIBUTES.has(name) || /^(?:aria|data)-[a-z0-9-]+$/.test(name);
-    if (allowed) out += attribute(name, value);
-  }
-  return out;
-}
-
-function inputType(field: CredentialField): string {
-  const type = typeof field.type === "string" ? field.type.toLowerCase() : "";
-  return INPUT_TYPES.has(type) ? type : "text";
-}
-
-function credentialInput(provider: SignInPageProvider, key: string, field: CredentialField): string {
-  const id = `input-${idPart(provider.id)}-${idPart(key)}`;
-  const type = inputType(field);
-  const autocomplete =
-    typeof field.autocomplete === "string" && field.autocomplete !== ""
-      ? field.autocomplete
-      : type === "password"
-        ? "current-password"
-        : undefined;
-  const input =
-    `<input id="${id}" name="${escapeHtml(key)}" type="${type}"` +
-    attribute("placeholder", field.placeholder) +
-    (field.required === true ? " required" : "") +
-    attribute("autocomplete", autocomplete) +
-    extraAttributes(field) +
-    ">";
-  if (type === "hidden") return input;
-  const label = typeof field.label === "string" && field.label !== "" ? field.label : key;
-  return `<label for="${id}">${escapeHtml(label)}</label>\n${input}`;
-}
-
 function submitButton(provider: SignInPageProvider): string {
   return `<button type="submit">Sign in with ${escapeHtml(provider.name)}</button>`;
 }
 
 function providerForm(provider: SignInPageProvider, hidden: string): string {
+  if (provider.type === "webauthn") return webauthnProviderForm(provider, hidden, submitButton(provider));
   let action = provider.signinUrl;
   let fields = "";
   if (provider.type === "credentials") {
     action = provider.callbackUrl;
-    fields = Object.entries(provider.credentials ?? {})
-      .map(([key, field]) => `${credentialInput(provider, key, field ?? {})}\n`)
-      .join("");
+    fields = fieldInputs(provider.id, provider.credentials ?? {});
   } else if (provider.type === "email") {
     const id = `input-${idPart(provider.id)}-email`;
     fields =
@@ -119,14 +59,15 @@ function providerForm(provider: SignInPageProvider, hidden: string): string {
 }
 
 /**
- * Consecutive button-only providers stack together; email and credentials forms
- * each stand alone, with an "or" between groups so it is clear any one will do.
+ * Consecutive button-only providers stack together; email, credentials and
+ * passkey forms each stand alone, with an "or" between groups so it is clear any
+ * one will do.
  */
 function groupProviders(providers: SignInPageProvider[]): SignInPageProvider[][] {
   const groups: SignInPageProvider[][] = [];
   let buttons: SignInPageProvider[] | undefined;
   for (const provider of providers) {
-    if (provider.type === "email" || provider.type === "credentials") {
+    if (provider.type === "email" || provider.type === "credentials" || provider.type === "webauthn") {
       buttons = undefined;
       groups.push([provider]);
     } else if (buttons) {
@@ -139,22 +80,44 @@ function groupProviders(providers: SignInPageProvider[]): SignInPageProvider[][]
   return groups;
 }
 
+/**
+ * The groups with an "or" between each two. Passkey groups are hidden until the
+ * script shows them, so a separator next to one is hidden with it unless a
+ * visible group precedes it and a visible one follows (`A | passkey | B` keeps
+ * `A | B` without JavaScript).
+ */
+function joinGroups(groups: SignInPageProvider[][], hidden: string): string {
+  let html = "";
+  let visibleBefore = false;
+  groups.forEach((group, index) => {
+    const needsWebAuthn = group[0]?.type === "webauthn";
+    if (index > 0) {
+      const attributes = needsWebAuthn || !visibleBefore ? REQUIRES_WEBAUTHN : "";
+      html += `\n<div class="separator"${attributes}><span>or</span></div>\n`;
+    }
+    html += group.map((provider) => providerForm(provider, hidden)).join("\n");
+    if (!needsWebAuthn) visibleBefore = true;
+  });
+  return html;
+}
+
 export function renderSignInPage(p: SignInPageParams): string {
   const hidden = hiddenFields(p.csrfToken, p.callbackUrl);
   const alert = p.error
     ? `<div class="alert" role="alert"><p>${escapeHtml(signInErrorMessage(p.error))}</p></div>\n`
     : "";
   const groups = groupProviders(p.providers);
+  const onlyWebAuthn = groups.length > 0 && groups.every((group) => group[0]?.type === "webauthn");
   const providers =
     groups.length === 0
       ? `<p class="message">No sign-in methods are configured.</p>`
-      : groups
-          .map((group) => group.map((provider) => providerForm(provider, hidden)).join("\n"))
-          .join(`\n<div class="separator"><span>or</span></div>\n`);
+      : `${onlyWebAuthn ? `${WEBAUTHN_UNAVAILABLE}\n` : ""}${joinGroups(groups, hidden)}`;
+  const script = signInPageScript(p.providers);
   return renderDocument({
     title: "Sign in",
     theme: p.theme,
     page: "signin",
     body: `<h1>Sign in</h1>\n${alert}${providers}`,
+    script,
   });
 }

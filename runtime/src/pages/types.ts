@@ -19,12 +19,21 @@ export interface SignInPageProvider {
   id: string;
   name: string;
   type: "oauth" | "oidc" | "email" | "credentials" | "webauthn";
-  /** form action for oauth/oidc/email/webauthn buttons: POST here (e.g. http://localhost/auth/signin/github) */
+  /** form action for oauth/oidc/email buttons: POST here (e.g. http://localhost/auth/signin/github) */
   signinUrl: string;
-  /** form action for credentials: POST here (e.g. http://localhost/auth/callback/credentials) */
+  /** form action for credentials, and where webauthn posts its result (e.g. http://localhost/auth/callback/credentials) */
   callbackUrl: string;
   /** credentials only: the input fields, keyed by field name */
   credentials?: Record<string, CredentialField>;
+  /**
+   * webauthn only: the input fields sent to the options endpoint, keyed by field name
+   * (default: a required email field with `autocomplete="username webauthn"`)
+   */
+  formFields?: Record<string, CredentialField>;
+  /** webauthn only: offer passkeys in the fields' autofill (conditional mediation); default true */
+  enableConditionalUI?: boolean;
+  /** webauthn only: GET the ceremony's options here (e.g. http://localhost/auth/webauthn-options/passkey) */
+  webauthnOptionsUrl?: string;
 }
 
 export interface SignInPageParams {

@@ -31,6 +31,9 @@ function envKeys(id: string, withIssuer = false): readonly string[] {
 // `credentials` stays first: CLI messages list the known ids in this order.
 export const providerCatalog: readonly ProviderCatalogEntry[] = [
   { id: "credentials", name: "Email and password", importName: "Credentials", type: "credentials", env: [] },
+  // Passwordless: a sign-in link by mail (SMTP through nodemailer), and passkeys (WebAuthn, experimental).
+  { id: "email", name: "Email link", importName: "Nodemailer", type: "email", env: ["AUTH_EMAIL_SERVER", "AUTH_EMAIL_FROM"] },
+  { id: "passkey", name: "Passkey", importName: "Passkey", type: "webauthn", env: [] },
   {
     id: "apple",
     name: "Apple",

@@ -2,6 +2,23 @@ export { Credentials } from "./credentials.js";
 export type { CredentialsUserConfig } from "./credentials.js";
 export type * from "./types.js";
 
+// Passwordless.
+export { Email, Nodemailer } from "./email.js";
+export type { EmailUserConfig, NodemailerUserConfig } from "./email.js";
+export { verificationMail } from "./email-message.js";
+export type { VerificationMail, VerificationMailInput } from "./email-message.js";
+export { Passkey } from "./passkey.js";
+export type {
+  RelyingParty,
+  WebAuthnAuthenticationOptions,
+  WebAuthnConfig,
+  WebAuthnRegistrationOptions,
+  WebAuthnUserInfo,
+  WebAuthnUserInfoParams,
+  WebAuthnVerifyAuthenticationOptions,
+  WebAuthnVerifyRegistrationOptions,
+} from "./passkey.js";
+
 // Any provider the catalog does not list.
 export { OAuth, OIDC } from "./oauth.js";
 export type { OAuthProviderInput } from "./oauth.js";

@@ -4,7 +4,8 @@
  * overrides under `options`; the config may list either objects or factories.
  */
 import type { customFetch } from "../core/symbols.js";
-import type { Account, Awaitable, Profile, TokenSet, User } from "../types.js";
+import type { Account, Awaitable, Profile, Theme, TokenSet, User } from "../types.js";
+import type { WebAuthnConfig } from "./passkey.js";
 
 export type ProviderType = "oauth" | "oidc" | "email" | "credentials" | "webauthn";
 
@@ -41,11 +42,62 @@ export interface CredentialsConfig<
   ) => Awaitable<User | null>;
 }
 
-/** Email and WebAuthn providers: their flows arrive in later versions. */
-export interface OtherProviderConfig extends CommonProviderOptions {
-  type: "email" | "webauthn";
-  [option: string]: unknown;
+/** What `sendVerificationRequest` receives: where to send the link, and the link. */
+export interface SendVerificationRequestParams {
+  /** The normalized email address. */
+  identifier: string;
+  /** The sign-in link: `<auth URL>/callback/<provider>?token=...&email=...&callbackUrl=...`. */
+  url: string;
+  /** When the link stops working. */
+  expires: Date;
+  /** The resolved provider (its `from`, `server`, `apiKey`...). */
+  provider: EmailConfig & { from: string };
+  /** The token inside `url` (stored only as its hash). */
+  token: string;
+  /** The config's theme, for a mail that looks like the sign-in page. */
+  theme: Theme;
+  /** The request that asked for the link. */
+  request: Request;
 }
+
+/**
+ * A passwordless email provider: `POST signin/<id>` with an `email` field mails a
+ * one-time link; opening it signs the user in. Compatible with Auth.js's
+ * `EmailConfig`. Requires an adapter (verification tokens and users are stored).
+ */
+export interface EmailConfig extends CommonProviderOptions {
+  type: "email";
+  /** Sends the link: SMTP for `Nodemailer`, your HTTP mail API for `Email`. A throw shows `EmailSignin`. */
+  sendVerificationRequest: (params: SendVerificationRequestParams) => Awaitable<void>;
+  /** The sender address (`AUTH_<ID>_FROM`). */
+  from?: string;
+  /** Seconds the link works (default 24 hours). */
+  maxAge?: number;
+  /** SMTP connection for `Nodemailer`: a URL such as `smtp://user:pass@host:587`, or nodemailer transport options (`AUTH_<ID>_SERVER`). */
+  server?: unknown;
+  /** An API key for HTTP mail services, read by your `sendVerificationRequest` (`AUTH_<ID>_KEY`). */
+  apiKey?: string;
+  /** Hashes the stored token instead of the config's secret. */
+  secret?: string;
+  /** Makes the token (default: 32 random bytes as hex). */
+  generateVerificationToken?: () => Awaitable<string>;
+  /**
+   * Turns what the user typed into the stored identifier. The default trims and
+   * lowercases, and refuses anything but one plain `local@domain` address (no
+   * quotes, no second `@`, no spaces or commas). Throw to refuse an address.
+   */
+  normalizeIdentifier?: (identifier: string) => string;
+  /**
+   * Opening the link shows a page whose button finishes the sign-in (default
+   * `true`): the link scanners of mail systems open links to check them, and a
+   * link that signed in on the GET would be used up before the user clicks it.
+   * `false` signs in when the link is opened, as Auth.js does.
+   */
+  confirmLink?: boolean;
+}
+
+/** Email and WebAuthn providers. */
+export type OtherProviderConfig = EmailConfig | WebAuthnConfig;
 
 /**
  * Checks that bind a callback to the browser that started the sign-in. The

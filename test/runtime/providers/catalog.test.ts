@@ -9,8 +9,8 @@ import * as providers from "@gatehouse/runtime/providers";
 import { findProvider, providerCatalog } from "../../../runtime/src/providers/catalog.js";
 
 const exported = providers as unknown as Record<string, unknown>;
-/** Building blocks, not catalog entries: they have no id of their own. */
-const NOT_IN_CATALOG = new Set(["Credentials", "OAuth", "OIDC"]);
+/** Building blocks, not catalog entries: they need code of the app (authorize, endpoints, a mail sender). */
+const NOT_IN_CATALOG = new Set(["Credentials", "OAuth", "OIDC", "Email"]);
 /** Factories are the exported functions with capitalized names (`createAppleClientSecret` is a helper). */
 const factories = Object.entries(exported).filter(([name, value]) => typeof value === "function" && /^[A-Z]/.test(name) && !NOT_IN_CATALOG.has(name));
 

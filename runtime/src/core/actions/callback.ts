@@ -9,6 +9,9 @@ import { callAdapter } from "../adapter.js";
 import { oauthCallback } from "../oauth/callback.js";
 import type { OAuthRuntime } from "../oauth/provider.js";
 import { askSignInCallback, completeSignIn } from "../sign-in.js";
+import { emailCallback } from "../email/callback.js";
+import type { ResolvedEmailProvider } from "../email/provider.js";
+import { webauthnCallback } from "../webauthn/callback.js";
 
 export async function callbackAction(ctx: RequestContext): Promise<ResponseInternal> {
   const provider = pathProvider(ctx);
@@ -20,6 +23,8 @@ export async function callbackAction(ctx: RequestContext): Promise<ResponseInter
     return credentialsCallback(ctx, provider as ResolvedProvider & CredentialsConfig);
   }
   if (provider.oauth) return oauthCallback(ctx, provider as ResolvedProvider & { oauth: OAuthRuntime });
+  if (provider.type === "email") return emailCallback(ctx, provider as ResolvedEmailProvider);
+  if (provider.type === "webauthn") return webauthnCallback(ctx, provider);
   throw new UnsupportedProvider(
     `Sign-in with ${provider.type} providers ("${provider.id}") is not available in this version of @gatehouse/runtime.`,
   );

@@ -1,13 +1,61 @@
-/** `GET webauthn-options`: registration and authentication options for passkeys. */
-import type { ResponseInternal } from "../../types.js";
+/**
+ * `GET webauthn-options/<provider>?action=register|authenticate&email=...`:
+ * options for the browser's WebAuthn call, and the challenge cookie that the
+ * callback checks the answer against. The action is inferred when absent (see
+ * `webauthn/infer.ts`); nothing is stored here.
+ */
+import type { ResponseInternal, WebAuthnOptionsResponseBody } from "../../types.js";
+import { callAdapter } from "../adapter.js";
 import type { RequestContext } from "../context.js";
-import { ExperimentalFeatureNotEnabled, UnsupportedProvider } from "../errors.js";
+import { ExperimentalFeatureNotEnabled, InvalidRequest } from "../errors.js";
+import { pathProvider } from "../guards.js";
+import { NO_STORE } from "../response.js";
+import { sealChallenge, type Challenge } from "../webauthn/challenge.js";
+import { planOptions, requestedAction } from "../webauthn/infer.js";
+import { authenticationOptions, registrationOptions } from "../webauthn/options.js";
+import { relyingPartyOf } from "../webauthn/relying-party.js";
+import type { WebAuthnProvider } from "../webauthn/settings.js";
+import { loadSimpleWebAuthn } from "../webauthn/simplewebauthn.js";
+import { signedInUser } from "../session-user.js";
+import { userInfoOf } from "../webauthn/user-info.js";
 
-export function webauthnOptionsAction(ctx: RequestContext): ResponseInternal {
+export async function webauthnOptionsAction(ctx: RequestContext): Promise<ResponseInternal<WebAuthnOptionsResponseBody>> {
   if (!ctx.config.experimental.enableWebAuthn) {
     throw new ExperimentalFeatureNotEnabled(
       "WebAuthn is experimental and off: set `experimental: { enableWebAuthn: true }` and add a WebAuthn provider.",
     );
   }
-  throw new UnsupportedProvider("WebAuthn sign-in is not available in this version of @gatehouse/runtime.");
+  const found = pathProvider(ctx);
+  if (found.type !== "webauthn") throw new InvalidRequest(`The provider "${found.id}" is not a WebAuthn provider.`);
+  const provider = found as WebAuthnProvider;
+  const requested = requestedAction(ctx.query.get("action"));
+  const signedIn = await signedInUser(ctx);
+  // Signed in, the session says who it is: the form fields are not consulted.
+  const info = signedIn ? null : await userInfoOf(ctx, provider);
+  const plan = planOptions(requested, signedIn, info);
+
+  const adapter = ctx.config.adapter!;
+  const lib = await loadSimpleWebAuthn();
+  const rp = relyingPartyOf(provider.relayingParty, ctx.origin, provider.id);
+  let body: WebAuthnOptionsResponseBody;
+  let challenge: Challenge;
+  if (plan.action === "authenticate") {
+    const allowed = plan.user ? await callAdapter(adapter, "listAuthenticatorsByUserId", plan.user.id) : [];
+    const options = await authenticationOptions(lib, provider, rp, allowed);
+    body = { action: "authenticate", options: options as unknown as Record<string, unknown> };
+    challenge = { value: options.challenge, action: "authenticate" };
+  } else if ("user" in plan) {
+    const existing = await callAdapter(adapter, "listAuthenticatorsByUserId", plan.user.id);
+    const options = await registrationOptions(lib, provider, rp, plan.user, existing);
+    body = { action: "register", options: options as unknown as Record<string, unknown> };
+    challenge = { value: options.challenge, action: "register", userId: plan.user.id };
+  } else {
+    // The user-to-be travels in the sealed cookie; it is created only once the passkey is verified.
+    const newUser = { id: crypto.randomUUID(), ...plan.newUser };
+    const options = await registrationOptions(lib, provider, rp, newUser, []);
+    body = { action: "register", options: options as unknown as Record<string, unknown> };
+    challenge = { value: options.challenge, action: "register", newUser };
+  }
+  ctx.config.logger.debug("WebAuthn options", { provider: provider.id, action: body.action, requested });
+  return { headers: NO_STORE, body, cookies: [await sealChallenge(ctx, provider.id, challenge)] };
 }

@@ -1,0 +1,101 @@
+/**
+ * Email sign-in on real databases through the postgres adapter: PGlite always,
+ * the PostgreSQL server when DATABASE_URL is set (CI sets it). The verification
+ * token row holds the hash and is gone after use; two links followed at once for
+ * the same new address end in one user and one account.
+ */
+import type { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AuthConfig } from "@gatehouse/runtime";
+import { migrate, PostgresAdapter, type SqlClient } from "@gatehouse/runtime/adapters/postgres";
+import { fromPg } from "@gatehouse/runtime/adapters/postgres/pg";
+import { fromPGlite } from "@gatehouse/runtime/adapters/postgres/pglite";
+import { Nodemailer } from "@gatehouse/runtime/providers";
+import { openPGlite } from "../adapters/support/pglite.js";
+import { createTestDatabase, type TestDatabase } from "../adapters/support/postgres-server.js";
+import { captureLogger, CookieJar, fetchSession, SECRET, storesSession } from "../helpers.js";
+import { followLink, mailedLink } from "./support/flow.js";
+import { startMailServer, type MailServer } from "./support/smtp.js";
+
+interface Database {
+  client: SqlClient;
+  rows(sql: string): Promise<Record<string, unknown>[]>;
+  close(): Promise<void>;
+}
+
+function emailOnDatabase(name: string, open: () => Promise<Database>, skip = false) {
+  describe.skipIf(skip)(`email sign-in on ${name}`, () => {
+    let mail: MailServer;
+    let db: Database;
+    let config: AuthConfig;
+
+    beforeAll(async () => {
+      [mail, db] = await Promise.all([startMailServer(), open()]);
+      await migrate(db.client);
+      config = {
+        secret: SECRET,
+        trustHost: true,
+        logger: captureLogger().logger,
+        adapter: PostgresAdapter(db.client),
+        providers: [Nodemailer({ server: mail.url, from: "no-reply@example.com" })],
+      };
+    }, 60_000);
+    afterAll(async () => {
+      await Promise.all([mail?.close(), db?.close()]);
+    });
+
+    it("stores the hashed token, uses it once, and creates the user with a verified address", async () => {
+      const jar = new CookieJar();
+      const link = await mailedLink(config, mail, jar, "grace@example.com");
+      const tokens = await db.rows(`SELECT identifier, token, expires FROM verification_token WHERE identifier = 'grace@example.com'`);
+      expect(tokens).toHaveLength(1);
+      expect(tokens[0]!.token).not.toBe(link.searchParams.get("token"));
+
+      const { result } = await followLink(config, jar, link);
+      expect(storesSession(result)).toBe(true);
+      expect(await db.rows(`SELECT 1 FROM verification_token WHERE identifier = 'grace@example.com'`)).toEqual([]);
+      const users = await db.rows(`SELECT id, "emailVerified" FROM users WHERE email = 'grace@example.com'`);
+      expect(users).toHaveLength(1);
+      expect(users[0]!.emailVerified).toBeInstanceOf(Date);
+      const accounts = await db.rows(`SELECT type, provider, "providerAccountId" FROM accounts WHERE "userId" = '${users[0]!.id}'`);
+      expect(accounts).toEqual([{ type: "email", provider: "email", providerAccountId: "grace@example.com" }]);
+      expect((await fetchSession(config, jar)).body.user.email).toBe("grace@example.com");
+    });
+
+    it("two links for the same new address followed at once make one user and one account", async () => {
+      const links = [await mailedLink(config, mail, new CookieJar(), "twice@example.com"), await mailedLink(config, mail, new CookieJar(), "twice@example.com")];
+      const results = await Promise.all(links.map((link) => followLink(config, new CookieJar(), link)));
+      expect(results.every(({ result }) => storesSession(result))).toBe(true);
+      expect(await db.rows(`SELECT id FROM users WHERE email = 'twice@example.com'`)).toHaveLength(1);
+      expect(await db.rows(`SELECT 1 FROM accounts WHERE "providerAccountId" = 'twice@example.com'`)).toHaveLength(1);
+    });
+  });
+}
+
+emailOnDatabase("PostgreSQL in PGlite", async () => {
+  const pglite: PGlite = await openPGlite();
+  return {
+    client: fromPGlite(pglite),
+    rows: async (sql) => (await pglite.query<Record<string, unknown>>(sql)).rows,
+    close: () => pglite.close(),
+  };
+});
+
+const serverUrl = process.env.DATABASE_URL;
+emailOnDatabase(
+  "a PostgreSQL server (needs DATABASE_URL: test/adapters/support/start-postgres.sh)",
+  async () => {
+    const database: TestDatabase = await createTestDatabase(serverUrl!, "email");
+    const pool = new pg.Pool({ connectionString: database.url, max: 5 });
+    return {
+      client: fromPg(pool),
+      rows: async (sql) => (await pool.query(sql)).rows,
+      close: async () => {
+        await pool.end();
+        await database.drop();
+      },
+    };
+  },
+  !serverUrl,
+);
