@@ -7,15 +7,12 @@
  * module of the app (one hop). Text in, text out, idempotent; anything else is
  * refused with the reason, so the command can say what to add by hand.
  */
-import { Node, Project, QuoteKind, SyntaxKind, type ArrayLiteralExpression, type Expression, type SourceFile } from "ts-morph";
+import { Node, SyntaxKind, type ArrayLiteralExpression, type Expression, type Project, type SourceFile } from "ts-morph";
+import { appendItems, newProject, unwrap, type SourceText } from "./source.js";
+
+export type { SourceText } from "./source.js";
 
 export const PROVIDERS_MODULE = "@gatehouse/runtime/providers";
-
-export interface SourceText {
-  /** Relative to the app, with `/`. */
-  path: string;
-  text: string;
-}
 
 export type AddProvidersResult =
   | { ok: true; edits: SourceText[]; added: string[]; present: string[] }
@@ -48,22 +45,12 @@ export function addProviders(entry: SourceText, importNames: readonly string[], 
   }
   if (added.length > 0) {
     const names = added.map((importName) => localName(source, importName) ?? importName);
-    appendElements(source, array, names);
+    appendItems(source, array, names.map((text) => ({ text })));
     for (const importName of added) if (!localName(source, importName)) addImport(source, importName);
   }
   if (added.length === 0) return { ok: true, edits: [], added, present };
   const path = source === file ? entry.path : (located.path ?? entry.path);
   return { ok: true, edits: [{ path, text: source.getFullText() }], added, present };
-}
-
-function newProject(sample: string): Project {
-  return new Project({
-    useInMemoryFileSystem: true,
-    // Only syntax matters: no lib files, no imports resolved (much faster).
-    skipLoadingLibFiles: true,
-    compilerOptions: { noLib: true, noResolve: true },
-    manipulationSettings: { quoteKind: /^\s*import\b[^;'"]*?(['"])/m.exec(sample)?.[1] === "'" ? QuoteKind.Single : QuoteKind.Double },
-  });
 }
 
 type Located = { array: ArrayLiteralExpression; source: SourceFile; path?: string } | { reason: string };
@@ -132,15 +119,6 @@ function modulePaths(from: string, specifier: string): string[] {
   return [`${base}.ts`, `${base}.mts`, `${base}.js`, `${base}/index.ts`];
 }
 
-/** Looks through `x as T`, `x satisfies T`, `(x)`. */
-function unwrap(node: Node | undefined): Node | undefined {
-  let current = node;
-  while (current && (Node.isAsExpression(current) || Node.isSatisfiesExpression(current) || Node.isParenthesizedExpression(current))) {
-    current = current.getExpression();
-  }
-  return current;
-}
-
 /** The local name of `importName` imported from the providers module (aliases included). */
 function localName(file: SourceFile, importName: string): string | undefined {
   for (const declaration of file.getImportDeclarations()) {
@@ -164,33 +142,6 @@ function isDeclarationName(id: Node): boolean {
 function calls(element: Node, local: string): boolean {
   const target = Node.isCallExpression(element) ? element.getExpression() : element;
   return target.getText() === local;
-}
-
-/**
- * Appends entries as text after the last one, the way the array is written: one
- * per line with the last entry's indentation when it spans lines, a trailing
- * comma kept where there was one.
- */
-function appendElements(file: SourceFile, array: ArrayLiteralExpression, names: string[]): void {
-  const elements = array.getElements();
-  if (elements.length === 0) {
-    array.replaceWithText(`[${names.join(", ")}]`);
-    return;
-  }
-  const last = elements[elements.length - 1]!;
-  const text = file.getFullText();
-  const closing = array.getEnd() - 1;
-  const between = text.slice(last.getEnd(), closing);
-  const trailingComma = between.trimStart().startsWith(",");
-  if (!array.getText().includes("\n")) {
-    file.insertText(last.getEnd(), names.map((name) => `, ${name}`).join(""));
-    return;
-  }
-  const lineStart = text.lastIndexOf("\n", last.getStart()) + 1;
-  const indent = /^[ \t]*/.exec(text.slice(lineStart))![0];
-  const lines = names.map((name) => `\n${indent}${name}`);
-  if (trailingComma) file.insertText(last.getEnd() + between.indexOf(",") + 1, lines.map((line) => `${line},`).join(""));
-  else file.insertText(last.getEnd(), lines.map((line) => `,${line}`).join(""));
 }
 
 function addImport(file: SourceFile, importName: string): string {

@@ -31,6 +31,7 @@ export async function runAddProvider(ids: string[], options: AddProviderOptions,
 
   const result = planAddProviders({ entries, configPath: options.config, read: (path) => readOrNull(join(dir, path)), ...appLayout(dir) });
   if (!result.ok) {
+    if ("needsAdapter" in result) command.error(`error: ${result.reason}`, { exitCode: 1, code: "auth.adapter" });
     command.error(`error: cannot edit the config safely: ${result.reason}. Nothing was changed. Add it by hand:\n${result.byHand}`, { exitCode: 1, code: "auth.edit" });
   }
   for (const entry of result.present) console.log(`${entry.name} is already in ${options.config}.`);
@@ -47,12 +48,15 @@ export async function runAddProvider(ids: string[], options: AddProviderOptions,
  * Where the app serves auth in development and its sign-in page, from its
  * framework (and its major version: SolidStart 1 and 2 differ in dev port).
  */
-function appLayout(dir: string): Pick<AddProviderInput, "authBaseUrl" | "signIn"> {
+function appLayout(dir: string): Pick<AddProviderInput, "authBaseUrl" | "signIn" | "installCommand"> {
   const project = readProject(dir, DETECT_PATHS);
-  const framework = detect(project).frameworks[0];
-  if (!framework) return { authBaseUrl: "<your origin>/auth" };
+  const detection = detect(project);
+  const installCommand = `${detection.packageManager} install`;
+  const framework = detection.frameworks[0];
+  if (!framework) return { authBaseUrl: "<your origin>/auth", installCommand };
   const layout = layoutFor(framework.id, { major: framework.major, project });
-  return { authBaseUrl: `${layout.devOrigin}${layout.authPath}`, signIn: { page: layout.signInPage, button: layout.signInButton } };
+  const signIn = { page: layout.signInPage, button: layout.signInButton, clientModule: layout.clientModule };
+  return { authBaseUrl: `${layout.devOrigin}${layout.authPath}`, signIn, installCommand };
 }
 
 function readOrNull(path: string): string | null {

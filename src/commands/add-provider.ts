@@ -14,15 +14,22 @@ Examples:
   $ npx auth add-provider github
   $ npx auth add-provider github google --dry-run
   $ npx auth add-provider github --config src/lib/server/auth.ts
+  $ npx auth add-provider email passkey
 
 Adds the import and the provider to your config's providers array (also when you
 edited the config by hand, when it is a function returning the config, or when the
 array lives in another module of the app), and empty env keys to .env and
 .env.example. Adding a provider twice changes nothing. Prints the callback URL to
 register at the provider (with what to know about it there), the env keys still
-empty, and the button to add to the sign-in page auth-init wrote. Exit codes: 0
-done, 1 the config could not be edited (with what to add by hand), 2 usage (an
-unknown provider id).`;
+empty, and the button to add to the sign-in page auth-init wrote.
+
+email (links by mail: AUTH_EMAIL_SERVER, AUTH_EMAIL_FROM) and passkey need the
+config to have an adapter (they store sign-in tokens and passkeys): without one
+nothing is changed (exit 1) and it says how to add one. passkey also turns on
+experimental: { enableWebAuthn: true } in the config.
+
+Exit codes: 0 done, 1 the config could not be edited (with what to add by hand)
+or has no adapter for email/passkey, 2 usage (an unknown provider id).`;
 
 export function registerAddProvider(program: Command): void {
   program

@@ -13,8 +13,10 @@ Examples:
   $ npx auth doctor --cwd apps/web
 
 Checks: AUTH_SECRET present and long enough, .env git-ignored, env keys of the
-configured providers, the public origin (AUTH_URL / ORIGIN / AUTH_TRUST_HOST),
-the database reachable and migrated, the installed runtime's version.
+configured providers (AUTH_EMAIL_SERVER and AUTH_EMAIL_FROM for email links), a
+database for email and passkey, enableWebAuthn for passkey, the public origin
+(AUTH_URL / ORIGIN / AUTH_TRUST_HOST), the database reachable and migrated, the
+installed runtime's version.
 Exit codes: 0 no problems (warnings allowed), 1 at least one problem, 2 usage.`;
 
 export function registerDoctor(program: Command): void {

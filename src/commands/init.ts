@@ -28,10 +28,13 @@ Examples:
   $ npx auth-init --adapter postgres --database-url postgres://localhost/app --yes
   $ npx auth-init --adapter sqlite --yes  a SQLite file, .data/auth.sqlite (SQLITE_PATH in .env moves it)
   $ npx auth-init --providers credentials,github,keycloak --yes   passwords, GitHub and Keycloak
+  $ npx auth-init --providers email,passkey --yes   passwordless: email links and passkeys, on PGlite
   $ npx auth-init --providers github --adapter none --strategy jwt --yes   GitHub only, no database
   $ npx auth-init --strategy jwt --adapter none --providers credentials --no-install
   $ npx auth-init --dry-run --yes         show every file and diff; write nothing
 
+email and passkey keep their state in a database (one-time sign-in tokens, the
+passkeys): with them --adapter none is refused, and --yes picks pglite.
 Without a terminal (CI), pass --yes or every choice as a flag.`;
 
 export function registerInit(program: Command): void {
@@ -39,9 +42,9 @@ export function registerInit(program: Command): void {
     .command("init [dir]")
     .description("set up auth in a SvelteKit or SolidStart app (or create one in an empty folder)")
     .addOption(new Option("--framework <id>", "the app's framework (detected from package.json)").choices(FRAMEWORKS))
-    .option("--providers <ids>", "comma-separated provider ids from the catalog: credentials, github, google, keycloak... (default: credentials)")
+    .option("--providers <ids>", "comma-separated provider ids from the catalog: credentials, email (links by mail), passkey, github, google, keycloak... (default: credentials)")
     .addOption(new Option("--strategy <strategy>", "session strategy (default: database with an adapter, else jwt)").choices(STRATEGIES))
-    .addOption(new Option("--adapter <adapter>", "where users and sessions are stored (default: pglite)").choices(ADAPTERS))
+    .addOption(new Option("--adapter <adapter>", "where users and sessions are stored (default: pglite; email and passkey need one, not none)").choices(ADAPTERS))
     .option("--database-url <url>", "the database's URL for --adapter postgres (DATABASE_URL) or hosted-store (HOSTED_STORE_DATABASE_URL), written to .env")
     .option("--no-install", "do not install the dependencies (add them to package.json only)")
     .option("--runtime <spec>", "the @gatehouse/runtime dependency spec (default: this CLI's version, or its checkout's runtime)")

@@ -1,14 +1,18 @@
 /**
  * `auth add-provider`'s plan: the config edit (ts-morph, possibly in the module
- * that holds the providers array), env placeholders in `.env` and
- * `.env.example`, and the callback URL to register. Pure: files come in through
+ * that holds the providers array; for passkeys also `experimental.enableWebAuthn`),
+ * env placeholders in `.env` and `.env.example`, and the next steps (the callback
+ * URL to register, the SMTP server to set...). Pure: files come in through
  * `read`; the command applies the plan.
  */
 import type { ProviderCatalogEntry } from "@gatehouse/runtime/providers/catalog";
 import { addProviders, PROVIDERS_MODULE } from "../ast/add-providers.js";
+import { configAdapter, enableWebAuthn } from "../ast/config-object.js";
 import { addEdit, emptyPlan, type Plan } from "../plan/plan.js";
 import { ensureEnvKeys, hasEnvValue } from "./env.js";
-import { callbackUrl, providerSetupSteps } from "./provider-setup.js";
+import { addToPackageJson, listedDependencies } from "./package-json.js";
+import { adapterRequirement, isPasskey, providerPackages } from "./passwordless.js";
+import { callbackUrl, envKeyComment, isOAuthProvider, providerSetupSteps } from "./provider-setup.js";
 
 export interface AddProviderInput {
   entries: readonly ProviderCatalogEntry[];
@@ -17,37 +21,69 @@ export interface AddProviderInput {
   read: (path: string) => string | null;
   /** Where the app serves auth, e.g. `http://localhost:5173/auth`; unknown frameworks get a placeholder. */
   authBaseUrl: string;
-  /** The framework's sign-in page (as auth-init writes it) and its form for a provider; absent for unknown frameworks. */
-  signIn?: { page: string; button: (provider: { id: string; name: string }) => string };
+  /** How the app installs its dependencies (`npm install`), for packages a provider needs. */
+  installCommand?: string;
+  /** The framework's sign-in page (as auth-init writes it), its form for a provider and its browser module; absent for unknown frameworks. */
+  signIn?: { page: string; button: (provider: { id: string; name: string; type?: string }) => string; clientModule: string };
 }
 
 export type AddProviderPlan =
   | { ok: true; plan: Plan; added: ProviderCatalogEntry[]; present: ProviderCatalogEntry[]; callbackUrls: string[] }
-  | { ok: false; reason: string; byHand: string };
+  /** The config could not be edited safely: why, and what to add by hand. */
+  | { ok: false; reason: string; byHand: string }
+  /** Email links and passkeys in a config without an adapter: the runtime would refuse the whole config. */
+  | { ok: false; needsAdapter: true; reason: string };
 
 export function planAddProviders(input: AddProviderInput): AddProviderPlan {
   const { entries, configPath, read } = input;
   const config = read(configPath);
   const byHand = manualSteps(entries, configPath);
   if (config === null) return { ok: false, reason: `${configPath} not found (run auth-init first, or pass --config)`, byHand };
+  const requirement = adapterRequirement(entries);
+  const adapter = requirement ? configAdapter({ path: configPath, text: config }) : "set";
+  if (requirement && adapter === "missing") return { ok: false, needsAdapter: true, reason: noAdapter(requirement, configPath) };
   const result = addProviders({ path: configPath, text: config }, entries.map((e) => e.importName), read);
   if (!result.ok) return { ok: false, reason: result.reason, byHand };
 
+  const edits = new Map(result.edits.map((edit) => [edit.path, edit.text]));
+  if (entries.some(isPasskey)) {
+    // Also when Passkey is already listed: a config without the switch is refused by the runtime.
+    const enabled = enableWebAuthn({ path: configPath, text: edits.get(configPath) ?? config });
+    if (!enabled.ok) return { ok: false, reason: enabled.reason, byHand };
+    if (enabled.changed) edits.set(configPath, enabled.text);
+  }
+
   const plan = emptyPlan();
-  for (const edit of result.edits) addEdit(plan, edit.path, read(edit.path), edit.text);
-  const keys = entries.flatMap((entry) => entry.env.map((key) => ({ key, value: "" })));
+  for (const [path, text] of edits) addEdit(plan, path, read(path), text);
+  const keys = entries.flatMap((entry) => entry.env.map((key) => ({ key, value: "", comment: envKeyComment(key) })));
   addEdit(plan, ".env", read(".env"), ensureEnvKeys(read(".env") ?? "", keys), true);
   addEdit(plan, ".env.example", read(".env.example"), ensureEnvKeys(read(".env.example") ?? "", keys));
+  // package.json lists what the provider needs (email: nodemailer); installing is the user's step, as after auth-init --no-install.
+  const pkg = read("package.json");
+  const packages = providerPackages(entries);
+  const missing = pkg === null ? [] : Object.keys(packages).filter((name) => !(name in listedDependencies(pkg)));
+  if (pkg !== null && missing.length > 0) addEdit(plan, "package.json", pkg, addToPackageJson(pkg, { dependencies: packages }));
+  plan.dependencies = Object.fromEntries(missing.map((name) => [name, packages[name]!]));
   const byName = (names: string[]) => entries.filter((entry) => names.includes(entry.importName));
   const env = read(".env") ?? "";
   plan.env = keys.map(({ key }) => ({ key, filled: hasEnvValue(env, key) }));
   const filled = (key: string) => plan.env.some((e) => e.key === key && e.filled);
   plan.nextSteps = [
+    ...(requirement && adapter === "unknown" ? [`${requirement}: make sure ${configPath} sets an \`adapter\` — without one the runtime refuses the whole config.`] : []),
+    ...(missing.length > 0 ? [`Install ${missing.join(", ")} (added to package.json; email sends its sign-in links with it): \`${input.installCommand ?? "npm install"}\`.`] : []),
     ...providerSetupSteps(entries, input.authBaseUrl, filled),
     ...signInButtonSteps(entries, input.signIn, read),
   ];
-  const callbackUrls = entries.map((entry) => callbackUrl(input.authBaseUrl, entry));
+  const callbackUrls = entries.filter(isOAuthProvider).map((entry) => callbackUrl(input.authBaseUrl, entry));
   return { ok: true, plan, added: byName(result.added), present: byName(result.present), callbackUrls };
+}
+
+function noAdapter(requirement: string, configPath: string): string {
+  return [
+    `${requirement}, and ${configPath} sets no \`adapter\`: the runtime would refuse the whole config (every sign-in and session check). Nothing was changed.`,
+    "Give the app a database first: `npx auth-init --adapter pglite --yes` adds one (src/lib/server/db.ts with its schema and driver) and keeps your config;",
+    `then import \`adapter\` from src/lib/server/db.ts in ${configPath}, add \`adapter,\` to the config, and run this again.`,
+  ].join("\n");
 }
 
 /**
@@ -59,8 +95,14 @@ function signInButtonSteps(entries: readonly ProviderCatalogEntry[], signIn: Add
   const page = signIn ? read(signIn.page) : null;
   if (!signIn || page === null) return [];
   return entries
-    .filter((entry) => !page.includes(`provider="${entry.id}"`) && !page.includes(`/signin/${entry.id}"`))
-    .map((entry) => `Add a ${entry.name} button to ${signIn.page}: ${signIn.button(entry)}`);
+    .filter((entry) => !page.includes(`provider="${entry.id}"`) && !page.includes(`/signin/${entry.id}"`) && !new RegExp(`signIn\\(\\s*['"]${entry.id}['"]`).test(page))
+    .map((entry) =>
+      isPasskey(entry)
+        ? `Add a passkey button to ${signIn.page}: in the browser, \`signIn("${entry.id}", { email })\` from ${signIn.clientModule} signs in (no email: with a passkey the browser has; a new email: a new account), and \`signIn("${entry.id}", { action: "register" })\` adds a passkey for a signed-in user.`
+        : entry.type === "email"
+          ? `Add the email sign-in form to ${signIn.page}: ${signIn.button(entry)}`
+          : `Add a ${entry.name} button to ${signIn.page}: ${signIn.button(entry)}`,
+    );
 }
 
 function manualSteps(entries: readonly ProviderCatalogEntry[], configPath: string): string {
@@ -70,6 +112,7 @@ function manualSteps(entries: readonly ProviderCatalogEntry[], configPath: strin
     `In ${configPath} (or wherever your providers array is):`,
     `  import { ${names} } from "${PROVIDERS_MODULE}";`,
     `  providers: [..., ${names}]`,
+    ...(entries.some(isPasskey) ? ["  experimental: { enableWebAuthn: true }"] : []),
     ...(keys.length ? [`and set ${keys.join(", ")} in .env.`] : []),
   ].join("\n");
 }

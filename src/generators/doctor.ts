@@ -7,6 +7,7 @@ import type { DatabaseTaskResult } from "../engine/app-database.js";
 import { describeTarget, reachFix, type DatabaseLookup } from "./app-database.js";
 import type { Detection } from "./detect.js";
 import { isIgnored } from "./gitignore.js";
+import { adapterRequirement, isPasskey } from "./passwordless.js";
 import { ROTATION_KEYS, SECRET_KEY } from "./secret.js";
 
 export interface Finding {
@@ -77,14 +78,27 @@ export function configuredProviders(config: string): string[] {
   return names;
 }
 
-function providers({ authConfig, env }: DoctorInput): Finding[] {
+function providers({ authConfig, env, database }: DoctorInput): Finding[] {
   if (!authConfig) return [{ level: "warning", message: "no auth config found (src/auth.ts)", fix: "run `npx auth-init`" }];
   const used = configuredProviders(authConfig.text);
+  const entries = providerCatalog.filter((p) => used.includes(p.importName));
   const findings: Finding[] = [];
-  for (const entry of providerCatalog.filter((p) => used.includes(p.importName))) {
+  for (const entry of entries) {
     const missing = entry.env.filter((key) => !env[key]);
     if (missing.length > 0) findings.push({ level: "error", message: `${entry.name}: ${missing.join(", ")} not set`, fix: `set ${missing.join(" and ")} in .env${entry.setupUrl ? ` (from ${entry.setupUrl})` : ""}` });
     else findings.push({ level: "ok", message: `provider ${entry.id}${entry.env.length ? `: ${entry.env.join(", ")} set` : ""}` });
+  }
+  // The runtime refuses the whole config for these two: every sign-in and session check fails.
+  if (entries.some(isPasskey) && !/\benableWebAuthn\s*:\s*true\b/.test(authConfig.text)) {
+    findings.push({
+      level: "error",
+      message: `${authConfig.path} lists Passkey but does not turn on \`experimental: { enableWebAuthn: true }\`: the runtime refuses the config`,
+      fix: "run `npx auth add-provider passkey` (it adds the switch), or add it to the config by hand",
+    });
+  }
+  const requirement = adapterRequirement(entries);
+  if (requirement && !database.found && !database.fix) {
+    findings.push({ level: "error", message: `${requirement}, and the app has none: the runtime refuses the config`, fix: "set one up with `npx auth-init --adapter pglite --yes` (it keeps your config), then add its `adapter` to the config" });
   }
   return findings;
 }

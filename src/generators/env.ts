@@ -9,6 +9,8 @@ export interface EnvEntry {
   key: string;
   /** The value to write; `""` writes an empty placeholder (`KEY=`) for the user to fill. */
   value: string;
+  /** A `# comment` line written above the key when it is appended (what goes there); never when the key exists. */
+  comment?: string;
 }
 
 export function ensureEnvKeys(content: string, entries: readonly EnvEntry[]): string {
@@ -16,7 +18,7 @@ export function ensureEnvKeys(content: string, entries: readonly EnvEntry[]): st
   const lines = splitLines(content.slice(bom.length));
   const eol = dominantEol(lines);
   const out: Line[] = [...lines];
-  for (const { key, value } of entries) {
+  for (const { key, value, comment } of entries) {
     // dotenv loads the last assignment of a key: that is the one that counts.
     const index = out.findLastIndex((line) => parseAssignment(line.text)?.key === key);
     const assignment = index === -1 ? undefined : parseAssignment(out[index]!.text);
@@ -28,6 +30,8 @@ export function ensureEnvKeys(content: string, entries: readonly EnvEntry[]): st
     }
     const last = out.at(-1);
     if (last && last.eol === "") out[out.length - 1] = { ...last, eol };
+    // A comment left behind by a key the user removed is not written twice.
+    if (comment && !out.some((line) => line.text === `# ${comment}`)) out.push({ text: `# ${comment}`, eol });
     out.push({ text, eol });
   }
   return bom + joinLines(out);

@@ -4,8 +4,9 @@
  * the command with nothing written.
  */
 import * as p from "@clack/prompts";
-import { providerCatalog } from "@gatehouse/runtime/providers/catalog";
+import { findProvider, providerCatalog, type ProviderCatalogEntry } from "@gatehouse/runtime/providers/catalog";
 import type { Framework } from "../generators/detect.js";
+import { adapterRequirement, needsAdapter } from "../generators/passwordless.js";
 import {
   ADAPTERS,
   DATABASE_URL_KEYS,
@@ -57,24 +58,40 @@ export async function askCreateApp(dir: string): Promise<boolean> {
   return answered(await p.confirm({ message: `${dir} has no app yet. Create a minimal app there first?`, initialValue: true }));
 }
 
+/** What a provider needs, next to its name in the list. */
+function providerHint(entry: ProviderCatalogEntry): string | undefined {
+  if (entry.type === "email") return `a sign-in link by mail: ${entry.env.join(", ")}; needs a database`;
+  if (entry.type === "webauthn") return "WebAuthn, experimental; needs a database";
+  return entry.env.join(", ") || undefined;
+}
+
 /** Fills in every answer the flags left open. */
 export async function askInit(flags: InitFlags, framework: Framework): Promise<InitAnswers> {
+  // `--adapter none` given: providers that need a database cannot be ticked (checkAnswers would refuse them).
+  const noDatabase = flags.adapter === "none";
   const providers =
     flags.providers ??
     answered(
       await p.multiselect<string>({
         message: "Sign in with",
-        options: providerCatalog.map((entry) => ({ value: entry.id, label: entry.name, hint: entry.env.join(", ") || undefined })),
+        options: providerCatalog.map((entry) => ({
+          value: entry.id,
+          label: entry.name,
+          hint: noDatabase && needsAdapter(entry) ? "needs a database: not with --adapter none" : providerHint(entry),
+          disabled: noDatabase && needsAdapter(entry),
+        })),
         initialValues: DEFAULT_PROVIDERS,
         required: true,
       }),
     );
+  // Email links and passkeys keep their state in the database: "No database" is not offered with them.
+  const requirement = adapterRequirement(providers.map((id) => findProvider(id)!));
   const adapter =
     flags.adapter ??
     answered(
       await p.select<AdapterChoice>({
-        message: "Where should users and sessions be stored?",
-        options: ADAPTERS.map((value) => ({ value, ...ADAPTER_LABELS[value] })),
+        message: `Where should users and sessions be stored?${requirement ? ` (${requirement}, so "No database" is not offered)` : ""}`,
+        options: ADAPTERS.filter((value) => !requirement || value !== "none").map((value) => ({ value, ...ADAPTER_LABELS[value] })),
         initialValue: DEFAULT_ADAPTER,
       }),
     );

@@ -67,7 +67,7 @@ describe("planAddProviders", () => {
   it("a config it cannot edit: refused with the reason and what to add by hand", () => {
     const result = plan({ "src/auth.ts": "export const config = { providers: load() };\n" });
     expect(result).toEqual({ ok: false, reason: expect.stringContaining("computed"), byHand: expect.stringContaining('import { GitHub } from "@gatehouse/runtime/providers";') });
-    expect(!result.ok && result.byHand).toContain("AUTH_GITHUB_ID, AUTH_GITHUB_SECRET");
+    expect(!result.ok && "byHand" in result && result.byHand).toContain("AUTH_GITHUB_ID, AUTH_GITHUB_SECRET");
   });
 });
 

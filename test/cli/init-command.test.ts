@@ -168,6 +168,21 @@ describe("auth-init (built binary)", () => {
     expect(again.stdout).not.toContain("Until AUTH_KEYCLOAK_ISSUER");
   });
 
+  it("--providers email,passkey --yes: PGlite (the default) holds their tokens and passkeys, and the next steps say so; the SMTP keys in .env", () => {
+    const dir = app();
+    const run = init(["--yes", "--no-install", ...RUNTIME, "--providers", "email,passkey"], dir);
+    expect(run.code, run.stderr).toBe(0);
+    const config = read(dir, "src/auth.ts");
+    expect(config).toContain("import { Nodemailer, Passkey } from '@gatehouse/runtime/providers';");
+    expect(config).toContain("experimental: { enableWebAuthn: true }");
+    expect(config).toContain("import { adapter } from '$lib/server/db';");
+    for (const file of [".env", ".env.example"]) expect(read(dir, file)).toMatch(/\nAUTH_EMAIL_SERVER=\n# [^\n]*\nAUTH_EMAIL_FROM=\n$/);
+    expect(JSON.parse(read(dir, "package.json")).dependencies).toEqual({ "@electric-sql/pglite": expect.any(String), "@gatehouse/runtime": "^0.1.0", nodemailer: expect.any(String) });
+    expect(run.stdout).toContain("email and passkey need a database (Email link keeps its one-time sign-in tokens there, Passkey the passkeys): they use the embedded PGlite database (.pglite/");
+    expect(run.stdout).toContain("Set AUTH_EMAIL_SERVER to your SMTP server's URL");
+    expect(run.stdout).toContain("open http://localhost:5173/signin");
+  });
+
   it.each([
     [["--adapter", "mysql"], /argument 'mysql' is invalid/],
     [["--framework", "next"], /argument 'next' is invalid/],
@@ -178,6 +193,8 @@ describe("auth-init (built binary)", () => {
     [["--adapter", "hosted-store", "--database-url", "mysql://x/y"], /postgres:\/\/ or postgresql:\/\//],
     [["--adapter", "none", "--strategy", "database"], /choose an --adapter \(pglite, postgres, sqlite, hosted-store\)/],
     [["--adapter", "postgres", "--database-url", "mysql://x/y"], /postgres:\/\/ or postgresql:\/\//],
+    [["--providers", "email", "--adapter", "none"], /email needs a database \(Email link keeps its one-time sign-in tokens there\): use --adapter pglite/],
+    [["--providers", "github,passkey", "--adapter", "none", "--strategy", "jwt"], /passkey needs a database \(Passkey keeps the passkeys there\): use --adapter pglite .*instead of --adapter none/],
     [["--bogus"], /unknown option '--bogus'/],
   ])("bad input %j: exit 2 with the reason, nothing written", (args, message) => {
     const dir = app();
@@ -289,6 +306,36 @@ describe.runIf(hasScript)("auth-init on a terminal asks what the flags leave ope
     expect(config).toContain("strategy: 'jwt'");
     expect(read(dir, ".env")).toContain("\nAUTH_GITHUB_ID=\nAUTH_GITHUB_SECRET=\n");
     expect(run.output).toContain("http://localhost:5173/auth/callback/github");
+  });
+
+  it("email ticked: the database question leaves out \"No database\" and says why; PGlite then holds its tokens", async () => {
+    const dir = app();
+    const down = "\u001b[B";
+    const email = providerCatalog.findIndex((entry) => entry.id === "email");
+    const run = await onTerminal(authInitBin, ["--no-install", ...RUNTIME], dir, [
+      { when: "Sign in with", keys: `${down.repeat(email)} \r` },
+      { when: "Where should users and sessions be stored?", keys: "\r" },
+      { when: "Session strategy", keys: "\r" },
+    ], {}, 30_000);
+    expect(run.answered).toBe(3);
+    expect(run.code, run.output).toBe(0);
+    // The multiselect shows what email needs next to it.
+    expect(run.output).toContain("a sign-in link by mail: AUTH_EMAIL_SERVER, AUTH_EMAIL_FROM; needs a database");
+    const question = run.output.slice(run.output.indexOf("Where should users and sessions be stored?"), run.output.indexOf("Session strategy"));
+    expect(question).toContain('email needs a database (Email link keeps its one-time sign-in tokens there), so "No database" is not offered');
+    expect(question).toContain("PGlite");
+    // An option is a line with its radio mark; the question's own line has none.
+    expect(question).toMatch(/○[^\n]*SQLite/);
+    expect(question).not.toMatch(/[○●][^\n]*No database/);
+    expect(read(dir, "src/auth.ts")).toContain("import { Credentials, Nodemailer } from '@gatehouse/runtime/providers';");
+  });
+
+  it("--adapter none given: email and passkey cannot be ticked, and say why", async () => {
+    const dir = app();
+    const run = await onTerminal(authInitBin, ["--no-install", ...RUNTIME, "--adapter", "none"], dir, [{ when: "Sign in with", keys: "\r" }], {}, 30_000);
+    expect(run.code, run.output).toBe(0);
+    expect(run.output).toContain("needs a database: not with --adapter none");
+    expect(read(dir, "src/auth.ts")).toContain("import { Credentials } from '@gatehouse/runtime/providers';");
   });
 
   it("Ctrl-C at a question: exit 1, nothing written", async () => {

@@ -264,7 +264,8 @@ describe("planInit for SvelteKit with OAuth providers", () => {
 describe("answers", () => {
   it("--providers: ids from the runtime's catalog, deduplicated; unknown ids are named with the known ones", () => {
     expect(parseProviders(" Credentials,credentials ")).toEqual(["credentials"]);
-    expect(() => parseProviders("credentials,nope")).toThrow(/unknown provider "nope": known ones are credentials, apple, auth0/);
+    expect(() => parseProviders("credentials,nope")).toThrow(/unknown provider "nope": known ones are credentials, email, passkey, apple, auth0/);
+    expect(parseProviders("email,Passkey,github")).toEqual(["email", "passkey", "github"]);
     expect(() => parseProviders(",")).toThrow(UsageError);
   });
 

@@ -4,6 +4,7 @@
  */
 import { findProvider, providerCatalog } from "@gatehouse/runtime/providers/catalog";
 import type { Framework } from "../detect.js";
+import { adapterRequirement } from "../passwordless.js";
 
 export const FRAMEWORKS: readonly Framework[] = ["sveltekit", "solid-start"];
 export const STRATEGIES = ["jwt", "database"] as const;
@@ -98,6 +99,11 @@ export function checkAnswers(answers: InitAnswers): void {
   if (answers.strategy === "database" && answers.adapter === "none") {
     const adapters = ADAPTERS.filter((adapter) => adapter !== "none").join(", ");
     throw new UsageError(`--strategy database stores sessions in a database: choose an --adapter (${adapters}), or use --strategy jwt`);
+  }
+  const requirement = adapterRequirement(answers.providers.map((id) => findProvider(id)!));
+  if (requirement && answers.adapter === "none") {
+    const others = ADAPTERS.filter((adapter) => adapter !== "none" && adapter !== DEFAULT_ADAPTER).join(", ");
+    throw new UsageError(`${requirement}: use --adapter ${DEFAULT_ADAPTER} (embedded PostgreSQL, nothing to set up), or ${others}, instead of --adapter none`);
   }
   if (answers.databaseUrl && answers.adapter === "sqlite") {
     throw new UsageError(

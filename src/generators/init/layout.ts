@@ -28,8 +28,10 @@ export interface FrameworkLayout {
   paths: readonly string[];
   /** The sign-in page auth-init writes, with a form per provider. */
   signInPage: string;
-  /** One line of that page's code: the form for an OAuth provider added later (`auth add-provider`). */
-  signInButton(provider: { id: string; name: string }): string;
+  /** One line of that page's code: the form for an OAuth or email provider added later (`auth add-provider`). */
+  signInButton(provider: { id: string; name: string; type?: string }): string;
+  /** The module whose `signIn` runs a passkey sign-in in the browser. */
+  clientModule: string;
   /** Where db.ts, schema.ts and passwords.ts go. */
   libDir: string;
   /** Template values only this framework sets (env access, module paths). */
@@ -68,6 +70,16 @@ export interface InitTemplateData extends TemplateData {
   /** At least one OAuth/OIDC provider: refused OAuth sign-ins come back to the app's sign-in page. */
   oauth: boolean;
   oauthProviders: { id: string; name: string; importName: string }[];
+  /** The email provider (a sign-in link by mail): a form with an email field. */
+  email: boolean;
+  /** The passkey provider: `experimental.enableWebAuthn`, a button on the sign-in page, "Add a passkey" on the protected page. */
+  passkey: boolean;
+  /** Refused sign-ins come back to the app's sign-in page (`pages.signIn`) with `?error=`, which it shows. */
+  signInPageErrors: boolean;
+  /** Error types with a message of their own on the sign-in page (OAuth's, email's); otherwise one message for all. */
+  errorMessages: boolean;
+  /** The providers the config lists bare (the runtime reads their env itself): all but credentials, in order. */
+  bareProviders: { importName: string }[];
   minPasswordLength: number;
   pgliteDir: string;
   sqlitePath: string;

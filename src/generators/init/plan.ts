@@ -11,7 +11,8 @@ import type { PackageManager } from "../detect.js";
 import { ensureEnvKeys, hasEnvValue, type EnvEntry } from "../env.js";
 import { ensureIgnored } from "../gitignore.js";
 import { addToPackageJson } from "../package-json.js";
-import { isOAuthProvider, providerSetupSteps } from "../provider-setup.js";
+import { adapterRequirement, isPasskey, needsAdapter, providerPackages } from "../passwordless.js";
+import { envKeyComment, isOAuthProvider, providerSetupSteps } from "../provider-setup.js";
 import { SECRET_KEY } from "../secret.js";
 import { render, type TemplateSource } from "../templates.js";
 import { DEFAULT_SQLITE_PATH, type InitAnswers } from "./answers.js";
@@ -81,11 +82,11 @@ export function planInit(input: InitInput): Plan {
   const providers = answers.providers.map((id) => findProvider(id)!);
   const env = envEntries(answers, providers, input.secret);
   addEdit(plan, ".env", file(".env"), ensureEnvKeys(file(".env") ?? "", env), true);
-  addEdit(plan, ".env.example", file(".env.example"), ensureEnvKeys(file(".env.example") ?? "", env.map(({ key }) => ({ key, value: "" }))));
+  addEdit(plan, ".env.example", file(".env.example"), ensureEnvKeys(file(".env.example") ?? "", env.map((entry) => ({ ...entry, value: "" }))));
   const ignored = [".env", ...localDatabaseFolder(answers)];
   addEdit(plan, ".gitignore", file(".gitignore"), ensureIgnored(file(".gitignore") ?? "", ignored, "auth: secrets and the local database"));
 
-  plan.dependencies = { "@gatehouse/runtime": input.runtimeSpec, ...driver(answers).dependencies };
+  plan.dependencies = { "@gatehouse/runtime": input.runtimeSpec, ...driver(answers).dependencies, ...providerPackages(providers) };
   plan.devDependencies = driver(answers).devDependencies;
   const pkg = file("package.json");
   if (pkg == null) throw new Error("package.json not found: run auth-init in the app's folder (or pass it as [dir])");
@@ -103,6 +104,8 @@ function templateData(answers: InitAnswers, layout: FrameworkLayout): InitTempla
   const credentials = providers.some((p) => p.type === "credentials");
   const hasAdapter = answers.adapter !== "none";
   const oauthProviders = providers.filter(isOAuthProvider);
+  const email = providers.some((p) => p.type === "email");
+  const passkey = providers.some(isPasskey);
   return {
     ...layout.data,
     credentials,
@@ -117,6 +120,11 @@ function templateData(answers: InitAnswers, layout: FrameworkLayout): InitTempla
     providerImports: providers.map((p) => p.importName).join(", "),
     oauth: oauthProviders.length > 0,
     oauthProviders: oauthProviders.map(({ id, name, importName }) => ({ id, name, importName })),
+    email,
+    passkey,
+    signInPageErrors: oauthProviders.length > 0 || email || passkey,
+    errorMessages: oauthProviders.length > 0 || email,
+    bareProviders: providers.filter((p) => p.type !== "credentials").map(({ importName }) => ({ importName })),
     minPasswordLength: MIN_PASSWORD_LENGTH,
     pgliteDir: PGLITE_DIR,
     sqlitePath: DEFAULT_SQLITE_PATH,
@@ -147,7 +155,7 @@ function envEntries(answers: InitAnswers, providers: ProviderCatalogEntry[], sec
           { key: HOSTED_STORE_ENV.branch, value: DEFAULT_BRANCH },
         ]
       : []),
-    ...providers.flatMap((p) => p.env.map((key) => ({ key, value: "" }))),
+    ...providers.flatMap((p) => p.env.map((key) => ({ key, value: "", comment: envKeyComment(key) }))),
   ];
 }
 
@@ -171,6 +179,14 @@ function driver(answers: InitAnswers): { dependencies: Record<string, string>; d
   }
 }
 
+/** The database of each adapter, as the next steps name it. */
+const DATABASE_NAMES: Record<Exclude<InitAnswers["adapter"], "none">, string> = {
+  pglite: `the embedded PGlite database (${PGLITE_DIR}/, created on the app's first start)`,
+  postgres: "the PostgreSQL server at DATABASE_URL",
+  sqlite: `the SQLite file ${DEFAULT_SQLITE_PATH}`,
+  "hosted-store": "the hosted store's branch",
+};
+
 export function runScript(manager: PackageManager, script: string): string {
   return manager === "npm" || manager === "bun" ? `${manager} run ${script}` : `${manager} ${script}`;
 }
@@ -180,12 +196,17 @@ function nextSteps(answers: InitAnswers, layout: FrameworkLayout, providers: Pro
   const own = layout.nextSteps?.(project, (script) => runScript(manager, script)) ?? { setup: [], production: [] };
   const empty = plan.env.filter((e) => !e.filled).map((e) => e.key);
   const filled = (key: string) => !empty.includes(key);
-  const oauth = providers.filter(isOAuthProvider);
-  if (oauth.length > 0 && plan.kept.some((kept) => kept.path === AUTH_CONFIG)) {
+  const addable = providers.filter((p) => p.type !== "credentials");
+  if (addable.length > 0 && plan.kept.some((kept) => kept.path === AUTH_CONFIG)) {
     // A re-run with more providers: the config is the user's now, and add-provider edits it in place.
-    steps.push(`${AUTH_CONFIG} is your own and was kept: if it lacks them, add the providers with \`npx auth add-provider ${oauth.map((p) => p.id).join(" ")}\`, which edits it in place.`);
+    steps.push(`${AUTH_CONFIG} is your own and was kept: if it lacks them, add the providers with \`npx auth add-provider ${addable.map((p) => p.id).join(" ")}\`, which edits it in place.`);
   }
   steps.push(...providerSetupSteps(providers, `${layout.devOrigin}${layout.authPath}`, filled));
+  const needing = providers.filter(needsAdapter);
+  if (needing.length > 0 && answers.adapter !== "none") {
+    // Said also when --yes picked the database: the user chose a provider, not a database.
+    steps.push(`${adapterRequirement(needing)}: ${needing.length === 1 ? "it uses" : "they use"} ${DATABASE_NAMES[answers.adapter]}.`);
+  }
   if (empty.includes("DATABASE_URL")) steps.push("Set DATABASE_URL in .env to your PostgreSQL server (postgres://user:password@host:5432/database).");
   if (empty.includes(HOSTED_STORE_ENV.databaseURL)) {
     steps.push(`Set ${HOSTED_STORE_ENV.databaseURL} in .env to your hosted store's database (postgres://user:password@host:5432/database); ${HOSTED_STORE_ENV.branch} names the branch (default ${DEFAULT_BRANCH}).`);

@@ -12,6 +12,7 @@ const MIDDLEWARE = "src/middleware.ts";
 /** SolidStart 2's Nitro config file, merged into the options of the nitro() Vite plugin. */
 const NITRO_CONFIG = "nitro.config.ts";
 const PGLITE = "@electric-sql/pglite";
+const NODEMAILER = "nodemailer";
 /** Where each major keeps SolidStart's options, in the order they are looked for. */
 const CONFIG_FILES: Record<1 | 2, readonly string[]> = {
   2: ["vite.config.ts", "vite.config.mts", "vite.config.js", "vite.config.mjs"],
@@ -36,8 +37,13 @@ export function solidStart(context: LayoutContext = {}): FrameworkLayout {
     paths: [MIDDLEWARE, NITRO_CONFIG, ...CONFIG_FILES[2], ...CONFIG_FILES[1]],
     signInPage: "src/routes/signin.tsx",
     // csrfToken and callbackUrl are the accessors every sign-in page auth-init writes declares.
-    signInButton: ({ id, name }) =>
-      `<form method="post" action="/api/auth/signin/${id}"><input type="hidden" name="csrfToken" value={csrfToken() ?? ""} /><input type="hidden" name="callbackUrl" value={callbackUrl()} /><button type="submit">Sign in with ${name}</button></form>`,
+    signInButton: ({ id, name, type }) =>
+      `<form method="post" action="/api/auth/signin/${id}"><input type="hidden" name="csrfToken" value={csrfToken() ?? ""} /><input type="hidden" name="callbackUrl" value={callbackUrl()} />${
+        type === "email"
+          ? `<label>Email <input name="email" type="email" autocomplete="email" required /></label><button type="submit">Email me a sign-in link</button>`
+          : `<button type="submit">Sign in with ${name}</button>`
+      }</form>`,
+    clientModule: "@gatehouse/runtime/solid-start/client",
     libDir: "src/lib/server",
     // SolidStart's dev servers (vinxi, and Vite + Nitro) load .env into process.env for server code.
     data: { envImport: "", env: "process.env" },
@@ -55,7 +61,7 @@ export function solidStart(context: LayoutContext = {}): FrameworkLayout {
         "src/routes/protected.tsx",
         ...(data.signUp ? ["src/routes/signup.tsx"] : []),
         // The app's own Nitro config is kept: see edits.
-        ...(tracesPglite(data, major) && project.files[NITRO_CONFIG] == null ? [NITRO_CONFIG] : []),
+        ...(tracedDeps(data, major).length > 0 && project.files[NITRO_CONFIG] == null ? [NITRO_CONFIG] : []),
       ];
       return files.map((path) => ({ path, template: `solid-start/${path}.hbs` }));
     },
@@ -63,8 +69,10 @@ export function solidStart(context: LayoutContext = {}): FrameworkLayout {
     edits(project, data): FileEdit[] {
       const edits: FileEdit[] = [];
       const nitroConfig = project.files[NITRO_CONFIG];
-      if (tracesPglite(data, major) && nitroConfig != null && !nitroConfig.includes(PGLITE)) {
-        edits.push({ path: NITRO_CONFIG, ok: false, reason: `it is the app's own: add \`traceDeps: ["${PGLITE}"]\` to it, or the built server cannot find PGlite's WebAssembly files` });
+      const untraced = nitroConfig == null ? [] : tracedDeps(data, major).filter((name) => !nitroConfig.includes(name));
+      if (untraced.length > 0) {
+        const why = untraced.map((name) => (name === PGLITE ? "cannot find PGlite's WebAssembly files" : "cannot send sign-in mails")).join(" and ");
+        edits.push({ path: NITRO_CONFIG, ok: false, reason: `it is the app's own: add \`traceDeps: [${untraced.map((name) => `"${name}"`).join(", ")}]\` to it, or the built server ${why}` });
       }
       const own = project.files[MIDDLEWARE];
       // The app's own middleware is never rewritten; one that already runs ours (a re-run) needs nothing.
@@ -105,9 +113,15 @@ export function solidStart(context: LayoutContext = {}): FrameworkLayout {
   };
 }
 
-/** Nitro 3 (SolidStart 2) bundles dependencies; PGlite must stay a package to find its .wasm and .data files. Nitro 2 (vinxi) keeps it external already. */
-function tracesPglite(data: InitTemplateData, major: 1 | 2): boolean {
-  return major === 2 && data.pglite;
+/**
+ * Packages Nitro 3 (SolidStart 2) must keep as packages of the built server rather than
+ * bundle: PGlite, to find its .wasm and .data files; nodemailer, which the runtime imports
+ * by a name Nitro cannot follow, when it sends a sign-in mail. Nitro 2 (vinxi) keeps
+ * dependencies external already.
+ */
+function tracedDeps(data: InitTemplateData, major: 1 | 2): string[] {
+  if (major !== 2) return [];
+  return [...(data.pglite ? [PGLITE] : []), ...(data.email ? [NODEMAILER] : [])];
 }
 
 const OWN_MIDDLEWARE =

@@ -19,7 +19,11 @@ export const svelteKit: FrameworkLayout = {
   paths: [HOOKS, APP_TYPES],
   signInPage: "src/routes/signin/+page.svelte",
   // Without {redirectTo}: a page written before it had OAuth providers does not declare it (SignIn reads ?redirectTo= itself).
-  signInButton: ({ id, name }) => `<SignIn provider="${id}">{#snippet submitButton()}Sign in with ${name}{/snippet}</SignIn>`,
+  signInButton: ({ id, name, type }) =>
+    type === "email"
+      ? `<SignIn provider="${id}"><label>Email <input name="email" type="email" autocomplete="email" required /></label>{#snippet submitButton()}Email me a sign-in link{/snippet}</SignIn>`
+      : `<SignIn provider="${id}">{#snippet submitButton()}Sign in with ${name}{/snippet}</SignIn>`,
+  clientModule: "@gatehouse/runtime/sveltekit/client",
   libDir: "src/lib/server",
   data: { envImport: "import { env } from '$env/dynamic/private';", env: "env" },
 

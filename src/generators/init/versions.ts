@@ -11,4 +11,6 @@ export const DRIVER_VERSIONS = {
   "@types/better-sqlite3": "^9.6.0",
   // The password module uses node:crypto; sv's minimal app has no Node types.
   "@types/node": "^20.19.43",
+  // The email provider's SMTP client: the runtime imports it when it sends a sign-in link.
+  nodemailer: "^8.0.11",
 } as const;

@@ -1,0 +1,70 @@
+/**
+ * Reads and edits of the auth config object itself — the object literal that
+ * holds `providers` (passed to `SvelteKitAuth`, returned by a config function,
+ * or exported) — for the passwordless providers: whether it sets an `adapter`
+ * (email links and passkeys need one), and `experimental: { enableWebAuthn: true }`
+ * (passkeys), added or merged into an existing `experimental`. Text in, text
+ * out, idempotent.
+ */
+import { Node, SyntaxKind, type ObjectLiteralExpression, type SourceFile } from "ts-morph";
+import { appendItems, parse, unwrap, type SourceText } from "./source.js";
+
+/** The comment above the `experimental` entry this adds, as `auth-init` writes it in new configs. */
+export const WEBAUTHN_COMMENT = "Passkeys (WebAuthn) are experimental in the runtime: it runs them only when this is on.";
+
+/** `set`: the config has an `adapter`; `missing`: it surely has none; `unknown`: it cannot be told from the text (a spread, no config object found). */
+export type AdapterPresence = "set" | "missing" | "unknown";
+
+export function configAdapter(entry: SourceText): AdapterPresence {
+  const parsed = parse(entry);
+  const config = parsed && findConfigObject(parsed.file, entry.path);
+  if (!config || "reason" in config) return "unknown";
+  if (config.getProperty("adapter")) return "set";
+  // `{ ...shared, providers }` may bring one along.
+  return config.getProperties().some((property) => Node.isSpreadAssignment(property)) ? "unknown" : "missing";
+}
+
+export type EnableWebAuthnResult = { ok: true; text: string; changed: boolean } | { ok: false; reason: string };
+
+/**
+ * `experimental: { enableWebAuthn: true }` in the config object: added after its
+ * last entry, or the key added to an existing `experimental` object; a literal
+ * `enableWebAuthn: false` becomes `true` (passkeys are being added). Any other
+ * value of it is the app's own choice and is left as it is.
+ */
+export function enableWebAuthn(entry: SourceText): EnableWebAuthnResult {
+  const parsed = parse(entry);
+  if (!parsed) return { ok: false, reason: `${entry.path} does not parse as TypeScript` };
+  const { file } = parsed;
+  const config = findConfigObject(file, entry.path);
+  if ("reason" in config) return config;
+  const unchanged = { ok: true as const, text: entry.text, changed: false };
+
+  const experimental = config.getProperty("experimental");
+  if (!experimental) {
+    appendItems(file, config, [{ text: "experimental: { enableWebAuthn: true }", comment: WEBAUTHN_COMMENT }]);
+    return { ok: true, text: file.getFullText(), changed: true };
+  }
+  const value = Node.isPropertyAssignment(experimental) ? unwrap(experimental.getInitializer()) : undefined;
+  if (!Node.isObjectLiteralExpression(value)) {
+    return { ok: false, reason: `its \`experimental\` option is not written as an object (\`{ ... }\`), so \`enableWebAuthn: true\` cannot be added to it` };
+  }
+  const flag = value.getProperty("enableWebAuthn");
+  if (!flag) {
+    appendItems(file, value, [{ text: "enableWebAuthn: true" }]);
+    return { ok: true, text: file.getFullText(), changed: true };
+  }
+  const flagValue = Node.isPropertyAssignment(flag) ? unwrap(flag.getInitializer()) : undefined;
+  if (flagValue?.getKind() === SyntaxKind.FalseKeyword) {
+    flagValue.replaceWithText("true");
+    return { ok: true, text: file.getFullText(), changed: true };
+  }
+  return unchanged;
+}
+
+/** The one object literal of the module with a `providers` key. */
+function findConfigObject(file: SourceFile, path: string): ObjectLiteralExpression | { ok: false; reason: string } {
+  const objects = file.getDescendantsOfKind(SyntaxKind.ObjectLiteralExpression).filter((object) => object.getProperty("providers"));
+  if (objects.length === 1) return objects[0]!;
+  return { ok: false, reason: objects.length === 0 ? `${path} has no config object with \`providers\`` : `${path} has more than one object with \`providers\`` };
+}

@@ -1,0 +1,75 @@
+/**
+ * What the config edits share: an in-memory ts-morph project that only parses
+ * (no lib files, no imports resolved), and appending entries to an array or
+ * object literal as text, the way the literal is already written.
+ */
+import { Node, Project, QuoteKind, type ArrayLiteralExpression, type ObjectLiteralExpression, type SourceFile } from "ts-morph";
+
+export interface SourceText {
+  /** Relative to the app, with `/`. */
+  path: string;
+  text: string;
+}
+
+/** A project for syntax only; new imports take the quotes the sample's imports use. */
+export function newProject(sample: string): Project {
+  return new Project({
+    useInMemoryFileSystem: true,
+    // Only syntax matters: no lib files, no imports resolved (much faster).
+    skipLoadingLibFiles: true,
+    compilerOptions: { noLib: true, noResolve: true },
+    manipulationSettings: { quoteKind: /^\s*import\b[^;'"]*?(['"])/m.exec(sample)?.[1] === "'" ? QuoteKind.Single : QuoteKind.Double },
+  });
+}
+
+/** The file parsed, or `undefined` when it has syntax errors (an edit could make it worse). */
+export function parse(entry: SourceText): { project: Project; file: SourceFile } | undefined {
+  const project = newProject(entry.text);
+  const file = project.createSourceFile(entry.path, entry.text);
+  return project.getProgram().compilerObject.getSyntacticDiagnostics(file.compilerNode).length > 0 ? undefined : { project, file };
+}
+
+/** Looks through `x as T`, `x satisfies T`, `(x)`. */
+export function unwrap(node: Node | undefined): Node | undefined {
+  let current = node;
+  while (current && (Node.isAsExpression(current) || Node.isSatisfiesExpression(current) || Node.isParenthesizedExpression(current))) {
+    current = current.getExpression();
+  }
+  return current;
+}
+
+export interface NewItem {
+  /** `GitHub`, `experimental: { enableWebAuthn: true }`. */
+  text: string;
+  /** A `//` comment line above it (without the `//`), when the literal is written one item per line. */
+  comment?: string;
+}
+
+/**
+ * Appends items as text after the last one, the way the literal is written: one
+ * per line with the last item's indentation when it spans lines, a trailing
+ * comma kept where there was one; `[a, b]` and `{ a, b }` on one line stay so.
+ */
+export function appendItems(file: SourceFile, literal: ArrayLiteralExpression | ObjectLiteralExpression, items: readonly NewItem[]): void {
+  const array = Node.isArrayLiteralExpression(literal);
+  const existing: Node[] = array ? literal.getElements() : literal.getProperties();
+  if (existing.length === 0) {
+    const texts = items.map((item) => item.text).join(", ");
+    literal.replaceWithText(array ? `[${texts}]` : `{ ${texts} }`);
+    return;
+  }
+  const last = existing[existing.length - 1]!;
+  const text = file.getFullText();
+  const closing = literal.getEnd() - 1;
+  const between = text.slice(last.getEnd(), closing);
+  const trailingComma = between.trimStart().startsWith(",");
+  if (!literal.getText().includes("\n")) {
+    file.insertText(last.getEnd(), items.map((item) => `, ${item.text}`).join(""));
+    return;
+  }
+  const lineStart = text.lastIndexOf("\n", last.getStart()) + 1;
+  const indent = /^[ \t]*/.exec(text.slice(lineStart))![0];
+  const lines = items.map((item) => `${item.comment ? `\n${indent}// ${item.comment}` : ""}\n${indent}${item.text}`);
+  if (trailingComma) file.insertText(last.getEnd() + between.indexOf(",") + 1, lines.map((line) => `${line},`).join(""));
+  else file.insertText(last.getEnd(), lines.map((line) => `,${line}`).join(""));
+}

@@ -1,0 +1,41 @@
+/**
+ * The passwordless providers, email links and passkeys: both keep state in the
+ * app's database (one-time sign-in tokens; the passkeys' public keys), so the
+ * runtime refuses a config that lists them without an adapter — the whole
+ * config, every sign-in and session check. `auth-init` and `auth add-provider`
+ * say so before writing such a config. Also the package the email provider
+ * needs in the app (nodemailer).
+ */
+import type { ProviderCatalogEntry } from "@gatehouse/runtime/providers/catalog";
+import { DRIVER_VERSIONS } from "./init/versions.js";
+
+export function needsAdapter(entry: ProviderCatalogEntry): boolean {
+  return entry.type === "email" || entry.type === "webauthn";
+}
+
+/** Passkeys run only with the runtime's `experimental: { enableWebAuthn: true }`. */
+export function isPasskey(entry: ProviderCatalogEntry): boolean {
+  return entry.type === "webauthn";
+}
+
+/**
+ * Which of `entries` need a database and why, or `undefined` when none does:
+ * "email and passkey need a database (Email link keeps its one-time sign-in
+ * tokens there, Passkey the passkeys)".
+ */
+export function adapterRequirement(entries: readonly ProviderCatalogEntry[]): string | undefined {
+  const needing = entries.filter(needsAdapter);
+  if (needing.length === 0) return undefined;
+  const reasons = needing.map((entry, i) => `${entry.name} ${i === 0 ? "keeps " : ""}${entry.type === "email" ? "its one-time sign-in tokens" : "the passkeys"}${i === 0 ? " there" : ""}`);
+  return `${list(needing.map((entry) => entry.id))} need${needing.length === 1 ? "s" : ""} a database (${reasons.join(", ")})`;
+}
+
+/** Packages a provider needs in the app: the email provider sends its mails with nodemailer, which the runtime imports only then. */
+export function providerPackages(providers: readonly ProviderCatalogEntry[]): Record<string, string> {
+  return providers.some((p) => p.type === "email") ? { nodemailer: DRIVER_VERSIONS.nodemailer } : {};
+}
+
+/** `A`, `A and B`, `A, B and C`. */
+export function list(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+}

@@ -1,0 +1,248 @@
+/**
+ * `auth add-provider email` and `auth add-provider passkey`: the plan in memory
+ * (the import and entry, `experimental: { enableWebAuthn: true }` for passkeys,
+ * env placeholders for email, the refusal without an adapter) and the real bin on
+ * apps auth-init set up, each run twice.
+ */
+import { join } from "node:path";
+import { readFileSync } from "node:fs";
+import { afterAll, describe, expect, it } from "vitest";
+import { findProvider, type ProviderCatalogEntry } from "../../runtime/src/providers/catalog.js";
+import { WEBAUTHN_COMMENT } from "../../src/ast/config-object.js";
+import { readProject } from "../../src/engine/project.js";
+import { packageTemplates } from "../../src/engine/templates.js";
+import { planAddProviders, type AddProviderPlan } from "../../src/generators/add-provider.js";
+import { detect, DETECT_PATHS } from "../../src/generators/detect.js";
+import { initPaths, layoutFor, planInit } from "../../src/generators/init/plan.js";
+import { DRIVER_VERSIONS } from "../../src/generators/init/versions.js";
+import { authBin, authInitBin, cli, removeAll, root, snapshotDir, tempCopy } from "./support/cli.js";
+
+const EMAIL: ProviderCatalogEntry = findProvider("email")!;
+const PASSKEY: ProviderCatalogEntry = findProvider("passkey")!;
+const GITHUB: ProviderCatalogEntry = findProvider("github")!;
+const SERVER_COMMENT = "# Email link: the SMTP server that sends the sign-in links, e.g. smtp://user:password@smtp.example.com:587";
+const FROM_COMMENT = '# Email link: the sender of the sign-in links, e.g. "Sign in <no-reply@example.com>"';
+
+const CONFIG = `import { SvelteKitAuth } from '@gatehouse/runtime/sveltekit';
+import { Credentials } from '@gatehouse/runtime/providers';
+import { adapter } from '$lib/server/db';
+
+export const { handle, signIn, signOut } = SvelteKitAuth({
+\tadapter,
+\tproviders: [
+\t\tCredentials({ authorize: async () => null }),
+\t]
+});
+`;
+
+function plan(entries: ProviderCatalogEntry[], files: Record<string, string>): AddProviderPlan {
+  const layout = layoutFor("sveltekit");
+  return planAddProviders({
+    entries,
+    configPath: "src/auth.ts",
+    read: (path) => files[path] ?? null,
+    authBaseUrl: "http://localhost:5173/auth",
+    signIn: { page: layout.signInPage, button: layout.signInButton, clientModule: layout.clientModule },
+  });
+}
+
+/** The files after a plan that must have succeeded. */
+function applied(result: AddProviderPlan, files: Record<string, string>): Record<string, string> {
+  if (!result.ok) throw new Error(result.reason);
+  const out = { ...files };
+  for (const change of result.plan.changes) out[change.path] = change.after;
+  return out;
+}
+
+describe("planAddProviders: email and passkey", () => {
+  it("email: the import and the entry, both keys in .env and .env.example under their comments, the SMTP step, no callback URL", () => {
+    const files = { "src/auth.ts": CONFIG, ".env": 'AUTH_SECRET="s"\n', ".env.example": "AUTH_SECRET=\n" };
+    const result = plan([EMAIL], files);
+    const after = applied(result, files);
+    expect(after["src/auth.ts"]).toContain("import { Credentials, Nodemailer } from '@gatehouse/runtime/providers';");
+    expect(after["src/auth.ts"]).toContain("\t\tNodemailer,\n\t]");
+    expect(after["src/auth.ts"]).not.toContain("experimental");
+    expect(after[".env"]).toBe(`AUTH_SECRET="s"\n${SERVER_COMMENT}\nAUTH_EMAIL_SERVER=\n${FROM_COMMENT}\nAUTH_EMAIL_FROM=\n`);
+    expect(after[".env.example"]).toBe(`AUTH_SECRET=\n${SERVER_COMMENT}\nAUTH_EMAIL_SERVER=\n${FROM_COMMENT}\nAUTH_EMAIL_FROM=\n`);
+    expect(result.ok && result.callbackUrls).toEqual([]);
+    expect(result.ok && result.plan.nextSteps).toEqual([
+      'Set AUTH_EMAIL_SERVER to your SMTP server\'s URL (smtp://user:password@smtp.example.com:587; smtps:// for port 465) and AUTH_EMAIL_FROM to the sender ("Sign in <no-reply@example.com>") in .env: the sign-in links are mailed that way.',
+    ]);
+  });
+
+  it("email: nodemailer added to package.json, with the step to install it; not again once listed", () => {
+    const files = { "src/auth.ts": CONFIG, "package.json": '{\n\t"name": "app",\n\t"dependencies": {\n\t\t"@gatehouse/runtime": "^0.1.0"\n\t}\n}\n' };
+    const result = planAddProviders({ entries: [EMAIL], configPath: "src/auth.ts", read: (path) => files[path as keyof typeof files] ?? null, authBaseUrl: "x", installCommand: "pnpm install" });
+    const after = applied(result, files);
+    expect(JSON.parse(after["package.json"]!).dependencies).toEqual({ "@gatehouse/runtime": "^0.1.0", nodemailer: DRIVER_VERSIONS.nodemailer });
+    expect(result.ok && result.plan.nextSteps[0]).toBe("Install nodemailer (added to package.json; email sends its sign-in links with it): `pnpm install`.");
+    const again = planAddProviders({ entries: [EMAIL], configPath: "src/auth.ts", read: (path) => after[path] ?? null, authBaseUrl: "x" });
+    expect(again.ok && again.plan.changes).toEqual([]);
+    expect(again.ok && again.plan.nextSteps.join("\n")).not.toContain("Install");
+  });
+
+  it("passkey: the import, the entry and experimental.enableWebAuthn; no env keys; the step on where passkeys work", () => {
+    const files = { "src/auth.ts": CONFIG, ".env": 'AUTH_SECRET="s"\n' };
+    const result = plan([PASSKEY], files);
+    const after = applied(result, files);
+    expect(after["src/auth.ts"]).toBe(
+      CONFIG.replace("{ Credentials }", "{ Credentials, Passkey }").replace("\t]\n});", `\t\tPasskey,\n\t],\n\t// ${WEBAUTHN_COMMENT}\n\texperimental: { enableWebAuthn: true }\n});`),
+    );
+    expect(after[".env"]).toBe('AUTH_SECRET="s"\n');
+    expect(result.ok && result.plan.nextSteps[0]).toMatch(/^Passkeys \(WebAuthn\) are experimental in the runtime/);
+  });
+
+  it("twice changes nothing, for both at once; keys already set are not asked for again", () => {
+    const files = { "src/auth.ts": CONFIG, ".env": "" };
+    const once = applied(plan([EMAIL, PASSKEY], files), files);
+    once[".env"] = once[".env"]!.replace("AUTH_EMAIL_SERVER=", "AUTH_EMAIL_SERVER=smtp://127.0.0.1:2525").replace("AUTH_EMAIL_FROM=", "AUTH_EMAIL_FROM=app@example.com");
+    const twice = plan([EMAIL, PASSKEY], once);
+    if (!twice.ok) throw new Error(twice.reason);
+    expect(twice.plan.changes).toEqual([]);
+    expect(twice.present).toEqual([EMAIL, PASSKEY]);
+    expect(twice.plan.nextSteps.join("\n")).not.toContain("AUTH_EMAIL_SERVER");
+  });
+
+  it("Passkey listed without the switch: the switch is added (the runtime refuses the config without it)", () => {
+    const config = CONFIG.replace("{ Credentials }", "{ Credentials, Passkey }").replace("\t]\n", "\t\tPasskey\n\t]\n");
+    const result = plan([PASSKEY], { "src/auth.ts": config });
+    expect(result.ok && result.present).toEqual([PASSKEY]);
+    expect(applied(result, { "src/auth.ts": config })["src/auth.ts"]).toContain("\t\tPasskey\n\t],\n\t// Passkeys (WebAuthn)");
+  });
+
+  it("an existing `experimental` object gets `enableWebAuthn: true` added; twice changes nothing", () => {
+    const config = CONFIG.replace("\t]\n});", "\t],\n\texperimental: { mine: true }\n});");
+    const once = applied(plan([PASSKEY], { "src/auth.ts": config }), { "src/auth.ts": config });
+    expect(once["src/auth.ts"]).toContain("\texperimental: { mine: true, enableWebAuthn: true }\n});");
+    const twice = plan([PASSKEY], once);
+    expect(twice.ok && twice.plan.changes).toEqual([]);
+  });
+
+  it("an `experimental` it cannot edit: refused with the reason and the switch to add by hand", () => {
+    const config = CONFIG.replace("\t]\n});", "\t],\n\texperimental: flags\n});");
+    const result = plan([PASSKEY], { "src/auth.ts": config });
+    expect(result).toEqual({ ok: false, reason: expect.stringContaining("not written as an object"), byHand: expect.stringContaining("experimental: { enableWebAuthn: true }") });
+  });
+
+  it("a config without an adapter: refused before any edit, saying which provider needs one, why, and how to add one; OAuth still works", () => {
+    const config = CONFIG.replace("import { adapter } from '$lib/server/db';\n", "").replace("\tadapter,\n", "");
+    for (const entries of [[EMAIL], [PASSKEY], [GITHUB, EMAIL, PASSKEY]]) {
+      const result = plan(entries, { "src/auth.ts": config });
+      expect(result.ok).toBe(false);
+      expect(!result.ok && "needsAdapter" in result).toBe(true);
+    }
+    const both = plan([EMAIL, PASSKEY], { "src/auth.ts": config });
+    expect(!both.ok && both.reason).toContain(
+      "email and passkey need a database (Email link keeps its one-time sign-in tokens there, Passkey the passkeys), and src/auth.ts sets no `adapter`: the runtime would refuse the whole config (every sign-in and session check). Nothing was changed.",
+    );
+    expect(!both.ok && both.reason).toContain("`npx auth-init --adapter pglite --yes`");
+    expect(plan([GITHUB], { "src/auth.ts": config }).ok).toBe(true);
+  });
+
+  it("a config whose adapter cannot be told from the text (a spread): edited, with a next step saying an adapter is needed", () => {
+    const config = `import { Credentials } from '@gatehouse/runtime/providers';\nexport const config = { ...shared, providers: [Credentials({ authorize })] };\n`;
+    const result = plan([EMAIL], { "src/auth.ts": config });
+    expect(result.ok && result.plan.nextSteps[0]).toBe(
+      "email needs a database (Email link keeps its one-time sign-in tokens there): make sure src/auth.ts sets an `adapter` — without one the runtime refuses the whole config.",
+    );
+  });
+
+  it("the sign-in page auth-init wrote: the email form and what a passkey button calls, unless the page has them", () => {
+    const result = plan([EMAIL, PASSKEY], { "src/auth.ts": CONFIG, "src/routes/signin/+page.svelte": "<SignIn provider=\"credentials\" />\n" });
+    const steps = result.ok ? result.plan.nextSteps : [];
+    expect(steps).toContain(
+      'Add the email sign-in form to src/routes/signin/+page.svelte: <SignIn provider="email"><label>Email <input name="email" type="email" autocomplete="email" required /></label>{#snippet submitButton()}Email me a sign-in link{/snippet}</SignIn>',
+    );
+    expect(steps.join("\n")).toContain('Add a passkey button to src/routes/signin/+page.svelte: in the browser, `signIn("passkey", { email })` from @gatehouse/runtime/sveltekit/client signs in');
+    const page = "<SignIn provider=\"email\" />\n<script>signIn('passkey', { email })</script>\n";
+    const done = plan([EMAIL, PASSKEY], { "src/auth.ts": CONFIG, "src/routes/signin/+page.svelte": page });
+    expect((done.ok ? done.plan.nextSteps : []).join("\n")).not.toContain("Add ");
+  });
+});
+
+describe.each([
+  ["sveltekit", "sveltekit-minimal"],
+  ["solid-start", "solid-start-v2"],
+] as const)("add-provider on auth-init's config gives auth-init's own (%s)", (framework, fixture) => {
+  const initConfig = (providers: string[]) => {
+    const project = readProject(join(root, "test/cli/fixtures", fixture), [...DETECT_PATHS, ...initPaths(framework)]);
+    const p = planInit({
+      answers: { framework, providers, strategy: "database", adapter: "pglite", databaseUrl: "" },
+      project,
+      packageManager: "npm",
+      templates: packageTemplates,
+      runtimeSpec: "^0.1.0",
+      secret: "s".repeat(43),
+      frameworkMajor: detect(project).frameworks[0]?.major,
+    });
+    return p.changes.find((c) => c.path === "src/auth.ts")!.after;
+  };
+
+  it("credentials, then add-provider email passkey = credentials,email,passkey (SvelteKit's pages option aside)", () => {
+    const files = { "src/auth.ts": initConfig(["credentials"]) };
+    const added = applied(planAddProviders({ entries: [EMAIL, PASSKEY], configPath: "src/auth.ts", read: (path) => files[path as keyof typeof files] ?? null, authBaseUrl: "x" }), files);
+    // SvelteKit's config names the sign-in page only for providers that send errors back to it; add-provider leaves options alone.
+    const withoutPages = (text: string) => text.replace(/\t\/\/ Refused sign-ins[^\n]*\n[^\n]*\n\tpages: [^\n]*\n/, "");
+    expect(withoutPages(added["src/auth.ts"]!)).toBe(withoutPages(initConfig(["credentials", "email", "passkey"])));
+  });
+});
+
+describe("auth add-provider email / passkey (built binary)", () => {
+  const dirs: string[] = [];
+  afterAll(() => removeAll(dirs));
+  const app = (fixture: string, args: string[] = []) => {
+    const dir = tempCopy(fixture, "add-passwordless", dirs);
+    const init = cli(authInitBin, ["--yes", "--no-install", "--runtime", "^0.1.0", ...args], dir, {}, 60_000);
+    expect(init.code, init.stderr).toBe(0);
+    return dir;
+  };
+  const auth = (args: string[], cwd: string) => cli(authBin, args, cwd, {}, 60_000);
+  const read = (dir: string, path: string) => readFileSync(join(dir, path), "utf8");
+
+  it("SvelteKit on PGlite: email passkey edits the config and .env, prints the steps; a second run changes nothing", () => {
+    const dir = app("sveltekit-minimal");
+    const run = auth(["add-provider", "email", "passkey"], dir);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const config = read(dir, "src/auth.ts");
+    expect(config).toContain("import { Credentials, Nodemailer, Passkey } from '@gatehouse/runtime/providers';");
+    expect(config).toMatch(/\t\tNodemailer,\n\t\tPasskey,\n\t\],\n\t\/\/ Passkeys \(WebAuthn\)[^\n]*\n\texperimental: \{ enableWebAuthn: true \}\n\}\);\n$/);
+    expect(read(dir, ".env")).toMatch(/\n# Email link: the SMTP server[^\n]*\nAUTH_EMAIL_SERVER=\n# Email link: the sender[^\n]*\nAUTH_EMAIL_FROM=\n$/);
+    expect(run.stdout).toContain("Set AUTH_EMAIL_SERVER to your SMTP server's URL");
+    expect(run.stdout).toContain("Browsers make and use them only on https or on http://localhost");
+    expect(run.stdout).toContain("Add the email sign-in form to src/routes/signin/+page.svelte");
+    expect(run.stdout).toContain("Install nodemailer (added to package.json; email sends its sign-in links with it): `npm install`.");
+    expect(JSON.parse(read(dir, "package.json")).dependencies.nodemailer).toBe(DRIVER_VERSIONS.nodemailer);
+    const before = snapshotDir(dir);
+    const again = auth(["add-provider", "passkey", "email"], dir);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain("Passkey is already in src/auth.ts.");
+    expect(again.stdout).toContain("Email link is already in src/auth.ts.");
+    expect(again.stdout).not.toContain("updated");
+    expect(snapshotDir(dir)).toEqual(before);
+  });
+
+  it("SolidStart 2: passkey adds the switch in the config's style; --dry-run first shows it and writes nothing", () => {
+    const dir = app("solid-start-v2");
+    const before = snapshotDir(dir);
+    const dry = auth(["add-provider", "passkey", "--dry-run"], dir);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain("+  experimental: { enableWebAuthn: true },");
+    expect(snapshotDir(dir)).toEqual(before);
+    expect(auth(["add-provider", "passkey"], dir).code).toBe(0);
+    expect(read(dir, "src/auth.ts")).toMatch(/\n {4}Passkey,\n {2}\],\n {2}\/\/ Passkeys \(WebAuthn\)[^\n]*\n {2}experimental: \{ enableWebAuthn: true \},\n\};\n$/);
+    const done = snapshotDir(dir);
+    expect(auth(["add-provider", "passkey"], dir).code).toBe(0);
+    expect(snapshotDir(dir)).toEqual(done);
+  });
+
+  it("an app without a database: exit 1 saying email needs one and how to add it; nothing written", () => {
+    const dir = app("sveltekit-minimal", ["--providers", "github", "--adapter", "none", "--strategy", "jwt"]);
+    const before = snapshotDir(dir);
+    const run = auth(["add-provider", "email"], dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("error: email needs a database (Email link keeps its one-time sign-in tokens there), and src/auth.ts sets no `adapter`");
+    expect(run.stderr).toContain("npx auth-init --adapter pglite --yes");
+    expect(snapshotDir(dir)).toEqual(before);
+  });
+});

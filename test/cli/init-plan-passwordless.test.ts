@@ -1,0 +1,213 @@
+/**
+ * The `auth-init` generator with the passwordless providers, email links
+ * (`email`, the runtime's `Nodemailer`) and passkeys (`passkey`), for SvelteKit
+ * and SolidStart, in memory: the config (imports, bare entries, the WebAuthn
+ * switch), the sign-in and protected pages, env placeholders with their
+ * comments, next steps, and the rule that both need a database.
+ */
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { readProject, type ProjectSnapshot } from "../../src/engine/project.js";
+import { packageTemplates } from "../../src/engine/templates.js";
+import { detect, DETECT_PATHS } from "../../src/generators/detect.js";
+import { checkAnswers, UsageError, type InitAnswers } from "../../src/generators/init/answers.js";
+import { initPaths, layoutFor, planInit } from "../../src/generators/init/plan.js";
+import { DRIVER_VERSIONS } from "../../src/generators/init/versions.js";
+import type { Plan } from "../../src/plan/plan.js";
+import { root } from "./support/cli.js";
+
+const SECRET = "TEST_SECRET_0123456789_abcdefghijklmnopqrstu";
+const SERVER_COMMENT = "# Email link: the SMTP server that sends the sign-in links, e.g. smtp://user:password@smtp.example.com:587";
+const FROM_COMMENT = '# Email link: the sender of the sign-in links, e.g. "Sign in <no-reply@example.com>"';
+const WEBAUTHN_STEP = /^Passkeys \(WebAuthn\) are experimental in the runtime: `experimental: \{ enableWebAuthn: true \}` in the config turns them on\. Browsers make and use them only on https or on http:\/\/localhost — not on an IP address such as http:\/\/127\.0\.0\.1 —/;
+
+type App = "sveltekit" | "solid-start-v2" | "solid-start-v1";
+const FIXTURES: Record<App, string> = { sveltekit: "sveltekit-minimal", "solid-start-v2": "solid-start-v2", "solid-start-v1": "solid-start-v1" };
+
+function project(app: App): ProjectSnapshot {
+  const framework = app === "sveltekit" ? "sveltekit" : "solid-start";
+  return readProject(join(root, "test/cli/fixtures", FIXTURES[app]), [...DETECT_PATHS, ...initPaths(framework)]);
+}
+
+function plan(app: App, answers: Partial<InitAnswers>, snapshot = project(app)): Plan {
+  const framework = app === "sveltekit" ? "sveltekit" : "solid-start";
+  return planInit({
+    answers: { framework, providers: ["credentials"], strategy: "database", adapter: "pglite", databaseUrl: "", ...answers },
+    project: snapshot,
+    packageManager: "npm",
+    templates: packageTemplates,
+    runtimeSpec: "^0.1.0",
+    secret: SECRET,
+    frameworkMajor: detect(snapshot).frameworks[0]?.major,
+    nodeVersion: "22.12.0",
+  });
+}
+
+function applied(snapshot: ProjectSnapshot, p: Plan): ProjectSnapshot {
+  const files = { ...snapshot.files };
+  for (const change of p.changes) files[change.path] = change.after;
+  return { ...snapshot, files };
+}
+
+const after = (p: Plan, path: string) => p.changes.find((c) => c.path === path)?.after;
+const paths = (p: Plan) => p.changes.map((c) => c.path);
+const signInPage = (app: App) => (app === "sveltekit" ? "src/routes/signin/+page.svelte" : "src/routes/signin.tsx");
+const protectedPage = (app: App) => (app === "sveltekit" ? "src/routes/protected/+page.svelte" : "src/routes/protected.tsx");
+
+describe("planInit with email and passkey: every file as a snapshot", () => {
+  it.each([
+    ["SvelteKit: email, pglite, database sessions", "sveltekit", { providers: ["email"] }],
+    ["SvelteKit: passkey, sqlite, jwt", "sveltekit", { providers: ["passkey"], adapter: "sqlite", strategy: "jwt" }],
+    ["SvelteKit: credentials + email + passkey + github, pglite, database sessions", "sveltekit", { providers: ["credentials", "email", "passkey", "github"] }],
+    ["SolidStart 2: email, pglite, database sessions", "solid-start-v2", { providers: ["email"] }],
+    ["SolidStart 1.x: passkey, postgres, database sessions", "solid-start-v1", { providers: ["passkey"], adapter: "postgres" }],
+    ["SolidStart 2: credentials + email + passkey, pglite, database sessions", "solid-start-v2", { providers: ["credentials", "email", "passkey"] }],
+  ] as const)("%s", (_name, app, answers) => {
+    const p = plan(app, { ...answers, providers: [...answers.providers] } as Partial<InitAnswers>);
+    const files = Object.fromEntries(p.changes.map((c) => [c.path, c.before === null ? c.after : { before: c.before, after: c.after }]));
+    expect(files).toMatchSnapshot();
+    expect({ kept: p.kept, dependencies: p.dependencies, devDependencies: p.devDependencies, env: p.env, nextSteps: p.nextSteps }).toMatchSnapshot();
+  });
+});
+
+describe.each(["sveltekit", "solid-start-v2"] as const)("planInit with email and passkey (%s)", (app) => {
+  const q = app === "sveltekit" ? "'" : '"';
+  const both = () => plan(app, { providers: ["email", "passkey"] });
+
+  it("the config imports Nodemailer and Passkey and lists them bare; only passkeys turn on enableWebAuthn; refused sign-ins come back to /signin", () => {
+    const config = after(both(), "src/auth.ts")!;
+    expect(config).toContain(`import { Nodemailer, Passkey } from ${q}@gatehouse/runtime/providers${q};`);
+    expect(config).toMatch(/providers: \[\n\s+Nodemailer,\n\s+Passkey,\n\s+\],?\n\s+\/\/ Passkeys \(WebAuthn\) are experimental in the runtime: it runs them only when this is on\.\n\s+experimental: \{ enableWebAuthn: true \},?\n\};?\)?;?\n$/);
+    expect(config).toContain(`pages: { signIn: ${q}/signin${q} },`);
+    expect(config).toContain("adapter,");
+    expect(config).not.toContain("Credentials");
+    const emailOnly = after(plan(app, { providers: ["email"] }), "src/auth.ts")!;
+    expect(emailOnly).toContain(`import { Nodemailer } from ${q}@gatehouse/runtime/providers${q};`);
+    expect(emailOnly).not.toContain("experimental");
+  });
+
+  it("a database without passwords: db.ts and schema.ts, no sign-up, no password module; the next steps open /signin", () => {
+    const p = both();
+    expect(paths(p)).toEqual(expect.arrayContaining(["src/lib/server/db.ts", "src/lib/server/schema.ts"]));
+    expect(paths(p).filter((path) => /signup|passwords|sign-up-errors/.test(path))).toEqual([]);
+    expect(p.dependencies["@electric-sql/pglite"]).toBeDefined();
+    expect(p.nextSteps.join("\n")).toMatch(/open http:\/\/localhost:5173\/signin;/);
+  });
+
+  it("email: nodemailer in the app's dependencies (the runtime imports it to send the links); passkeys need no package", () => {
+    expect(both().dependencies.nodemailer).toBe(DRIVER_VERSIONS.nodemailer);
+    expect(JSON.parse(after(both(), "package.json")!).dependencies.nodemailer).toBe(DRIVER_VERSIONS.nodemailer);
+    expect(plan(app, { providers: ["passkey"] }).dependencies.nodemailer).toBeUndefined();
+  });
+
+  it(".env and .env.example: AUTH_EMAIL_SERVER and AUTH_EMAIL_FROM as empty placeholders under a comment saying what goes there", () => {
+    const p = both();
+    expect(after(p, ".env")).toBe(`AUTH_SECRET="${SECRET}"\n${SERVER_COMMENT}\nAUTH_EMAIL_SERVER=\n${FROM_COMMENT}\nAUTH_EMAIL_FROM=\n`);
+    expect(after(p, ".env.example")).toBe(`AUTH_SECRET=\n${SERVER_COMMENT}\nAUTH_EMAIL_SERVER=\n${FROM_COMMENT}\nAUTH_EMAIL_FROM=\n`);
+    expect(p.env).toEqual([{ key: "AUTH_SECRET", filled: true }, { key: "AUTH_EMAIL_SERVER", filled: false }, { key: "AUTH_EMAIL_FROM", filled: false }]);
+    // Passkeys read no env.
+    expect(after(plan(app, { providers: ["passkey"] }), ".env")).toBe(`AUTH_SECRET="${SECRET}"\n`);
+  });
+
+  it("values already in .env are kept and not asked for; a comment is not written again", () => {
+    const env = `AUTH_SECRET="keep-me-keep-me-keep-me-keep-me-keep-me"\n${SERVER_COMMENT}\nAUTH_EMAIL_SERVER=smtp://127.0.0.1:2525\n`;
+    const p = plan(app, { providers: ["email"] }, { ...project(app), files: { ...project(app).files, ".env": env } });
+    expect(after(p, ".env")).toBe(`${env}${FROM_COMMENT}\nAUTH_EMAIL_FROM=\n`);
+    expect(p.nextSteps[0]).toBe('Set AUTH_EMAIL_FROM to the sender ("Sign in <no-reply@example.com>") in .env: the sign-in links are mailed that way.');
+  });
+
+  it("next steps: the SMTP URL and the sender to set, where passkeys work, and the database both use", () => {
+    const steps = both().nextSteps;
+    expect(steps[0]).toBe(
+      'Set AUTH_EMAIL_SERVER to your SMTP server\'s URL (smtp://user:password@smtp.example.com:587; smtps:// for port 465) and AUTH_EMAIL_FROM to the sender ("Sign in <no-reply@example.com>") in .env: the sign-in links are mailed that way.',
+    );
+    expect(steps[1]).toMatch(WEBAUTHN_STEP);
+    expect(steps[2]).toBe(
+      "email and passkey need a database (Email link keeps its one-time sign-in tokens there, Passkey the passkeys): they use the embedded PGlite database (.pglite/, created on the app's first start).",
+    );
+    expect(plan(app, { providers: ["passkey"], adapter: "sqlite" }).nextSteps).toContain("passkey needs a database (Passkey keeps the passkeys there): it uses the SQLite file .data/auth.sqlite.");
+    // Nothing about databases for providers that need none.
+    expect(plan(app, { providers: ["credentials"] }).nextSteps.join("\n")).not.toContain("need a database");
+  });
+
+  it("the sign-in page: a form that mails a link, a passkey form whose email field offers passkeys (autocomplete username webauthn), fixed error messages", () => {
+    const page = after(both(), signInPage(app))!;
+    if (app === "sveltekit") {
+      expect(page).toContain(`<SignIn provider="email" {redirectTo}>\n\t<label>Email <input name="email" type="email" autocomplete="email" required /></label>\n\t{#snippet submitButton()}Email me a sign-in link{/snippet}\n</SignIn>`);
+      expect(page).toContain("import { signIn } from '@gatehouse/runtime/sveltekit/client';");
+      expect(page).toContain("await signIn('passkey', { email: typeof email === 'string' && email !== '' ? email : undefined, redirectTo: redirectTo ?? '/' });");
+      expect(page).toContain("<form onsubmit={signInWithPasskey}>");
+      expect(page).toContain("if (type === 'EmailSignin')");
+    } else {
+      expect(page).toContain(`<form method="post" action="/api/auth/signin/email">`);
+      expect(page).toContain(`import { signIn } from "@gatehouse/runtime/solid-start/client";`);
+      expect(page).toContain(`import { createSignal, Show } from "solid-js";`);
+      expect(page).toContain(`await signIn("passkey", { email: typeof email === "string" && email !== "" ? email : undefined, redirectTo: callbackUrl() });`);
+      expect(page).toContain("<form onSubmit={signInWithPasskey}>");
+      expect(page).toContain(`if (type === "EmailSignin")`);
+    }
+    expect(page).toContain(`<input name="email" type="email" autocomplete="username webauthn" />`);
+    expect(page).toContain("Sign in with a passkey");
+    expect(page).not.toContain("OAuthAccountNotLinked");
+    // The form auth add-provider suggests for email added later is this one.
+    expect(page.replaceAll(" {redirectTo}", "").replace(/\n\s*/g, "")).toContain(layoutFor(app === "sveltekit" ? "sveltekit" : "solid-start").signInButton({ id: "email", name: "Email link", type: "email" }));
+    // Email alone: no client module, no passkey form.
+    const emailOnly = after(plan(app, { providers: ["email"] }), signInPage(app))!;
+    expect(emailOnly).not.toContain("client");
+    expect(emailOnly).not.toContain("webauthn");
+  });
+
+  it("the protected page: an \"Add a passkey\" button (signIn('passkey', { action: 'register' })) with passkeys only", () => {
+    const page = after(both(), protectedPage(app))!;
+    expect(page).toContain(`await signIn(${q}passkey${q}, { action: ${q}register${q} });`);
+    expect(page).toContain("Add a passkey</button>");
+    expect(after(plan(app, { providers: ["email"] }), protectedPage(app))).not.toContain("passkey");
+  });
+
+  it("running again on the result changes nothing", () => {
+    const first = both();
+    const second = plan(app, { providers: ["email", "passkey"] }, applied(project(app), first));
+    expect(second.changes).toEqual([]);
+    expect(second.kept).toEqual([]);
+  });
+
+  it("a re-run adding them keeps the user's config and points to auth add-provider", () => {
+    const first = applied(project(app), plan(app, {}));
+    const p = plan(app, { providers: ["credentials", "email", "passkey"] }, first);
+    expect(p.kept).toContainEqual({ path: "src/auth.ts", reason: expect.stringContaining("differs from what auth-init writes") });
+    expect(p.nextSteps[0]).toBe("src/auth.ts is your own and was kept: if it lacks them, add the providers with `npx auth add-provider email passkey`, which edits it in place.");
+  });
+});
+
+describe("SolidStart 2 builds: nodemailer stays a package of the server", () => {
+  it("nitro.config.ts traces nodemailer (with PGlite, or alone on another database); 1.x needs no config", () => {
+    expect(after(plan("solid-start-v2", { providers: ["email"] }), "nitro.config.ts")).toContain(`traceDeps: ["@electric-sql/pglite", "nodemailer"],`);
+    expect(after(plan("solid-start-v2", { providers: ["email"], adapter: "postgres" }), "nitro.config.ts")).toContain(`traceDeps: ["nodemailer"],`);
+    expect(paths(plan("solid-start-v2", { providers: ["passkey"], adapter: "postgres" }))).not.toContain("nitro.config.ts");
+    expect(paths(plan("solid-start-v1", { providers: ["email"] }))).not.toContain("nitro.config.ts");
+  });
+
+  it("the app's own nitro.config.ts is kept, with the traceDeps entries it lacks", () => {
+    const own = `import { defineConfig } from "nitro/config";\n\nexport default defineConfig({ traceDeps: ["@electric-sql/pglite"] });\n`;
+    const p = plan("solid-start-v2", { providers: ["email"] }, { ...project("solid-start-v2"), files: { ...project("solid-start-v2").files, "nitro.config.ts": own } });
+    expect(p.kept).toEqual([{ path: "nitro.config.ts", reason: 'it is the app\'s own: add `traceDeps: ["nodemailer"]` to it, or the built server cannot send sign-in mails' }]);
+  });
+});
+
+describe("email and passkey need a database", () => {
+  const answers = (providers: string[], adapter: InitAnswers["adapter"] = "none"): InitAnswers => ({ framework: "sveltekit", providers, adapter, strategy: "jwt", databaseUrl: "" });
+
+  it("--adapter none is refused, naming the provider, what it keeps and --adapter pglite", () => {
+    expect(() => checkAnswers(answers(["email"]))).toThrow(UsageError);
+    expect(() => checkAnswers(answers(["email"]))).toThrow(
+      "email needs a database (Email link keeps its one-time sign-in tokens there): use --adapter pglite (embedded PostgreSQL, nothing to set up), or postgres, sqlite, hosted-store, instead of --adapter none",
+    );
+    expect(() => checkAnswers(answers(["github", "passkey"]))).toThrow(/^passkey needs a database \(Passkey keeps the passkeys there\): use --adapter pglite/);
+    expect(() => checkAnswers(answers(["credentials", "email", "passkey"]))).toThrow(/^email and passkey need a database \(Email link keeps its one-time sign-in tokens there, Passkey the passkeys\)/);
+  });
+
+  it("any database will do, with either session strategy; OAuth and credentials still work without one", () => {
+    for (const adapter of ["pglite", "postgres", "sqlite", "hosted-store"] as const) expect(() => checkAnswers(answers(["email", "passkey"], adapter))).not.toThrow();
+    expect(() => checkAnswers(answers(["credentials", "github"]))).not.toThrow();
+  });
+});
