@@ -73,6 +73,7 @@ export function planAddProviders(input: AddProviderInput): AddProviderPlan {
     ...(missing.length > 0 ? [`Install ${missing.join(", ")} (added to package.json; email sends its sign-in links with it): \`${input.installCommand ?? "npm install"}\`.`] : []),
     ...providerSetupSteps(entries, input.authBaseUrl, filled),
     ...signInButtonSteps(entries, input.signIn, read),
+    ...nitroTraceSteps(entries, read),
   ];
   const callbackUrls = entries.filter(isOAuthProvider).map((entry) => callbackUrl(input.authBaseUrl, entry));
   return { ok: true, plan, added: byName(result.added), present: byName(result.present), callbackUrls };
@@ -103,6 +104,20 @@ function signInButtonSteps(entries: readonly ProviderCatalogEntry[], signIn: Add
           ? `Add the email sign-in form to ${signIn.page}: ${signIn.button(entry)}`
           : `Add a ${entry.name} button to ${signIn.page}: ${signIn.button(entry)}`,
     );
+}
+
+/** Packages SolidStart 2's Nitro must keep out of its server bundle, per provider type, and why. */
+const NITRO_TRACED: Partial<Record<ProviderCatalogEntry["type"], { name: string; why: string }>> = {
+  email: { name: "nodemailer", why: "the runtime imports it by a name Nitro cannot follow" },
+  webauthn: { name: "@simplewebauthn/server", why: "its reflect-metadata polyfill must run before its X.509 parser, an order Nitro's bundle does not keep" },
+};
+
+/** A SolidStart 2 app (nitro.config.ts) whose `traceDeps` lacks what an added provider needs: say what to add. */
+function nitroTraceSteps(entries: readonly ProviderCatalogEntry[], read: AddProviderInput["read"]): string[] {
+  const nitro = read("nitro.config.ts");
+  if (nitro === null) return [];
+  const needed = [...new Set(entries.flatMap((entry) => NITRO_TRACED[entry.type] ?? []))].filter(({ name }) => !nitro.includes(`"${name}"`) && !nitro.includes(`'${name}'`));
+  return needed.map(({ name, why }) => `Add "${name}" to \`traceDeps\` in nitro.config.ts (${why}), or the built server fails when it is used.`);
 }
 
 function manualSteps(entries: readonly ProviderCatalogEntry[], configPath: string): string {

@@ -92,6 +92,20 @@ describe("planAddProviders: email and passkey", () => {
     expect(result.ok && result.plan.nextSteps[0]).toMatch(/^Passkeys \(WebAuthn\) are experimental in the runtime/);
   });
 
+  it("in a SolidStart 2 app (nitro.config.ts), says which packages traceDeps must keep, unless it does", () => {
+    const nitro = `import { defineConfig } from "nitro/config";\nexport default defineConfig({ traceDeps: ["@electric-sql/pglite"] });\n`;
+    const steps = (files: Record<string, string>) => {
+      const result = plan([EMAIL, PASSKEY], { "src/auth.ts": CONFIG, ...files });
+      return result.ok ? result.plan.nextSteps.filter((step) => step.includes("traceDeps")) : [];
+    };
+    expect(steps({ "nitro.config.ts": nitro })).toEqual([
+      'Add "nodemailer" to `traceDeps` in nitro.config.ts (the runtime imports it by a name Nitro cannot follow), or the built server fails when it is used.',
+      'Add "@simplewebauthn/server" to `traceDeps` in nitro.config.ts (its reflect-metadata polyfill must run before its X.509 parser, an order Nitro\'s bundle does not keep), or the built server fails when it is used.',
+    ]);
+    expect(steps({ "nitro.config.ts": nitro.replace(`"@electric-sql/pglite"`, `"@electric-sql/pglite", "nodemailer", "@simplewebauthn/server"`) })).toEqual([]);
+    expect(steps({})).toEqual([]);
+  });
+
   it("twice changes nothing, for both at once; keys already set are not asked for again", () => {
     const files = { "src/auth.ts": CONFIG, ".env": "" };
     const once = applied(plan([EMAIL, PASSKEY], files), files);

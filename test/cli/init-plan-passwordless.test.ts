@@ -179,12 +179,16 @@ describe.each(["sveltekit", "solid-start-v2"] as const)("planInit with email and
   });
 });
 
-describe("SolidStart 2 builds: nodemailer stays a package of the server", () => {
-  it("nitro.config.ts traces nodemailer (with PGlite, or alone on another database); 1.x needs no config", () => {
-    expect(after(plan("solid-start-v2", { providers: ["email"] }), "nitro.config.ts")).toContain(`traceDeps: ["@electric-sql/pglite", "nodemailer"],`);
-    expect(after(plan("solid-start-v2", { providers: ["email"], adapter: "postgres" }), "nitro.config.ts")).toContain(`traceDeps: ["nodemailer"],`);
-    expect(paths(plan("solid-start-v2", { providers: ["passkey"], adapter: "postgres" }))).not.toContain("nitro.config.ts");
-    expect(paths(plan("solid-start-v1", { providers: ["email"] }))).not.toContain("nitro.config.ts");
+describe("SolidStart 2 builds: nodemailer and @simplewebauthn/server stay packages of the server", () => {
+  const traced = (text: string | undefined) => [.../traceDeps: \[([^\]]*)\]/.exec(text ?? "")![1]!.matchAll(/"([^"]+)"/g)].map((m) => m[1]);
+
+  it("nitro.config.ts traces nodemailer and @simplewebauthn/server (with PGlite, or alone on another database); 1.x needs no config", () => {
+    expect(traced(after(plan("solid-start-v2", { providers: ["email"] }), "nitro.config.ts"))).toEqual(["@electric-sql/pglite", "nodemailer"]);
+    expect(traced(after(plan("solid-start-v2", { providers: ["email"], adapter: "postgres" }), "nitro.config.ts"))).toEqual(["nodemailer"]);
+    expect(traced(after(plan("solid-start-v2", { providers: ["passkey"], adapter: "postgres" }), "nitro.config.ts"))).toEqual(["@simplewebauthn/server"]);
+    expect(traced(after(plan("solid-start-v2", { providers: ["email", "passkey"] }), "nitro.config.ts"))).toEqual(["@electric-sql/pglite", "nodemailer", "@simplewebauthn/server"]);
+    expect(paths(plan("solid-start-v2", { providers: ["credentials"], adapter: "postgres" }))).not.toContain("nitro.config.ts");
+    expect(paths(plan("solid-start-v1", { providers: ["email", "passkey"] }))).not.toContain("nitro.config.ts");
   });
 
   it("the app's own nitro.config.ts is kept, with the traceDeps entries it lacks", () => {

@@ -5,8 +5,10 @@
  * say, and lets a person sign up, sign out and sign in again in headless
  * Chromium; the same pages work as plain form posts (no JavaScript), and the
  * middleware guards /protected. The SolidStart 2 app is made with
- * `--providers credentials,keycloak` and also signs in with Keycloak against a
- * real OpenID provider (oidc-provider on 127.0.0.1), twice, as one user.
+ * `--providers credentials,keycloak,email,passkey` and also signs in with Keycloak
+ * against a real OpenID provider (oidc-provider on 127.0.0.1), twice, as one
+ * user, with a link mailed to a real SMTP server on 127.0.0.1, and with
+ * passkeys on Chromium's virtual authenticator.
  */
 import { PGlite } from "@electric-sql/pglite";
 import { readFileSync } from "node:fs";
@@ -17,24 +19,28 @@ import { EMAIL, NAME, signUpOutAndIn, signUpWithTakenEmail } from "./support/acc
 import { hasChromium, useBrowser } from "./support/browser.js";
 import { http } from "./support/http.js";
 import { LOGIN, PROVIDER, PROVIDER_EMAIL, signInWithProviderTwice, signInWithTakenEmail, startProviderFor, type AppProvider } from "./support/oauth-flow.js";
+import { LINK_EMAIL, PASSKEY_EMAIL, passkeySignUpOutAndIn, signInWithEmailLink, startMailFor, type AppMail } from "./support/passwordless-flow.js";
 import { freePort, run, type RunningServer } from "./support/processes.js";
 import { startCliSolidStartApp, type CliSolidStartApp, type SolidStartVersion } from "./support/solid-start-app.js";
 
 const VERSIONS: SolidStartVersion[] = ["2", "1"];
 const CONFIG: Record<SolidStartVersion, string> = { "2": "vite.config.ts", "1": "app.config.ts" };
-/** The app that also signs in with Keycloak; 1.x keeps `--yes`'s defaults (credentials only). */
+/** The app that also signs in with Keycloak, email links and passkeys; 1.x keeps `--yes`'s defaults (credentials only). */
 const OAUTH_VERSION: SolidStartVersion = "2";
 const AUTH_PATH = "/api/auth";
 
 const apps = new Map<SolidStartVersion, CliSolidStartApp>();
 let provider: AppProvider | undefined;
+let mail: AppMail | undefined;
 
 /** The OAuth app's port comes first: the provider must know its callback URL before it starts. */
 async function startApp(version: SolidStartVersion): Promise<CliSolidStartApp> {
   if (version !== OAUTH_VERSION) return startCliSolidStartApp(version);
   const port = await freePort();
   provider = await startProviderFor(`http://localhost:${port}`, AUTH_PATH);
-  return startCliSolidStartApp(version, { initArgs: ["--providers", `credentials,${PROVIDER.id}`], port, env: provider.env });
+  mail = await startMailFor();
+  const initArgs = ["--providers", `credentials,${PROVIDER.id},email,passkey`];
+  return startCliSolidStartApp(version, { initArgs, port, env: { ...provider.env, ...mail.env } });
 }
 
 beforeAll(async () => {
@@ -51,6 +57,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([...apps.values()].map((app) => app.stop()));
   await provider?.server.close();
+  await mail?.server.close();
 });
 
 /** The hidden csrfToken and the form's action in a server-rendered page. */
@@ -159,6 +166,14 @@ describe.each(VERSIONS)("auth-init --yes in a SolidStart %s app", (version) => {
     it.skipIf(version !== OAUTH_VERSION)("Keycloak with the email of the password account: refused, back on the app's sign-in page with its message; nobody signed in", async () => {
       await signInWithTakenEmail(await freshPage(), shot, account(), provider!.server);
     }, 60_000);
+
+    it.skipIf(version !== OAUTH_VERSION)("sign in with a link from the mail (through its confirmation page); the used link is refused afterwards", async () => {
+      await signInWithEmailLink(await freshPage(), shot, account(), mail!.server);
+    }, 90_000);
+
+    it.skipIf(version !== OAUTH_VERSION)("register with a passkey and a new email, sign out, sign in with the passkey by email and without one", async () => {
+      await passkeySignUpOutAndIn(await freshPage(), shot, account());
+    }, 90_000);
   });
 
   it.skipIf(version !== OAUTH_VERSION)("with Keycloak: the sign-in page's plain form carries the CSRF token; next steps name the callback URL and the keys", async () => {
@@ -171,12 +186,12 @@ describe.each(VERSIONS)("auth-init --yes in a SolidStart %s app", (version) => {
   });
 
   // Last: PGlite allows one process per folder, so the server stops first.
-  it.skipIf(version !== OAUTH_VERSION)("after the server stops, its PGlite database holds one user for the Keycloak login and one keycloak account linked to it", async () => {
+  it.skipIf(version !== OAUTH_VERSION)("after the server stops, its PGlite database holds one user per person, and one keycloak account linked to the Keycloak login's user", async () => {
     await app().server.stop();
     const db = new PGlite(join(app().dir, ".pglite"));
     try {
       const users = await db.query<{ email: string }>("SELECT email FROM users ORDER BY email");
-      expect(users.rows.map((row) => row.email)).toEqual([EMAIL, `nojs-v${version}@example.com`, PROVIDER_EMAIL].sort());
+      expect(users.rows.map((row) => row.email)).toEqual([EMAIL, `nojs-v${version}@example.com`, PROVIDER_EMAIL, LINK_EMAIL, PASSKEY_EMAIL].sort());
       const accounts = await db.query(`SELECT u.email, a."providerAccountId" FROM accounts a JOIN users u ON u.id = a."userId" WHERE a.provider = $1`, [PROVIDER.id]);
       expect(accounts.rows).toEqual([{ email: PROVIDER_EMAIL, providerAccountId: LOGIN }]);
     } finally {

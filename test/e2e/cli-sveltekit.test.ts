@@ -8,7 +8,9 @@
  * also sign in with Keycloak (`--providers credentials,keycloak`), and one more
  * app has OAuth providers only, no database and JWT sessions: both against a
  * real OpenID provider (oidc-provider on 127.0.0.1) through its login and
- * consent pages.
+ * consent pages. The PostgreSQL app also has the passwordless providers
+ * (`email,passkey`): a sign-in link mailed to a real SMTP server on 127.0.0.1,
+ * and passkeys on Chromium's virtual authenticator.
  */
 import Database from "better-sqlite3";
 import { randomBytes } from "node:crypto";
@@ -20,6 +22,7 @@ import { EMAIL, signUpOutAndIn, signUpWithTakenEmail } from "./support/account-f
 import { hasChromium, useBrowser } from "./support/browser.js";
 import { startCliSvelteKitApp, type CliSvelteKitApp } from "./support/cli-sveltekit-app.js";
 import { LOGIN, PROVIDER, PROVIDER_EMAIL, signInWithProviderTwice, signInWithTakenEmail, startProviderFor, type AppProvider } from "./support/oauth-flow.js";
+import { LINK_EMAIL, PASSKEY_EMAIL, passkeySignUpOutAndIn, signInWithEmailLink, startMailFor, type AppMail } from "./support/passwordless-flow.js";
 import { freePort, run } from "./support/processes.js";
 
 const serverUrl = process.env.DATABASE_URL;
@@ -38,6 +41,8 @@ interface Variant {
   credentials: boolean;
   /** Also `--providers ...,keycloak`: sign-in through oidc-provider. */
   oauth?: boolean;
+  /** Also `--providers ...,email,passkey`: a mailed sign-in link and passkeys. */
+  passwordless?: boolean;
   /** `auth` commands run after auth-init, before the build. */
   afterInit?: string[][];
   /** Every user by email, with whether a password hash is stored. Absent for PGlite: the running app holds its folder alone. */
@@ -53,11 +58,12 @@ const variants: Variant[] = [
   { name: "pglite", args: [], driver: "@electric-sql/pglite", credentials: true },
   {
     name: "postgres",
-    args: ["--adapter", "postgres", "--providers", `credentials,${PROVIDER.id}`],
+    args: ["--adapter", "postgres", "--providers", `credentials,${PROVIDER.id},email,passkey`],
     driver: "pg",
     server: true,
     credentials: true,
     oauth: true,
+    passwordless: true,
     users: (_app, url) => query(url!, USERS_SQL),
     keycloakAccounts: (_app, url) => query(url!, KEYCLOAK_SQL),
   },
@@ -95,6 +101,7 @@ for (const variant of variants) {
     let app: CliSvelteKitApp;
     let database: { url: string; drop: () => Promise<void> } | undefined;
     let provider: AppProvider | undefined;
+    let mail: AppMail | undefined;
 
     beforeAll(async () => {
       if (variant.server) database = await freshDatabase(serverUrl!);
@@ -102,12 +109,15 @@ for (const variant of variants) {
       // The provider must know the app's callback URL before the app starts: the port comes first.
       const port = await freePort();
       if (variant.oauth) provider = await startProviderFor(`http://localhost:${port}`, "/auth");
-      app = await startCliSvelteKitApp(`app-${variant.name}`, args, { port, env: provider?.env, afterInit: variant.afterInit });
+      if (variant.passwordless) mail = await startMailFor();
+      const env = { ...provider?.env, ...mail?.env };
+      app = await startCliSvelteKitApp(`app-${variant.name}`, args, { port, env, afterInit: variant.afterInit });
     }, 900_000);
 
     afterAll(async () => {
       await app?.stop();
       await provider?.server.close();
+      await mail?.server.close();
       await database?.drop();
     });
 
@@ -172,8 +182,17 @@ for (const variant of variants) {
         await signInWithTakenEmail(await freshPage(), shot, account(), provider!.server);
       }, 60_000);
 
+      it.skipIf(!variant.passwordless)("sign in with a link from the mail (through its confirmation page); the used link is refused afterwards", async () => {
+        await signInWithEmailLink(await freshPage(), shot, account(), mail!.server);
+      }, 90_000);
+
+      it.skipIf(!variant.passwordless)("register with a passkey and a new email, sign out, sign in with the passkey by email and without one", async () => {
+        await passkeySignUpOutAndIn(await freshPage(), shot, account());
+      }, 90_000);
+
       it.skipIf(!variant.users)("the adapter's tables: one user per person, a password hash only for the one who signed up with a password", async () => {
-        const expected = [{ email: EMAIL, hashed: true }, ...(variant.oauth ? [{ email: PROVIDER_EMAIL, hashed: false }] : [])];
+        const passwordless = variant.passwordless ? [{ email: LINK_EMAIL, hashed: false }, { email: PASSKEY_EMAIL, hashed: false }] : [];
+        const expected = [{ email: EMAIL, hashed: true }, ...(variant.oauth ? [{ email: PROVIDER_EMAIL, hashed: false }] : []), ...passwordless].sort((a, b) => a.email.localeCompare(b.email));
         expect(await variant.users!(app, database?.url)).toEqual(expected);
       });
 

@@ -12,7 +12,14 @@ const MIDDLEWARE = "src/middleware.ts";
 /** SolidStart 2's Nitro config file, merged into the options of the nitro() Vite plugin. */
 const NITRO_CONFIG = "nitro.config.ts";
 const PGLITE = "@electric-sql/pglite";
+const SIMPLEWEBAUTHN = "@simplewebauthn/server";
 const NODEMAILER = "nodemailer";
+/** What the built server cannot do when the app's own Nitro config does not trace the package. */
+const TRACE_REASON: Record<string, string> = {
+  [PGLITE]: "cannot find PGlite's WebAssembly files",
+  [NODEMAILER]: "cannot send sign-in mails",
+  [SIMPLEWEBAUTHN]: "cannot load @simplewebauthn/server (\"tsyringe requires a reflect polyfill\")",
+};
 /** Where each major keeps SolidStart's options, in the order they are looked for. */
 const CONFIG_FILES: Record<1 | 2, readonly string[]> = {
   2: ["vite.config.ts", "vite.config.mts", "vite.config.js", "vite.config.mjs"],
@@ -71,7 +78,7 @@ export function solidStart(context: LayoutContext = {}): FrameworkLayout {
       const nitroConfig = project.files[NITRO_CONFIG];
       const untraced = nitroConfig == null ? [] : tracedDeps(data, major).filter((name) => !nitroConfig.includes(name));
       if (untraced.length > 0) {
-        const why = untraced.map((name) => (name === PGLITE ? "cannot find PGlite's WebAssembly files" : "cannot send sign-in mails")).join(" and ");
+        const why = untraced.map((name) => TRACE_REASON[name]).join(" and ");
         edits.push({ path: NITRO_CONFIG, ok: false, reason: `it is the app's own: add \`traceDeps: [${untraced.map((name) => `"${name}"`).join(", ")}]\` to it, or the built server ${why}` });
       }
       const own = project.files[MIDDLEWARE];
@@ -121,7 +128,7 @@ export function solidStart(context: LayoutContext = {}): FrameworkLayout {
  */
 function tracedDeps(data: InitTemplateData, major: 1 | 2): string[] {
   if (major !== 2) return [];
-  return [...(data.pglite ? [PGLITE] : []), ...(data.email ? [NODEMAILER] : [])];
+  return [...(data.pglite ? [PGLITE] : []), ...(data.email ? [NODEMAILER] : []), ...(data.passkey ? [SIMPLEWEBAUTHN] : [])];
 }
 
 const OWN_MIDDLEWARE =
