@@ -136,6 +136,23 @@ describe("asking for a link", () => {
     expect(adapter.liveTokens()).toEqual([]);
   });
 
+  it("a custom sender needs no `from`: it gets the link and sends it its own way", async () => {
+    const sent: string[] = [];
+    const adapter = ledgerAdapter();
+    const config: AuthConfig = {
+      secret: SECRET,
+      trustHost: true,
+      logger: captureLogger().logger,
+      adapter,
+      providers: [Email({ sendVerificationRequest: ({ identifier, url }) => void sent.push(`${identifier} ${url}`) })],
+    };
+    const response = await requestLink(config, new CookieJar(), "ada@example.com");
+    expect(locationOf(response).pathname).toBe("/auth/verify-request");
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatch(/^ada@example\.com http:\/\/localhost:3000\/auth\/callback\/email\?token=[0-9a-f]{64}&email=ada%40example\.com$/);
+    expect(adapter.liveTokens()).toHaveLength(1);
+  });
+
   it("sends no mail when the token cannot be stored", async () => {
     const { config } = setup({
       adapter: ledgerAdapter({ createVerificationToken: () => Promise.reject(new Error("database is down")) }),

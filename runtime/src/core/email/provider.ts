@@ -49,14 +49,14 @@ export function resolveEmailRuntime(provider: EmailConfig): EmailRuntime {
   };
 }
 
-/** Nodemailer cannot send without a server and a sender; a custom sender needs only what it reads itself. */
+/** Nodemailer cannot send without a server and a sender; a custom sender reads what it needs itself. */
 function sendingProblem(provider: EmailConfig): InvalidProvider | undefined {
   const usesNodemailer = provider.sendVerificationRequest === sendWithNodemailer;
   const missing: string[] = [];
   if (usesNodemailer && (provider.server === undefined || provider.server === null || provider.server === "")) {
     missing.push(`an SMTP server (\`server\`, or ${envName(provider.id, "SERVER")} such as smtp://user:password@smtp.example.com:587)`);
   }
-  if (typeof provider.from !== "string" || provider.from.trim() === "") {
+  if (usesNodemailer && (typeof provider.from !== "string" || provider.from.trim() === "")) {
     missing.push(`a sender address (\`from\`, or ${envName(provider.id, "FROM")} such as "Sign in <no-reply@example.com>")`);
   }
   if (missing.length === 0) return undefined;
