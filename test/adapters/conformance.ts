@@ -18,6 +18,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser } from "@gatehouse/runtime";
+import { describeCreateUserWithAccount } from "./conformance-create-with-account.js";
 
 export interface ConformanceTarget {
   /** Shown in the describe() title, e.g. "memory", "postgres (PGlite)". */
@@ -40,6 +41,8 @@ export interface ConformanceTarget {
     tokenTypeAsLinked?: string;
     /** The adapter has no `updateAccount` (a gatehouse extension: Auth.js adapters lack it). */
     noUpdateAccount?: string;
+    /** The adapter has no `createUserWithAccount` (a gatehouse extension: Auth.js adapters lack it). */
+    noCreateUserWithAccount?: string;
   };
 }
 
@@ -114,6 +117,7 @@ export function runAdapterConformance(target: ConformanceTarget): void {
   const noAuthenticators = target.limits?.noAuthenticators;
   const noGetAccount = target.limits?.noGetAccount;
   const noUpdateAccount = target.limits?.noUpdateAccount;
+  const noCreateUserWithAccount = target.limits?.noCreateUserWithAccount;
   /** Tests that read an account back field by field need `getAccount`. */
   const itWithGetAccount = (title: string, fn: () => Promise<void>) =>
     noGetAccount ? it.skip(`${title} (skipped: ${noGetAccount})`, fn) : it(title, fn);
@@ -184,6 +188,7 @@ export function runAdapterConformance(target: ConformanceTarget): void {
       const methods: (keyof Adapter)[] = [...USER_METHODS, ...ACCOUNT_METHODS, ...SESSION_METHODS, ...TOKEN_METHODS];
       if (!noAuthenticators) methods.push(...AUTHENTICATOR_METHODS);
       if (!noUpdateAccount) methods.push("updateAccount");
+      if (!noCreateUserWithAccount) methods.push("createUserWithAccount");
       const missing = methods.filter((m) => typeof a[m] !== "function");
       expect(missing).toEqual(noGetAccount ? ["getAccount"] : []);
     });
@@ -475,6 +480,17 @@ export function runAdapterConformance(target: ConformanceTarget): void {
         expect(expected.refresh_token).toMatch(/^ghr_from_[ab]$/);
         expect(accountFields(await stored(key))).toEqual(expected);
       });
+    });
+
+    describeCreateUserWithAccount({
+      skip: noCreateUserWithAccount,
+      adapter: () => a,
+      next,
+      userInput,
+      attempt,
+      userFields,
+      noAuthenticators,
+      noGetAccount,
     });
 
     describe("sessions", () => {

@@ -98,6 +98,7 @@ describe.skipIf(!serverUrl)(
         noGetAccount: "@auth/pg-adapter 1.11.3 has no getAccount",
         tokenTypeAsLinked: "@auth/pg-adapter 1.11.3 returns token_type as linked",
         noUpdateAccount: "@auth/pg-adapter 1.11.3 has no updateAccount (a gatehouse extension, not in Auth.js)",
+        noCreateUserWithAccount: "@auth/pg-adapter 1.11.3 has no createUserWithAccount (a gatehouse extension, not in Auth.js)",
       },
     });
 

@@ -2,7 +2,8 @@
  * Email sign-in on real databases through the postgres adapter: PGlite always,
  * the PostgreSQL server when DATABASE_URL is set (CI sets it). The verification
  * token row holds the hash and is gone after use; two links followed at once for
- * the same new address end in one user and one account.
+ * the same new address end in one user and one account; an account insert the
+ * database refuses leaves no user behind.
  */
 import type { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
@@ -14,7 +15,7 @@ import { fromPGlite } from "@gatehouse/runtime/adapters/postgres/pglite";
 import { Nodemailer } from "@gatehouse/runtime/providers";
 import { openPGlite } from "../adapters/support/pglite.js";
 import { createTestDatabase, type TestDatabase } from "../adapters/support/postgres-server.js";
-import { captureLogger, CookieJar, fetchSession, SECRET, storesSession } from "../helpers.js";
+import { captureLogger, CookieJar, fetchSession, locationOf, SECRET, storesSession } from "../helpers.js";
 import { followLink, mailedLink } from "./support/flow.js";
 import { startMailServer, type MailServer } from "./support/smtp.js";
 
@@ -69,6 +70,36 @@ function emailOnDatabase(name: string, open: () => Promise<Database>, skip = fal
       expect(results.every(({ result }) => storesSession(result))).toBe(true);
       expect(await db.rows(`SELECT id FROM users WHERE email = 'twice@example.com'`)).toHaveLength(1);
       expect(await db.rows(`SELECT 1 FROM accounts WHERE "providerAccountId" = 'twice@example.com'`)).toHaveLength(1);
+    });
+
+    it("an email account the database refuses leaves no user row (one transaction); a later link signs in", async () => {
+      // The database refuses the account of one address, after the user was inserted in the same
+      // transaction: what a lost connection or a full disk does at that moment.
+      await db.rows(`
+        CREATE FUNCTION refuse_account() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF NEW."providerAccountId" = 'refused@example.com' THEN RAISE EXCEPTION 'account refused by the test'; END IF;
+          RETURN NEW;
+        END $$`);
+      await db.rows(`CREATE TRIGGER refuse_account BEFORE INSERT ON accounts FOR EACH ROW EXECUTE FUNCTION refuse_account()`);
+      const log = captureLogger();
+      const failing = { ...config, logger: log.logger };
+      try {
+        const jar = new CookieJar();
+        const { result } = await followLink(failing, jar, await mailedLink(failing, mail, jar, "refused@example.com"));
+        expect(locationOf(result).pathname).toBe("/auth/error");
+        expect(locationOf(result).searchParams.get("error")).toBe("Configuration");
+        expect(storesSession(result)).toBe(false);
+        expect(await db.rows(`SELECT 1 FROM users WHERE email = 'refused@example.com'`)).toEqual([]);
+        expect(log.errors.some((e) => e.name === "AdapterError" && e.message.includes("createUserWithAccount"))).toBe(true);
+      } finally {
+        await db.rows(`DROP TRIGGER refuse_account ON accounts`);
+        await db.rows(`DROP FUNCTION refuse_account()`);
+      }
+      const jar = new CookieJar();
+      const { result } = await followLink(config, jar, await mailedLink(config, mail, jar, "refused@example.com"));
+      expect(storesSession(result)).toBe(true);
+      expect(await db.rows(`SELECT 1 FROM users u JOIN accounts a ON a."userId" = u.id WHERE u.email = 'refused@example.com'`)).toHaveLength(1);
     });
   });
 }

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { AuthConfig } from "@gatehouse/runtime";
 import { Nodemailer } from "@gatehouse/runtime/providers";
 import { call, CookieJar, fetchSession, locationOf, ORIGIN, storesSession } from "../helpers.js";
+import { ledgerAdapter } from "./support/adapter.js";
 import { followLink, mailedLink, requestLink } from "./support/flow.js";
 import { emailSetup, useMailServer } from "./support/setup.js";
 
@@ -86,6 +87,51 @@ describe("email sign-in of users made another way", () => {
     expect((await adapter.getUser(existing.id))!.emailVerified).toBeInstanceOf(Date);
     expect((await adapter.getUserByAccount({ provider: "email", providerAccountId: "ada@example.com" }))!.id).toBe(existing.id);
     expect((await fetchSession(config, jar)).body.user.name).toBe("Ada");
+  });
+});
+
+describe.each([
+  ["with the adapter's createUserWithAccount (one transaction)", {}, "createUserWithAccount"],
+  ["with an adapter that lacks createUserWithAccount (Auth.js adapters)", { createUserWithAccount: undefined }, "createUser"],
+] as const)("a new user's first sign-in %s", (_case, overrides, method) => {
+  function setupWith(events: string[] = []) {
+    const adapter = ledgerAdapter(overrides);
+    const result = setup({
+      adapter,
+      events: {
+        createUser: ({ user }) => void events.push(`createUser:${user.email}`),
+        linkAccount: ({ user, account }) => void events.push(`linkAccount:${account.provider}:${account.providerAccountId}:${account.userId === user.id}`),
+        signIn: ({ isNewUser }) => void events.push(`signIn:${isNewUser}`),
+      },
+    });
+    return { ...result, adapter, events };
+  }
+
+  it("stores the user with a verified address and its email account; createUser, linkAccount and signIn fire in that order", async () => {
+    const { config, adapter, events } = setupWith();
+    const jar = new CookieJar();
+    const { result } = await followLink(config, jar, await mailedLink(config, mail(), jar, "new@example.com"));
+    expect(storesSession(result)).toBe(true);
+    expect(adapter.userCreations()).toEqual([method]);
+    const user = (await adapter.getUserByEmail("new@example.com"))!;
+    expect(user.emailVerified).toBeInstanceOf(Date);
+    expect(await adapter.getAccount("new@example.com", "email")).toMatchObject({ userId: user.id, type: "email" });
+    expect(events).toEqual(["createUser:new@example.com", "linkAccount:email:new@example.com:true", "signIn:true"]);
+  });
+
+  it("an address whose email account is still linked to a user who changed address since: a new user, the link stays theirs", async () => {
+    const { config, adapter, events } = setupWith();
+    const moved = await adapter.createUser({ id: "", email: "old@example.com", emailVerified: new Date(), name: "Moved" });
+    await adapter.linkAccount({ userId: moved.id, type: "email", provider: "email", providerAccountId: "old@example.com" });
+    await adapter.updateUser({ id: moved.id, email: "moved@example.com" });
+    const jar = new CookieJar();
+    const { result } = await followLink(config, jar, await mailedLink(config, mail(), jar, "old@example.com"));
+    expect(storesSession(result)).toBe(true);
+    const user = (await adapter.getUserByEmail("old@example.com"))!;
+    expect(user.id).not.toBe(moved.id);
+    expect((await adapter.getUserByAccount({ provider: "email", providerAccountId: "old@example.com" }))!.id).toBe(moved.id);
+    expect(events).toEqual(["createUser:old@example.com", "signIn:true"]);
+    expect((await fetchSession(config, jar)).body.user.email).toBe("old@example.com");
   });
 });
 

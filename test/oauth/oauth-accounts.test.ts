@@ -2,15 +2,23 @@
  * Who an OAuth sign-in makes the user: a new user with a linked account on first
  * sign-in, the same user afterwards, a second provider linked to the signed-in
  * user, and the refusals (an email taken by an unlinked user, an account linked
- * to someone else, the signIn callback saying no) that store nothing.
+ * to someone else, the signIn callback saying no) that store nothing; two first
+ * sign-ins at once; and a database failing half-way, which leaves no user
+ * without its account (one transaction through `createUserWithAccount`, or
+ * undone without it).
  */
+import type { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Adapter, AuthConfig } from "@gatehouse/runtime";
 import { MemoryAdapter } from "@gatehouse/runtime/adapters/memory";
+import { migrate, PostgresAdapter } from "@gatehouse/runtime/adapters/postgres";
+import { fromPGlite } from "@gatehouse/runtime/adapters/postgres/pglite";
 import { OIDC } from "@gatehouse/runtime/providers";
-import { captureLogger, CookieJar, fetchSession, locationOf, ORIGIN, SECRET } from "../helpers.js";
-import { signInThroughProvider } from "./support/handler-flow.js";
+import { openPGlite } from "../adapters/support/pglite.js";
+import { captureLogger, CookieJar, fetchSession, locationOf, ORIGIN, SECRET, storesSession } from "../helpers.js";
+import { returnToCallback, signInThroughProvider, startSignIn } from "./support/handler-flow.js";
 import { startOidcServer, type OidcServer } from "./support/oidc-server.js";
+import { authorize } from "./support/user-agent.js";
 
 let server: OidcServer;
 
@@ -19,19 +27,28 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-/** The adapter, with a record of the writing calls the handler made. */
-function recordingAdapter() {
-  const adapter = MemoryAdapter();
+/** Adapter methods that write; `recording` notes each call to them. */
+const WRITES = ["createUser", "createUserWithAccount", "linkAccount", "updateAccount", "createSession", "updateUser", "deleteUser"] as const;
+
+/** `adapter` with a record of the writing calls the handler made (`writes`, method names in order). */
+function recording<A extends Adapter>(adapter: A): { recorded: Adapter; writes: string[] } {
   const writes: string[] = [];
   const recorded: Adapter = { ...adapter };
-  for (const method of ["createUser", "linkAccount", "updateAccount", "createSession", "updateUser"] as const) {
-    const original = adapter[method] as (...args: unknown[]) => unknown;
+  for (const method of WRITES) {
+    const original = adapter[method] as ((...args: unknown[]) => unknown) | undefined;
+    if (typeof original !== "function") continue;
     (recorded as Record<string, unknown>)[method] = (...args: unknown[]) => {
       writes.push(method);
       return original.apply(adapter, args);
     };
   }
-  return { adapter, recorded, writes };
+  return { recorded, writes };
+}
+
+/** The memory adapter, and a recording of the writes the handler made through it. */
+function recordingAdapter() {
+  const adapter = MemoryAdapter();
+  return { adapter, ...recording(adapter) };
 }
 
 function providers(overrides: Record<string, unknown> = {}) {
@@ -71,7 +88,8 @@ describe("first and later sign-ins (database sessions)", () => {
     const jar = new CookieJar();
     const first = await signInThroughProvider(config, jar, "oidc", { login: "ada" });
     expect(locationOf(first.callback).href).toBe(`${ORIGIN}/`);
-    expect(writes).toEqual(["createUser", "linkAccount", "createSession"]);
+    // The user and its account in one adapter call: one transaction in a database.
+    expect(writes).toEqual(["createUserWithAccount", "createSession"]);
 
     const user = await adapter.getUserByAccount({ provider: "oidc", providerAccountId: "ada" });
     expect(user).toMatchObject({ email: "ada@example.test", name: expect.any(String), emailVerified: null });
@@ -250,24 +268,143 @@ describe("a profile() that fails", () => {
   });
 });
 
+describe("two first sign-ins of the same new person at once", () => {
+  it("end in one user with one account, and both are signed in as that user", async () => {
+    const { config, adapter, events, writes } = setup();
+    // Neither request looks the address up before both have found no linked account: both plan to
+    // create the user, so one of them loses the race in createUserWithAccount and must recover.
+    let planned = 0;
+    let release!: () => void;
+    const bothPlanned = new Promise<void>((resolve) => (release = resolve));
+    (config.adapter as Adapter).getUserByEmail = async (email) => {
+      if (++planned === 2) release();
+      await bothPlanned;
+      return adapter.getUserByEmail(email);
+    };
+    // Both browsers go through the provider; the callbacks then arrive together.
+    const pending = await Promise.all(
+      [new CookieJar(), new CookieJar()].map(async (jar) => {
+        const { authorizationUrl } = await startSignIn(config, jar, "oidc");
+        return { jar, result: await authorize(authorizationUrl, { login: "twin" }) };
+      }),
+    );
+    const callbacks = await Promise.all(pending.map(({ jar, result }) => returnToCallback(config, jar, result)));
+    for (const callback of callbacks) expect(locationOf(callback).href).toBe(`${ORIGIN}/`);
+    const user = await adapter.getUserByAccount({ provider: "oidc", providerAccountId: "twin" });
+    expect(user?.email).toBe("twin@example.test");
+    for (const { jar } of pending) expect((await fetchSession(config, jar)).body.user.email).toBe("twin@example.test");
+    // Both tried; one created the user and its account, the other found them.
+    expect(writes.filter((w) => w === "createUserWithAccount")).toHaveLength(2);
+    expect(events.filter((e) => e.name === "createUser")).toHaveLength(1);
+    expect(events.filter((e) => e.name === "signIn").map((e) => e.message.isNewUser).sort()).toEqual([false, true]);
+  });
+});
+
 describe("a database that fails half-way", () => {
-  it("linkAccount failing after createUser removes the new user, so the next sign-in starts clean", async () => {
-    const { config, adapter, logs } = setup();
-    const linkAccount = adapter.linkAccount;
+  it("createUserWithAccount failing stores nothing and fires no event; the next sign-in starts clean", async () => {
+    const { config, adapter, logs, events } = setup();
+    const createUserWithAccount = adapter.createUserWithAccount;
     let failures = 1;
-    (config.adapter as { linkAccount: unknown }).linkAccount = (account: never) => {
+    (config.adapter as { createUserWithAccount: unknown }).createUserWithAccount = (...args: Parameters<typeof createUserWithAccount>) => {
       if (failures-- > 0) throw new Error("connection reset");
-      return linkAccount.call(adapter, account);
+      return createUserWithAccount.apply(adapter, args);
     };
     const jar = new CookieJar();
-    const first = await signInThroughProvider(config, jar, "oidc", { login: "rex" });
+    const first = await signInThroughProvider(config, jar, "oidc", { login: "sam" });
     expect(locationOf(first.callback).searchParams.get("error")).toBe("Configuration");
-    expect(await adapter.getUserByEmail("rex@example.test")).toBeNull();
-    expect(logs.errors.some((e) => e.name === "AdapterError" && e.message.includes("linkAccount"))).toBe(true);
+    expect(await adapter.getUserByEmail("sam@example.test")).toBeNull();
+    expect(events).toEqual([]);
+    expect(logs.errors.some((e) => e.name === "AdapterError" && e.message.includes("createUserWithAccount"))).toBe(true);
     expect((await fetchSession(config, jar)).body).toBeNull();
 
-    const second = await signInThroughProvider(config, jar, "oidc", { login: "rex" });
+    const second = await signInThroughProvider(config, jar, "oidc", { login: "sam" });
     expect(locationOf(second.callback).href).toBe(`${ORIGIN}/`);
-    expect((await adapter.getUserByAccount({ provider: "oidc", providerAccountId: "rex" }))!.email).toBe("rex@example.test");
+    expect((await adapter.getUserByAccount({ provider: "oidc", providerAccountId: "sam" }))!.email).toBe("sam@example.test");
+  });
+
+  describe("with an adapter that lacks createUserWithAccount (as Auth.js adapters do)", () => {
+    function setupWithoutExtension() {
+      const result = setup();
+      delete (result.config.adapter as Adapter).createUserWithAccount;
+      return result;
+    }
+
+    it("the first sign-in creates the user, then links the account, with events in that order", async () => {
+      const { config, adapter, writes, events } = setupWithoutExtension();
+      await signInThroughProvider(config, new CookieJar(), "oidc", { login: "una" });
+      expect(writes).toEqual(["createUser", "linkAccount", "createSession"]);
+      expect((await adapter.getUserByAccount({ provider: "oidc", providerAccountId: "una" }))!.email).toBe("una@example.test");
+      expect(events.map((e) => e.name)).toEqual(["createUser", "linkAccount", "signIn"]);
+    });
+
+    it("linkAccount failing after createUser removes the new user, so the next sign-in starts clean", async () => {
+      const { config, adapter, logs, writes } = setupWithoutExtension();
+      const linkAccount = adapter.linkAccount;
+      let failures = 1;
+      (config.adapter as { linkAccount: unknown }).linkAccount = (account: never) => {
+        if (failures-- > 0) throw new Error("connection reset");
+        return linkAccount.call(adapter, account);
+      };
+      const jar = new CookieJar();
+      const first = await signInThroughProvider(config, jar, "oidc", { login: "rex" });
+      expect(locationOf(first.callback).searchParams.get("error")).toBe("Configuration");
+      expect(writes).toEqual(["createUser", "deleteUser"]);
+      expect(await adapter.getUserByEmail("rex@example.test")).toBeNull();
+      expect(logs.errors.some((e) => e.name === "AdapterError" && e.message.includes("linkAccount"))).toBe(true);
+      expect((await fetchSession(config, jar)).body).toBeNull();
+
+      const second = await signInThroughProvider(config, jar, "oidc", { login: "rex" });
+      expect(locationOf(second.callback).href).toBe(`${ORIGIN}/`);
+      expect((await adapter.getUserByAccount({ provider: "oidc", providerAccountId: "rex" }))!.email).toBe("rex@example.test");
+    });
+  });
+
+  describe("on PostgreSQL (PGlite)", () => {
+    let db: PGlite;
+    let postgres: Adapter;
+
+    beforeAll(async () => {
+      db = await openPGlite();
+      const client = fromPGlite(db);
+      await migrate(client);
+      postgres = PostgresAdapter(client);
+      // The database refuses one provider account, after the user was inserted in the same transaction:
+      // what a lost connection or a full disk does at that moment.
+      await db.exec(`
+        CREATE FUNCTION refuse_account() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF NEW."providerAccountId" = 'refused' THEN RAISE EXCEPTION 'account refused by the test'; END IF;
+          RETURN NEW;
+        END $$;
+        CREATE TRIGGER refuse_account BEFORE INSERT ON accounts FOR EACH ROW EXECUTE FUNCTION refuse_account();
+      `);
+    }, 120_000);
+    afterAll(async () => {
+      await db?.close();
+    });
+
+    it("an account insert the database refuses leaves no user row; the user sees the error and can sign in later", async () => {
+      const { recorded, writes } = recording(postgres);
+      const { config, logs, events } = setup({ adapter: recorded });
+      const jar = new CookieJar();
+      const { callback } = await signInThroughProvider(config, jar, "oidc", { login: "refused" });
+      expect(locationOf(callback).pathname).toBe("/auth/error");
+      expect(locationOf(callback).searchParams.get("error")).toBe("Configuration");
+      expect(storesSession(callback)).toBe(false);
+      // Rolled back by the transaction, not deleted afterwards.
+      expect(writes).toEqual(["createUserWithAccount"]);
+      expect((await db.query("SELECT 1 FROM users WHERE email = 'refused@example.test'")).rows).toEqual([]);
+      expect((await db.query(`SELECT 1 FROM accounts WHERE "providerAccountId" = 'refused'`)).rows).toEqual([]);
+      expect(events).toEqual([]);
+      expect(logs.errors.some((e) => e.name === "AdapterError" && e.message.includes("createUserWithAccount"))).toBe(true);
+
+      // The address is not held by a user without the account: once the database accepts it, the same
+      // person signs in (not OAuthAccountNotLinked).
+      await db.exec("DROP TRIGGER refuse_account ON accounts");
+      const again = await signInThroughProvider(config, jar, "oidc", { login: "refused" });
+      expect(locationOf(again.callback).href).toBe(`${ORIGIN}/`);
+      const rows = await db.query(`SELECT u.email FROM users u JOIN accounts a ON a."userId" = u.id WHERE a."providerAccountId" = 'refused'`);
+      expect(rows.rows).toEqual([{ email: "refused@example.test" }]);
+    });
   });
 });

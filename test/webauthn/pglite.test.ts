@@ -1,7 +1,8 @@
 /**
  * The passkey flow on a real database: the PostgreSQL adapter on PGlite, with
- * database sessions. Sign up, sign out, sign in again, add a second passkey.
- * One PGlite for the file: opening one takes seconds.
+ * database sessions. Sign up, sign out, sign in again, add a second passkey; a
+ * sign-up whose authenticator the database refuses leaves no user and no
+ * account behind. One PGlite for the file: opening one takes seconds.
  */
 import type { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,7 +10,7 @@ import { PostgresAdapter, migrate } from "@gatehouse/runtime/adapters/postgres";
 import { fromPGlite } from "@gatehouse/runtime/adapters/postgres/pglite";
 import type { Adapter } from "@gatehouse/runtime";
 import { openPGlite } from "../adapters/support/pglite.js";
-import { call, csrfToken, fetchSession, storesSession } from "../helpers.js";
+import { call, csrfToken, fetchSession, locationOf, storesSession } from "../helpers.js";
 import { CookieJar, ORIGIN, fetchOptions, newAuthenticator, passkeySetup, postCallback, signIn, signUp } from "./support/flow.js";
 
 let db: PGlite;
@@ -36,7 +37,7 @@ describe("passkeys on PostgreSQL (PGlite)", () => {
     expect(signedUp.response.status).toBe(302);
     expect(signedUp.response.headers.get("location")).toBe(`${ORIGIN}/welcome`);
     expect(storesSession(signedUp.response)).toBe(true);
-    expect(writes).toEqual(["createUser", "linkAccount", "createAuthenticator", "createSession"]);
+    expect(writes).toEqual(["createUserWithAccount", "createSession"]);
     const user = (await adapter.getUserByEmail!("ada@example.com"))!;
     expect(await adapter.getUserByAccount!({ provider: "passkey", providerAccountId: signedUp.credential.id })).toMatchObject({ id: user.id });
     expect(await adapter.getAuthenticator!(signedUp.credential.id)).toEqual({
@@ -76,5 +77,36 @@ describe("passkeys on PostgreSQL (PGlite)", () => {
     const discoverable = await signIn(config, fresh, laptop);
     expect(storesSession(discoverable.response)).toBe(true);
     expect((await fetchSession(config, fresh)).body.user.email).toBe("ada@example.com");
+  });
+
+  it("a sign-up whose authenticator insert fails stores neither the user nor the account (one transaction)", async () => {
+    // The database refuses the authenticator of one address's sign-up, after the user and the account
+    // were inserted in the same transaction: what a full disk or a lost connection does at that moment.
+    await db.exec(`
+      CREATE FUNCTION refuse_authenticator() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF (SELECT email FROM users WHERE id = NEW."userId") = 'refused@example.com' THEN
+          RAISE EXCEPTION 'authenticator refused by the test';
+        END IF;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER refuse_authenticator BEFORE INSERT ON authenticators FOR EACH ROW EXECUTE FUNCTION refuse_authenticator();
+    `);
+    try {
+      const { config, logs, events } = passkeySetup({ session: { strategy: "database" } }, adapter);
+      const { response, credential } = await signUp(config, new CookieJar(), newAuthenticator(), "refused@example.com");
+      expect(locationOf(response).searchParams.get("error")).toBe("Configuration");
+      expect(storesSession(response)).toBe(false);
+      expect((await db.query("SELECT 1 FROM users WHERE email = 'refused@example.com'")).rows).toEqual([]);
+      expect((await db.query(`SELECT 1 FROM accounts WHERE "providerAccountId" = $1`, [credential.id])).rows).toEqual([]);
+      expect(events).toEqual([]);
+      expect(logs.errors.some((e) => e.name === "AdapterError" && e.message.includes("createUserWithAccount"))).toBe(true);
+    } finally {
+      await db.exec("DROP TRIGGER refuse_authenticator ON authenticators; DROP FUNCTION refuse_authenticator();");
+    }
+    // Nothing holds the address: the same person signs up fine.
+    const { config } = passkeySetup({ session: { strategy: "database" } }, adapter);
+    const again = await signUp(config, new CookieJar(), newAuthenticator(), "refused@example.com");
+    expect(storesSession(again.response)).toBe(true);
   });
 });

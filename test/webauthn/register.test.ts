@@ -32,7 +32,8 @@ describe("registering a new user", () => {
     expect(response.headers.get("location")).toBe(`${ORIGIN}/welcome`);
     expect(storesSession(response)).toBe(true);
     expect(clearsChallenge(response)).toBe(true);
-    expect(writes).toEqual(["createUser", "linkAccount", "createAuthenticator", ...(strategy === "database" ? ["createSession"] : [])]);
+    // User, account and authenticator in one adapter call: one transaction in a database.
+    expect(writes).toEqual(["createUserWithAccount", ...(strategy === "database" ? ["createSession"] : [])]);
 
     const user = (await memory.getUserByEmail("ada@example.com"))!;
     expect(user).toMatchObject({ email: "ada@example.com", emailVerified: null });
@@ -139,10 +140,67 @@ describe("registering a new user", () => {
     expect(await memory.listAuthenticatorsByUserId("other")).toEqual([]);
   });
 
-  it("a createUser that loses a race on the email is refused as AccountNotLinked", async () => {
+  it("a createUserWithAccount that loses a race on the email is refused as AccountNotLinked, nothing of it stored", async () => {
     const setup = passkeySetup();
+    let racedIn = false;
     const racing = {
       ...setup.memory,
+      // The check passes, then the insert hits the unique email of a concurrent sign-up.
+      getUserByEmail: async (email: string) => (racedIn ? setup.memory.getUserByEmail(email) : null),
+      createUserWithAccount: async (...args: Parameters<typeof setup.memory.createUserWithAccount>) => {
+        racedIn = true;
+        await setup.memory.createUser({ id: "winner", email: args[0].email, emailVerified: null });
+        return setup.memory.createUserWithAccount(...args);
+      },
+    };
+    const { config, events } = passkeySetup({}, racing);
+    const jar = new CookieJar();
+    const { body } = await fetchOptions(config, jar, { email: "ada@example.com" });
+    const { credential, response: data } = newAuthenticator().register(body.options);
+    const response = await postCallback(config, jar, "register", data);
+    expect(locationOf(response).searchParams.get("error")).toBe("AccountNotLinked");
+    expectRefused(response);
+    expect(await setup.memory.getAuthenticator(credential.id)).toBeNull();
+    expect(await setup.memory.getAccount(credential.id, "passkey")).toBeNull();
+    expect(events).toEqual([]);
+  });
+
+  it("a createUserWithAccount that fails stores nothing and fires no event: Configuration", async () => {
+    const setup = passkeySetup();
+    const failing = { ...setup.memory, createUserWithAccount: async () => Promise.reject(new Error("disk full")) };
+    const { config, logs, events } = passkeySetup({}, failing);
+    const { response, credential } = await signUp(config, new CookieJar(), newAuthenticator(), "ada@example.com");
+    expect(locationOf(response).searchParams.get("error")).toBe("Configuration");
+    expectRefused(response);
+    expect(await setup.memory.getUserByEmail("ada@example.com")).toBeNull();
+    expect(await setup.memory.getAccount(credential.id, "passkey")).toBeNull();
+    expect(events).toEqual([]);
+    expect(logs.errors.map((e) => e.message).join("\n")).toContain("createUserWithAccount");
+  });
+});
+
+/** The memory adapter without the gatehouse extension, as an Auth.js adapter is: separate calls, undone on failure. */
+describe("registering a new user with an adapter that lacks createUserWithAccount", () => {
+  const withoutExtension = (memory: ReturnType<typeof passkeySetup>["memory"], overrides: Record<string, unknown> = {}) => ({
+    ...memory,
+    createUserWithAccount: undefined,
+    ...overrides,
+  });
+
+  it("stores user, account and authenticator with createUser, linkAccount and createAuthenticator", async () => {
+    const setup = passkeySetup();
+    const { config, writes, events } = passkeySetup({}, withoutExtension(setup.memory));
+    const { response, credential } = await signUp(config, new CookieJar(), newAuthenticator(), "ada@example.com");
+    expect(storesSession(response)).toBe(true);
+    expect(writes).toEqual(["createUser", "linkAccount", "createAuthenticator", "createSession"]);
+    const user = (await setup.memory.getUserByEmail("ada@example.com"))!;
+    expect(await setup.memory.getAuthenticator(credential.id)).toMatchObject({ userId: user.id });
+    expect(events.map((e) => e.name)).toEqual(["createUser", "linkAccount", "signIn"]);
+  });
+
+  it("a createUser that loses a race on the email is refused as AccountNotLinked", async () => {
+    const setup = passkeySetup();
+    const racing = withoutExtension(setup.memory, {
       // The check passes, then the insert hits the unique email of a concurrent sign-up.
       getUserByEmail: async (email: string) => (racedIn ? setup.memory.getUserByEmail(email) : null),
       createUser: async (user: any) => {
@@ -150,7 +208,7 @@ describe("registering a new user", () => {
         await setup.memory.createUser({ id: "winner", email: user.email, emailVerified: null });
         return setup.memory.createUser(user);
       },
-    };
+    });
     let racedIn = false;
     const { config } = passkeySetup({}, racing);
     const jar = new CookieJar();
@@ -165,7 +223,7 @@ describe("registering a new user", () => {
 
   it("a failing createAuthenticator undoes the user and the account", async () => {
     const setup = passkeySetup();
-    const failing = { ...setup.memory, createAuthenticator: async () => Promise.reject(new Error("disk full")) };
+    const failing = withoutExtension(setup.memory, { createAuthenticator: async () => Promise.reject(new Error("disk full")) });
     const { config, logs } = passkeySetup({}, failing);
     const { response, credential } = await signUp(config, new CookieJar(), newAuthenticator(), "ada@example.com");
     expect(locationOf(response).searchParams.get("error")).toBe("Configuration");

@@ -12,6 +12,7 @@ import type {
   Adapter,
   AdapterAccount,
   AdapterAuthenticator,
+  AdapterNewUser,
   AdapterSession,
   AdapterUser,
   VerificationToken,
@@ -96,6 +97,48 @@ export function MemoryAdapter(options: MemoryAdapterOptions = {}): MemoryAdapter
     }
   }
 
+  // What createUser, linkAccount and createAuthenticator store, checked against
+  // the stores but not written: createUserWithAccount checks all three first.
+
+  /** The user `createUser` stores; throws on a taken id or email. */
+  function userToCreate(input: AdapterNewUser): AdapterUser {
+    // `copy` already cloned emailVerified; defaulting must not bring back the caller's Date.
+    const user = { ...copy(input) } as AdapterUser;
+    user.emailVerified ??= null;
+    // A given id is kept (a credentials `authorize()` user keeps its id); a database adapter may assign its own.
+    user.id = typeof input.id === "string" && input.id !== "" ? input.id : crypto.randomUUID();
+    if (users.has(user.id)) throw new MemoryAdapterError("unique_violation", `A user with id "${user.id}" already exists.`);
+    claimEmail(user.email, user.id);
+    return user;
+  }
+
+  function storeUser(user: AdapterUser): void {
+    users.set(user.id, user);
+    if (typeof user.email === "string") userIdByEmail.set(user.email, user.id);
+  }
+
+  /** The account `linkAccount` stores; throws when the provider account is linked already. Its user is the caller's to check. */
+  function accountToLink(input: AdapterAccount): AdapterAccount {
+    if (accounts.has(accountKey(input.provider, input.providerAccountId))) {
+      throw new MemoryAdapterError(
+        "unique_violation",
+        `The ${input.provider} account "${input.providerAccountId}" is already linked to a user.`,
+      );
+    }
+    const account = copy(input);
+    // The contract returns token_type lowercased; providers send "Bearer".
+    if (typeof account.token_type === "string") account.token_type = account.token_type.toLowerCase();
+    return account;
+  }
+
+  /** The authenticator `createAuthenticator` stores; throws on a taken credentialID. Its user is the caller's to check. */
+  function authenticatorToCreate(input: AdapterAuthenticator): AdapterAuthenticator {
+    if (authenticators.has(input.credentialID)) {
+      throw new MemoryAdapterError("unique_violation", `An authenticator with credentialID "${input.credentialID}" already exists.`);
+    }
+    return { ...copy(input), transports: input.transports ?? null };
+  }
+
   function withoutUser(userId: string): void {
     for (const [key, account] of accounts) if (account.userId === userId) accounts.delete(key);
     for (const [token, session] of sessions) if (session.userId === userId) sessions.delete(token);
@@ -104,15 +147,19 @@ export function MemoryAdapter(options: MemoryAdapterOptions = {}): MemoryAdapter
 
   return {
     async createUser(input) {
-      // `copy` already cloned emailVerified; defaulting must not bring back the caller's Date.
-      const user: AdapterUser = { ...copy(input) };
-      user.emailVerified ??= null;
-      // A given id is kept (a credentials `authorize()` user keeps its id); a database adapter may assign its own.
-      user.id = typeof input.id === "string" && input.id !== "" ? input.id : crypto.randomUUID();
-      if (users.has(user.id)) throw new MemoryAdapterError("unique_violation", `A user with id "${user.id}" already exists.`);
-      claimEmail(user.email, user.id);
-      users.set(user.id, user);
-      if (typeof user.email === "string") userIdByEmail.set(user.email, user.id);
+      const user = userToCreate(input);
+      storeUser(user);
+      return copy(user);
+    },
+
+    async createUserWithAccount(userInput, accountInput, authenticatorInput) {
+      // Every check first, then every write, with no await between: all or nothing, as a transaction.
+      const user = userToCreate(userInput);
+      const account = accountToLink({ ...accountInput, userId: user.id });
+      const authenticator = authenticatorInput && authenticatorToCreate({ ...authenticatorInput, userId: user.id });
+      storeUser(user);
+      accounts.set(accountKey(account.provider, account.providerAccountId), account);
+      if (authenticator) authenticators.set(authenticator.credentialID, authenticator);
       return copy(user);
     },
 
@@ -154,17 +201,8 @@ export function MemoryAdapter(options: MemoryAdapterOptions = {}): MemoryAdapter
 
     async linkAccount(input) {
       requireUser(input.userId, "link an account");
-      const key = accountKey(input.provider, input.providerAccountId);
-      if (accounts.has(key)) {
-        throw new MemoryAdapterError(
-          "unique_violation",
-          `The ${input.provider} account "${input.providerAccountId}" is already linked to a user.`,
-        );
-      }
-      const account = copy(input);
-      // The contract returns token_type lowercased; providers send "Bearer".
-      if (typeof account.token_type === "string") account.token_type = account.token_type.toLowerCase();
-      accounts.set(key, account);
+      const account = accountToLink(input);
+      accounts.set(accountKey(account.provider, account.providerAccountId), account);
       return copy(account);
     },
 
@@ -252,10 +290,7 @@ export function MemoryAdapter(options: MemoryAdapterOptions = {}): MemoryAdapter
 
     async createAuthenticator(input) {
       requireUser(input.userId, "create an authenticator");
-      if (authenticators.has(input.credentialID)) {
-        throw new MemoryAdapterError("unique_violation", `An authenticator with credentialID "${input.credentialID}" already exists.`);
-      }
-      const authenticator: AdapterAuthenticator = { ...copy(input), transports: input.transports ?? null };
+      const authenticator = authenticatorToCreate(input);
       authenticators.set(authenticator.credentialID, authenticator);
       return copy(authenticator);
     },

@@ -52,8 +52,56 @@ export type AdapterAccountUpdate = Pick<AdapterAccount, "provider" | "providerAc
   [Field in AdapterAccountTokenField]?: AdapterAccount[Field] | null | undefined;
 };
 
+/** A user `createUserWithAccount` creates: without an id, the adapter (or its database) assigns one. */
+export type AdapterNewUser = Omit<AdapterUser, "id"> & { id?: string };
+
+/**
+ * An account `createUserWithAccount` links to the user it creates: an
+ * `AdapterAccount` without `userId`, which the adapter sets. (A key-remapping
+ * type, not `Omit`: `Omit` of a type with an index signature, as accounts have,
+ * would drop every named field.)
+ */
+export type AdapterNewAccount = { [Key in keyof AdapterAccount as Key extends "userId" ? never : Key]: AdapterAccount[Key] };
+
 export interface Adapter {
   createUser?(user: AdapterUser): Awaitable<AdapterUser>;
+  /**
+   * gatehouse extension (not in Auth.js): creates a user and links its first
+   * account to it, and for a passkey sign-up stores its first authenticator too,
+   * in ONE transaction: either all of it is stored or none of it. Returns the
+   * created user (with its id: the given one, or one the adapter assigned).
+   *
+   * It throws, having stored nothing, when any part fails: a user with that
+   * email (or id) exists, the provider account is linked already, an
+   * authenticator with that `credentialID` exists, or the database fails. The
+   * account's and the authenticator's `userId` are the new user's id; any
+   * `userId` they carry is ignored. Each part is stored as `createUser`,
+   * `linkAccount` and `createAuthenticator` store it (`token_type` lowercased ...).
+   *
+   * The first sign-in (OAuth, OIDC, email link) and a passkey sign-up use it when
+   * the adapter has it. Without it they call `createUser`, then `linkAccount` (and
+   * `createAuthenticator`), deleting the new user again if a later call fails; a
+   * process that dies between the calls still leaves a user without its account,
+   * whose email then refuses that person's next sign-in (`OAuthAccountNotLinked`).
+   *
+   * @example A first sign-in, with nothing half-written if it fails
+   * ```ts
+   * try {
+   *   const user = await adapter.createUserWithAccount?.(
+   *     { email: profile.email, name: profile.name, image: null, emailVerified: null },
+   *     { type: "oidc", provider: "google", providerAccountId: profile.sub, access_token, token_type: "bearer" },
+   *   );
+   * } catch (error) {
+   *   // Nothing was stored: e.g. a concurrent first sign-in of the same person stored
+   *   // the user and the account first (read them with getUserByAccount), or the email is taken.
+   * }
+   * ```
+   */
+  createUserWithAccount?(
+    user: AdapterNewUser,
+    account: AdapterNewAccount,
+    authenticator?: Omit<AdapterAuthenticator, "userId">,
+  ): Awaitable<AdapterUser>;
   getUser?(id: string): Awaitable<AdapterUser | null>;
   getUserByEmail?(email: string): Awaitable<AdapterUser | null>;
   getUserByAccount?(

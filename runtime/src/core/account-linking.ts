@@ -6,7 +6,7 @@
  * so the `signIn` callback can refuse with nothing stored.
  */
 import { ACCOUNT_TOKEN_FIELDS } from "../adapters/account-token-fields.js";
-import type { AdapterAccount, AdapterAccountUpdate, AdapterUser } from "../adapters/types.js";
+import type { AdapterAccount, AdapterAccountUpdate, AdapterNewUser, AdapterUser } from "../adapters/types.js";
 import type { Account, User } from "../types.js";
 import { callAdapter } from "./adapter.js";
 import type { RequestContext } from "./context.js";
@@ -113,12 +113,14 @@ export async function applyOAuthPlan(ctx: RequestContext, plan: LinkPlan, accoun
     }
     return { user: plan.user, isNewUser: false };
   }
+  if (plan.kind === "create" && typeof adapter.createUserWithAccount === "function") {
+    return createLinkedUser(ctx, plan.user, account, profileUser);
+  }
   let user: AdapterUser;
   let isNewUser = false;
   if (plan.kind === "create") {
-    const { id: _providerId, ...profile } = plan.user;
     try {
-      user = await callAdapter(adapter, "createUser", { ...profile, email: profile.email ?? null, emailVerified: null } as unknown as AdapterUser);
+      user = await callAdapter(adapter, "createUser", newUserOf(plan.user) as AdapterUser);
     } catch (error) {
       // Two first sign-ins of the same person at once: the other one created the user (and links it).
       const raced = await waitForLinkedUser(ctx, account);
@@ -142,4 +144,32 @@ export async function applyOAuthPlan(ctx: RequestContext, plan: LinkPlan, accoun
   }
   await emit(config, "linkAccount", { user, account: linked, profile: profileUser });
   return { user, isNewUser };
+}
+
+/** The user a first sign-in creates: the profile's fields, without the provider's id (the adapter assigns one). */
+function newUserOf(profile: User): AdapterNewUser {
+  const { id: _providerId, ...fields } = profile;
+  return { ...fields, email: fields.email ?? null, emailVerified: null } as AdapterNewUser;
+}
+
+/**
+ * The first sign-in of a new user through the adapter's `createUserWithAccount`:
+ * the user and the account are stored in one transaction, so a failure (or a
+ * crash) leaves no user without its account, and there is nothing to undo.
+ */
+async function createLinkedUser(ctx: RequestContext, planned: User, account: Account, profileUser: User): Promise<SignedInUser> {
+  const { config } = ctx;
+  const { userId: _none, ...toLink } = account as AdapterAccount;
+  let user: AdapterUser;
+  try {
+    user = await callAdapter(config.adapter!, "createUserWithAccount", newUserOf(planned), toLink);
+  } catch (error) {
+    // Two first sign-ins of the same person at once: the other one stored the user and its account first.
+    const raced = await waitForLinkedUser(ctx, account).catch(() => null);
+    if (raced) return { user: raced, isNewUser: false };
+    throw error;
+  }
+  await emit(config, "createUser", { user });
+  await emit(config, "linkAccount", { user, account: { ...toLink, userId: user.id }, profile: profileUser });
+  return { user, isNewUser: true };
 }

@@ -15,6 +15,7 @@ export const CHALLENGE_COOKIE = "authjs.challenge";
 /** Adapter methods that write. */
 const WRITES = new Set([
   "createUser",
+  "createUserWithAccount",
   "updateUser",
   "deleteUser",
   "linkAccount",

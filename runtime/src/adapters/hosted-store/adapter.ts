@@ -3,7 +3,8 @@
  * tables (see `runtime/migrations/hosted-store`). Every method is ONE
  * statement, so each is atomic on its own: an account or session and its join
  * row are inserted together by one statement (a data-modifying WITH), never
- * one without the other. Constraints (unique email, unique provider account,
+ * one without the other. `createUserWithAccount` runs the statements of
+ * `createUser`, `linkAccount` (and `createAuthenticator`) in one transaction. Constraints (unique email, unique provider account,
  * links that cascade) keep the data consistent under concurrent requests, not
  * read-then-write checks here.
  *
@@ -12,10 +13,11 @@
  * (the migration's composite foreign keys guarantee it).
  */
 import type { SqlClient } from "../postgres/client.js";
-import { accountValues, authenticatorValues, postgresAccountUpdate } from "../sql/rows.js";
+import { postgresAccountUpdate } from "../sql/rows.js";
 import type { Adapter, AdapterUser } from "../types.js";
 import type { HostedStoreClient } from "./client.js";
 import { HostedStoreError } from "./errors.js";
+import { insertAccount, insertAuthenticator, insertUser, insertUserWithAccount } from "./inserts.js";
 import {
   ACCOUNT_COLUMNS,
   AUTHENTICATOR_COLUMNS,
@@ -91,14 +93,13 @@ export function HostedStoreAdapter(client: HostedStoreClient): Required<Adapter>
 
   return {
     async createUser(user) {
-      // The caller's id is kept (a credentials user keeps the id authorize() gave it); without one the store makes a UUID.
-      const row = await one<UserRow>(
-        (t) => `INSERT INTO ${t.users} (id, email, "emailVerified", image, name)
-          VALUES (COALESCE($1, gen_random_uuid()::text), $2, $3, $4, $5)
-          RETURNING ${USER_COLUMNS}`,
-        [user.id || null, user.email ?? null, user.emailVerified ?? null, user.image ?? null, user.name ?? null],
-      );
-      return toUser(row!);
+      const { db, t } = await store();
+      return insertUser(db, t, user);
+    },
+
+    async createUserWithAccount(user, account, authenticator) {
+      const { db, t } = await store();
+      return insertUserWithAccount(db, t, user, account, authenticator);
     },
 
     async getUser(id) {
@@ -147,20 +148,8 @@ export function HostedStoreAdapter(client: HostedStoreClient): Required<Adapter>
     },
 
     async linkAccount(account) {
-      // The account and its join row in one statement: both are written or neither.
-      const row = await one<AccountRow>(
-        (t) => `WITH account AS (
-            INSERT INTO ${t.accounts} ("user", type, provider, "providerAccountId", refresh_token, access_token,
-              expires_at, id_token, scope, session_state, token_type)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-            RETURNING id, ${ACCOUNT_COLUMNS}
-          ), joined AS (
-            INSERT INTO ${t.usersAccounts} (account, "user") SELECT id, "user" FROM account
-          )
-          SELECT ${ACCOUNT_COLUMNS} FROM account`,
-        accountValues(account),
-      );
-      return toAccount(row!);
+      const { db, t } = await store();
+      return insertAccount(db, t, account);
     },
 
     async unlinkAccount({ provider, providerAccountId }) {
@@ -250,14 +239,8 @@ export function HostedStoreAdapter(client: HostedStoreClient): Required<Adapter>
     },
 
     async createAuthenticator(authenticator) {
-      const row = await one<AuthenticatorRow>(
-        (t) => `INSERT INTO ${t.authenticators} ("credentialID", "user", "providerAccountId", "credentialPublicKey", counter,
-            "credentialDeviceType", "credentialBackedUp", transports)
-          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-          RETURNING ${AUTHENTICATOR_COLUMNS}`,
-        authenticatorValues(authenticator),
-      );
-      return toAuthenticator(row!);
+      const { db, t } = await store();
+      return insertAuthenticator(db, t, authenticator);
     },
 
     async getAuthenticator(credentialID) {

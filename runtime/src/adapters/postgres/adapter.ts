@@ -1,14 +1,16 @@
 /**
  * `PostgresAdapter`: the whole adapter contract on the schema of
  * `runtime/migrations/postgres` (the Auth.js PostgreSQL tables plus
- * authenticators). Every method is one statement: constraints (unique email,
- * unique provider account, foreign keys that cascade) keep the data consistent
- * under concurrent requests, not read-then-write checks in this code.
+ * authenticators). Every method is one statement, except `createUserWithAccount`,
+ * one transaction: constraints (unique email, unique provider account, foreign
+ * keys that cascade) keep the data consistent under concurrent requests, not
+ * read-then-write checks in this code.
  */
-import { accountValues, authenticatorValues, postgresAccountUpdate } from "../sql/rows.js";
+import { postgresAccountUpdate } from "../sql/rows.js";
 import type { Adapter, AdapterUser } from "../types.js";
 import type { SqlClient } from "./client.js";
 import { toSqlClient, type PostgresClient } from "./connect.js";
+import { insertAccount, insertAuthenticator, insertUser, insertUserWithAccount } from "./inserts.js";
 import {
   ACCOUNT_COLUMNS,
   AUTHENTICATOR_COLUMNS,
@@ -103,16 +105,9 @@ export function PostgresAdapter(client: PostgresClient): Required<Adapter> {
   }
 
   return {
-    async createUser(user) {
-      // The caller's id is kept (a credentials user keeps the id authorize() gave it); without one the database makes a UUID.
-      const row = await one<UserRow>(
-        `INSERT INTO users (id, name, email, "emailVerified", image)
-         VALUES (COALESCE($1, gen_random_uuid()::text), $2, $3, $4, $5)
-         RETURNING ${USER_COLUMNS}`,
-        [user.id || null, user.name ?? null, user.email ?? null, user.emailVerified ?? null, user.image ?? null],
-      );
-      return toUser(row!);
-    },
+    createUser: (user) => insertUser(db, user),
+
+    createUserWithAccount: (user, account, authenticator) => insertUserWithAccount(db, user, account, authenticator),
 
     async getUser(id) {
       const row = await one<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE id = $1`, [id]);
@@ -158,16 +153,7 @@ export function PostgresAdapter(client: PostgresClient): Required<Adapter> {
       return row && toUser(row);
     },
 
-    async linkAccount(account) {
-      const row = await one<AccountRow>(
-        `INSERT INTO accounts ("userId", type, provider, "providerAccountId", refresh_token, access_token,
-           expires_at, id_token, scope, session_state, token_type)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-         RETURNING ${ACCOUNT_COLUMNS}`,
-        accountValues(account),
-      );
-      return toAccount(row!);
-    },
+    linkAccount: (account) => insertAccount(db, account),
 
     async unlinkAccount({ provider, providerAccountId }) {
       const row = await one<AccountRow>(
@@ -244,16 +230,7 @@ export function PostgresAdapter(client: PostgresClient): Required<Adapter> {
       return row && toVerificationToken(row);
     },
 
-    async createAuthenticator(authenticator) {
-      const row = await one<AuthenticatorRow>(
-        `INSERT INTO authenticators ("credentialID", "userId", "providerAccountId", "credentialPublicKey", counter,
-           "credentialDeviceType", "credentialBackedUp", transports)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-         RETURNING ${AUTHENTICATOR_COLUMNS}`,
-        authenticatorValues(authenticator),
-      );
-      return toAuthenticator(row!);
-    },
+    createAuthenticator: (authenticator) => insertAuthenticator(db, authenticator),
 
     async getAuthenticator(credentialID) {
       const row = await one<AuthenticatorRow>(

@@ -1,14 +1,16 @@
 /**
  * `SqliteAdapter`: the whole adapter contract on the schema of
  * `runtime/migrations/sqlite` (the tables and columns of the PostgreSQL schema,
- * in SQLite types). Every method is one statement: constraints (unique email,
- * unique provider account, foreign keys that cascade) keep the data consistent,
- * not read-then-write checks in this code.
+ * in SQLite types). Every method is one statement, except
+ * `createUserWithAccount`, one transaction: constraints (unique email, unique
+ * provider account, foreign keys that cascade) keep the data consistent, not
+ * read-then-write checks in this code.
  */
-import { accountUpdates, accountValues, authenticatorValues } from "../sql/rows.js";
+import { accountUpdates } from "../sql/rows.js";
 import type { Adapter, AdapterUser } from "../types.js";
 import type { SqliteClient, SqliteValue } from "./client.js";
 import { toSqliteClient, type SqliteConnect, type SqliteDatabase } from "./connect.js";
+import { insertAccount, insertAuthenticator, insertUser, insertUserWithAccount } from "./inserts.js";
 import {
   ACCOUNT_COLUMNS,
   AUTHENTICATOR_COLUMNS,
@@ -106,20 +108,9 @@ export function SqliteAdapter(client: SqliteDatabase | SqliteConnect): Required<
   }
 
   return {
-    async createUser(user) {
-      // The caller's id is kept (a credentials user keeps the id authorize() gave it); without one, a UUID.
-      const row = await one<UserRow>(
-        `INSERT INTO users (id, name, email, "emailVerified", image) VALUES (?, ?, ?, ?, ?) RETURNING ${USER_COLUMNS}`,
-        [
-          user.id || crypto.randomUUID(),
-          user.name ?? null,
-          user.email ?? null,
-          toMillisOrNull(user.emailVerified, "emailVerified"),
-          user.image ?? null,
-        ],
-      );
-      return toUser(row!);
-    },
+    createUser: (user) => insertUser(db, user),
+
+    createUserWithAccount: (user, account, authenticator) => insertUserWithAccount(db, user, account, authenticator),
 
     async getUser(id) {
       const row = await one<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`, [id]);
@@ -166,16 +157,7 @@ export function SqliteAdapter(client: SqliteDatabase | SqliteConnect): Required<
       return row && toUser(row);
     },
 
-    async linkAccount(account) {
-      const row = await one<AccountRow>(
-        `INSERT INTO accounts ("userId", type, provider, "providerAccountId", refresh_token, access_token,
-           expires_at, id_token, scope, session_state, token_type)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-         RETURNING ${ACCOUNT_COLUMNS}`,
-        accountValues(account),
-      );
-      return toAccount(row!);
-    },
+    linkAccount: (account) => insertAccount(db, account),
 
     async unlinkAccount({ provider, providerAccountId }) {
       const row = await one<AccountRow>(
@@ -266,16 +248,7 @@ export function SqliteAdapter(client: SqliteDatabase | SqliteConnect): Required<
       return row && toVerificationToken(row);
     },
 
-    async createAuthenticator(authenticator) {
-      const row = await one<AuthenticatorRow>(
-        `INSERT INTO authenticators ("credentialID", "userId", "providerAccountId", "credentialPublicKey", counter,
-           "credentialDeviceType", "credentialBackedUp", transports)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-         RETURNING ${AUTHENTICATOR_COLUMNS}`,
-        authenticatorValues(authenticator, (backedUp) => (backedUp ? 1 : 0)),
-      );
-      return toAuthenticator(row!);
-    },
+    createAuthenticator: (authenticator) => insertAuthenticator(db, authenticator),
 
     async getAuthenticator(credentialID) {
       const row = await one<AuthenticatorRow>(`SELECT ${AUTHENTICATOR_COLUMNS} FROM authenticators WHERE "credentialID" = ?`, [

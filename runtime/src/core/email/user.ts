@@ -3,7 +3,7 @@
  * address is verified by the link itself, so `emailVerified` is set the first
  * time, and an `email` account records how the user signs in.
  */
-import type { AdapterAccount, AdapterUser } from "../../adapters/types.js";
+import type { AdapterAccount, AdapterNewUser, AdapterUser } from "../../adapters/types.js";
 import type { Account } from "../../types.js";
 import { callAdapter } from "../adapter.js";
 import type { RequestContext } from "../context.js";
@@ -29,9 +29,9 @@ export async function planEmailUser(ctx: RequestContext, provider: ResolvedEmail
 export async function applyEmailPlan(ctx: RequestContext, plan: EmailSignInPlan): Promise<{ user: AdapterUser; account: Account; isNewUser: boolean }> {
   const { config } = ctx;
   const adapter = config.adapter!;
-  const identifier = plan.account.providerAccountId;
   let user: AdapterUser;
   let isNewUser = false;
+  let linked = false;
   if (plan.exists) {
     user = plan.user;
     if (!user.emailVerified) {
@@ -39,20 +39,55 @@ export async function applyEmailPlan(ctx: RequestContext, plan: EmailSignInPlan)
       await emit(config, "updateUser", { user });
     }
   } else {
-    try {
-      user = await callAdapter(adapter, "createUser", { email: identifier, emailVerified: new Date(), name: null, image: null } as unknown as AdapterUser);
-      isNewUser = true;
-      await emit(config, "createUser", { user });
-    } catch (error) {
-      // The same person following two links at once: the other request created the user.
-      const raced = await callAdapter(adapter, "getUserByEmail", identifier);
-      if (!raced) throw error instanceof AdapterError ? error : new AdapterError("createUser failed.", error as Error);
-      user = raced;
-    }
+    ({ user, isNewUser, linked } = await createEmailUser(ctx, plan));
+    if (isNewUser) await emit(config, "createUser", { user });
   }
   const account = { ...plan.account, userId: user.id };
-  await linkEmailAccount(ctx, user, account);
+  if (linked) await emit(config, "linkAccount", { user, account: { ...account, type: "email" } as AdapterAccount, profile: user });
+  else await linkEmailAccount(ctx, user, account);
   return { user, account, isNewUser };
+}
+
+interface CreatedEmailUser {
+  user: AdapterUser;
+  /** False when a concurrent sign-in created the user first. */
+  isNewUser: boolean;
+  /** Whether the email account was stored with the user (`createUserWithAccount`). */
+  linked: boolean;
+}
+
+/**
+ * Creates the user of a first email sign-in. With the adapter's
+ * `createUserWithAccount`, the user and its email account are stored in one
+ * transaction (nothing half-written); without it, `createUser` alone, and the
+ * account is linked after.
+ */
+async function createEmailUser(ctx: RequestContext, plan: EmailSignInPlan): Promise<CreatedEmailUser> {
+  const adapter = ctx.config.adapter!;
+  const identifier = plan.account.providerAccountId;
+  const newUser: AdapterNewUser = { email: identifier, emailVerified: new Date(), name: null, image: null };
+  if (typeof adapter.createUserWithAccount === "function") {
+    const { userId: _placeholder, ...account } = { ...plan.account, type: "email" } as AdapterAccount;
+    try {
+      return { user: await callAdapter(adapter, "createUserWithAccount", newUser, account), isNewUser: true, linked: true };
+    } catch (error) {
+      // Nothing was stored. The same person following two links at once: the other request created the user.
+      const raced = await callAdapter(adapter, "getUserByEmail", identifier).catch(() => null);
+      if (raced) return { user: raced, isNewUser: false, linked: false };
+      // The address's email account is still linked to a user who has changed address since: theirs it
+      // stays (see linkEmailAccount), and the new user is created without it, as without the extension.
+      const holder = await callAdapter(adapter, "getUserByAccount", { provider: account.provider, providerAccountId: identifier }).catch(() => null);
+      if (!holder) throw error;
+    }
+  }
+  try {
+    return { user: await callAdapter(adapter, "createUser", newUser as AdapterUser), isNewUser: true, linked: false };
+  } catch (error) {
+    // The same person following two links at once: the other request created the user.
+    const raced = await callAdapter(adapter, "getUserByEmail", identifier);
+    if (!raced) throw error instanceof AdapterError ? error : new AdapterError("createUser failed.", error as Error);
+    return { user: raced, isNewUser: false, linked: false };
+  }
 }
 
 async function linkEmailAccount(ctx: RequestContext, user: AdapterUser, account: Account): Promise<void> {

@@ -1,7 +1,8 @@
 /**
  * Storing a verified passkey: the `webauthn` account (its providerAccountId is
  * the credential id) and the authenticator, for an existing user or for a user
- * created now. A failure part-way undoes what was written, so a retry starts
+ * created now (in one transaction with the adapter's `createUserWithAccount`).
+ * Otherwise a failure part-way undoes what was written, so a retry starts
  * clean; the events fire only once everything is stored.
  */
 import type { AdapterAccount, AdapterUser } from "../../adapters/types.js";
@@ -58,17 +59,41 @@ export async function createPasskeyUser(
   const { config } = ctx;
   const adapter = config.adapter!;
   let user: AdapterUser;
+  if (typeof adapter.createUserWithAccount === "function") {
+    // User, account and authenticator in one transaction: if any of it fails, nothing is stored and nothing needs undoing.
+    const newUser = { ...userToBe, emailVerified: null };
+    user = await createOrRefuseTakenEmail(ctx, userToBe, () => callAdapter(adapter, "createUserWithAccount", newUser, account, authenticator));
+  } else {
+    user = await createThenStore(ctx, userToBe, account, authenticator);
+  }
+  await emit(config, "createUser", { user });
+  await emit(config, "linkAccount", { user, account: { ...account, userId: user.id }, profile: user });
+  return user;
+}
+
+/** The user `create` stored; when it fails because someone signed up with the same address since it was checked, `AccountNotLinked`. */
+async function createOrRefuseTakenEmail(ctx: RequestContext, userToBe: UserToBe, create: () => Promise<AdapterUser>): Promise<AdapterUser> {
   try {
-    user = await callAdapter(adapter, "createUser", { ...userToBe, emailVerified: null });
+    return await create();
   } catch (error) {
-    // Someone signed up with the same address since it was checked.
-    const taken = await callAdapter(adapter, "getUserByEmail", userToBe.email).catch(() => null);
+    const taken = await callAdapter(ctx.config.adapter!, "getUserByEmail", userToBe.email).catch(() => null);
     if (taken) throw emailTaken(error as Error);
     throw error;
   }
-  const linked: AdapterAccount = { ...account, userId: user.id };
+}
+
+/** Without `createUserWithAccount`: createUser, then the passkey; the user is deleted again if storing the passkey fails. */
+async function createThenStore(
+  ctx: RequestContext,
+  userToBe: UserToBe,
+  account: Pick<AdapterAccount, "provider" | "providerAccountId" | "type">,
+  authenticator: NewAuthenticator,
+): Promise<AdapterUser> {
+  const { config } = ctx;
+  const adapter = config.adapter!;
+  const user = await createOrRefuseTakenEmail(ctx, userToBe, () => callAdapter(adapter, "createUser", { ...userToBe, emailVerified: null }));
   try {
-    await storePasskey(ctx, linked, authenticator);
+    await storePasskey(ctx, { ...account, userId: user.id }, authenticator);
   } catch (error) {
     if (typeof adapter.deleteUser === "function") {
       await undo(ctx, `deleting user ${user.id}`, () => callAdapter(adapter, "deleteUser", user.id));
@@ -77,7 +102,5 @@ export async function createPasskeyUser(
     }
     throw error;
   }
-  await emit(config, "createUser", { user });
-  await emit(config, "linkAccount", { user, account: linked, profile: user });
   return user;
 }
