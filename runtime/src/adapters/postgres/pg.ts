@@ -6,6 +6,7 @@
  * nothing to load, and its types do not pull Node's types into your program.
  */
 import { inTransaction, type SqlClient, type SqlResult } from "./client.js";
+import { statementName } from "./statement-name.js";
 
 /** What `pg` answers: one result, or one per statement for a multi-statement text. */
 type PgAnswer = SqlResult<unknown> | SqlResult<unknown>[];
@@ -142,30 +143,4 @@ async function run<Row>(connection: PgConnectionLike, text: string, params: unkn
   // A text of several statements answers one result per statement: keep the last one's rows.
   const result = Array.isArray(answer) ? answer[answer.length - 1] : answer;
   return { rows: (result?.rows ?? []) as Row[] };
-}
-
-const statementNames = new Map<string, string>();
-
-/**
- * A name that only this text gets: pg refuses one name for two texts on a
- * connection, and connections are shared by everything using the pool. Two
- * 32-bit FNV-1a hashes (different seeds) make a collision among the few dozen
- * statements of the adapters practically impossible.
- */
-function statementName(text: string): string {
-  let name = statementNames.get(text);
-  if (!name) {
-    name = `gatehouse_${fnv1a(text, 0x811c9dc5)}${fnv1a(text, 0x01000193)}`;
-    statementNames.set(text, name);
-  }
-  return name;
-}
-
-function fnv1a(text: string, seed: number): string {
-  let hash = seed >>> 0;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash.toString(16).padStart(8, "0");
 }

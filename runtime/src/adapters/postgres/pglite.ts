@@ -6,6 +6,8 @@
  * driver and its types need none installed.
  */
 import { inTransaction, type SqlClient, type SqlResult } from "./client.js";
+import { statementName } from "./statement-name.js";
+import { closeMessage, concat, executeMessages, parseMessage, rowsOf, type BackendMessage, type TypeParser } from "./wire.js";
 
 /** The part of PGlite's `Transaction` this module uses. */
 export interface PGliteTransactionLike {
@@ -17,6 +19,25 @@ export interface PGliteTransactionLike {
 export interface PGliteLike extends PGliteTransactionLike {
   transaction<T>(callback: (tx: PGliteTransactionLike) => Promise<T>): Promise<T>;
   readonly waitReady: Promise<void>;
+  /** The wire protocol, for prepared statements. */
+  execProtocol?(message: Uint8Array): Promise<{ messages: BackendMessage[] }>;
+  /**
+   * The two locks PGlite's own `query` takes (waiting for an open transaction,
+   * then for a running query): the protocol itself takes neither.
+   */
+  _runExclusiveTransaction?<T>(fn: () => Promise<T>): Promise<T>;
+  _runExclusiveQuery?<T>(fn: () => Promise<T>): Promise<T>;
+  /** PGlite's parsers by type OID (its defaults and the app's `parsers` option). */
+  readonly parsers?: Readonly<Record<number, TypeParser>>;
+}
+
+export interface FromPGliteOptions {
+  /**
+   * Run queries with parameters as named prepared statements, parsed and planned
+   * once (the session read of every request gets about four times faster).
+   * Default `true`.
+   */
+  preparedStatements?: boolean;
 }
 
 /**
@@ -34,9 +55,10 @@ export interface PGliteLike extends PGliteTransactionLike {
  * const adapter = PostgresAdapter(db);
  * ```
  */
-export function fromPGlite(db: PGliteLike): SqlClient {
+export function fromPGlite(db: PGliteLike, options: FromPGliteOptions = {}): SqlClient {
+  const prepared = options.preparedStatements !== false ? preparedRunner(db) : undefined;
   return {
-    query: (text, params) => run(db, text, params),
+    query: (text, params) => (prepared && params !== undefined ? prepared(text, params) : run(db, text, params)),
     transaction: (fn) => db.transaction((tx) => fn(inTransaction((text, params) => run(tx, text, params)))),
   };
 }
@@ -71,4 +93,51 @@ function asText(value: unknown): string | null {
   if (value instanceof Date) return value.toISOString();
   if (typeof value === "object") return JSON.stringify(value);
   return String(value);
+}
+
+/** Names prepared on each PGlite: it is one connection, shared by every wrapper of it. */
+const preparedOn = new WeakMap<PGliteLike, Set<string>>();
+
+/**
+ * Queries as named prepared statements through PGlite's wire protocol, as
+ * node-postgres runs them on a server: the first run of a text parses it under
+ * a name derived from the text, later runs only bind and execute. Inside a
+ * transaction (`tx.query`) queries go the ordinary way.
+ */
+function preparedRunner(db: PGliteLike): (<Row>(text: string, params: unknown[]) => Promise<SqlResult<Row>>) | undefined {
+  // A PGlite without these (another version, a worker proxy) gets ordinary queries.
+  if (typeof db.execProtocol !== "function" || typeof db._runExclusiveTransaction !== "function" || typeof db._runExclusiveQuery !== "function") {
+    return undefined;
+  }
+  let names = preparedOn.get(db);
+  if (!names) preparedOn.set(db, (names = new Set()));
+  const prepared = names;
+  // As PGlite's query does: wait for an open transaction to end, then for the running query.
+  const exchange = (bytes: Uint8Array) => db._runExclusiveTransaction!(() => db._runExclusiveQuery!(() => db.execProtocol!(bytes)));
+  return async <Row>(text: string, params: unknown[]) => {
+    const name = statementName(text);
+    const values = params.map(asText);
+    const parse = () => parseMessage(name, text, values.length);
+    const send = (...first: Uint8Array[]) => exchange(concat([...first, executeMessages(name, values)]));
+    let first = prepared.has(name) ? [] : [parse()];
+    // Calls that overlap each decide from the same knowledge: the second of two parses, or of two
+    // re-parses after a DEALLOCATE, finds the statement there already. A few rounds settle it.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const answer = await send(...first);
+        prepared.add(name);
+        return { rows: rowsOf<Row>(answer.messages, db.parsers ?? {}) };
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        if (attempt === 3) throw error;
+        // The app deallocated it (DEALLOCATE ALL, DISCARD ALL): parse it again.
+        if (code === "26000") first = [parse()];
+        // Parsed already (by an overlapping call, or an earlier one whose Bind failed): only bind.
+        else if (code === "42P05") first = [];
+        // "cached plan must not change result type": a migration altered a table since: parse it anew.
+        else if (code === "0A000") first = [closeMessage(name), parse()];
+        else throw error;
+      }
+    }
+  };
 }
