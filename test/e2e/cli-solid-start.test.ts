@@ -1,7 +1,8 @@
 /**
- * `auth-init --yes` in real SolidStart apps — SolidStart 2 (Vite + Nitro) and
- * 1.x (vinxi), copies of the CLI's fixture apps — with this checkout's runtime
- * and PGlite: the generated code type-checks, builds, starts as the next steps
+ * `auth-init --yes` in real SolidStart apps — SolidStart 2 (Vite + Nitro) on
+ * PGlite and 1.x (vinxi) on a fresh database of the PostgreSQL server
+ * (`--adapter postgres`; PGlite too when DATABASE_URL is unset), copies of the
+ * CLI's fixture apps — with this checkout's runtime: the generated code type-checks, builds, starts as the next steps
  * say, and lets a person sign up, sign out and sign in again in headless
  * Chromium; the same pages work as plain form posts (no JavaScript), and the
  * middleware guards /protected. The SolidStart 2 app is made with
@@ -22,6 +23,7 @@ import { LOGIN, PROVIDER, PROVIDER_EMAIL, signInWithProviderTwice, signInWithTak
 import { LINK_EMAIL, PASSKEY_EMAIL, passkeySignUpOutAndIn, signInWithEmailLink, startMailFor, type AppMail } from "./support/passwordless-flow.js";
 import { freePort, run, type RunningServer } from "./support/processes.js";
 import { startCliSolidStartApp, type CliSolidStartApp, type SolidStartVersion } from "./support/solid-start-app.js";
+import { createTestDatabase, type TestDatabase } from "../adapters/support/postgres-server.js";
 
 const VERSIONS: SolidStartVersion[] = ["2", "1"];
 const CONFIG: Record<SolidStartVersion, string> = { "2": "vite.config.ts", "1": "app.config.ts" };
@@ -29,12 +31,22 @@ const CONFIG: Record<SolidStartVersion, string> = { "2": "vite.config.ts", "1": 
 const OAUTH_VERSION: SolidStartVersion = "2";
 const AUTH_PATH = "/api/auth";
 
+/** The 1.x app runs on the PostgreSQL server when there is one: each framework is tested on both databases. */
+const serverUrl = process.env.DATABASE_URL;
+const POSTGRES_VERSION: SolidStartVersion | undefined = serverUrl ? "1" : undefined;
+let database: TestDatabase | undefined;
+
 const apps = new Map<SolidStartVersion, CliSolidStartApp>();
 let provider: AppProvider | undefined;
 let mail: AppMail | undefined;
 
 /** The OAuth app's port comes first: the provider must know its callback URL before it starts. */
 async function startApp(version: SolidStartVersion): Promise<CliSolidStartApp> {
+  if (version === POSTGRES_VERSION) {
+    database = await createTestDatabase(serverUrl!, "solid_start");
+    // The server gets the app's database: the test run's DATABASE_URL (the server's admin database) would win over .env.
+    return startCliSolidStartApp(version, { initArgs: ["--adapter", "postgres", "--database-url", database.url], env: { DATABASE_URL: database.url } });
+  }
   if (version !== OAUTH_VERSION) return startCliSolidStartApp(version);
   const port = await freePort();
   provider = await startProviderFor(`http://localhost:${port}`, AUTH_PATH);
@@ -58,6 +70,7 @@ afterAll(async () => {
   await Promise.all([...apps.values()].map((app) => app.stop()));
   await provider?.server.close();
   await mail?.server.close();
+  await database?.drop();
 });
 
 /** The hidden csrfToken and the form's action in a server-rendered page. */
@@ -87,7 +100,9 @@ describe.each(VERSIONS)("auth-init --yes in a SolidStart %s app", (version) => {
     expect(initOutput).toContain("`node --env-file=.env .output/server/index.mjs`");
     const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
     expect(pkg.dependencies["@gatehouse/runtime"]).toBe("file:vendor/gatehouse-runtime-0.1.0.tgz");
-    expect(pkg.dependencies["@electric-sql/pglite"]).toBeDefined();
+    const driver = version === POSTGRES_VERSION ? "pg" : "@electric-sql/pglite";
+    expect(pkg.dependencies[driver]).toBeDefined();
+    if (version === POSTGRES_VERSION) expect(readFileSync(join(dir, ".env"), "utf8")).toMatch(new RegExp(`^DATABASE_URL="?${database!.url.replace(/[.?*+^$()[\]{}|\\]/g, "\\$&")}"?$`, "m"));
   });
 
   it("the generated code type-checks (tsc --noEmit)", async () => {
