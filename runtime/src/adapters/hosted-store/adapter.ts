@@ -14,10 +14,11 @@
  */
 import type { SqlClient } from "../postgres/client.js";
 import { postgresAccountUpdate } from "../sql/rows.js";
-import type { Adapter, AdapterUser } from "../types.js";
+import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterNewUser, AdapterUser } from "../types.js";
 import type { HostedStoreClient } from "./client.js";
 import { HostedStoreError } from "./errors.js";
-import { insertAccount, insertAuthenticator, insertUser, insertUserWithAccount } from "./inserts.js";
+import { insertUserWithAccount } from "../sql/user-with-account.js";
+import { insertAccount, insertAuthenticator, insertUser } from "./inserts.js";
 import {
   ACCOUNT_COLUMNS,
   AUTHENTICATOR_COLUMNS,
@@ -99,7 +100,12 @@ export function HostedStoreAdapter(client: HostedStoreClient): Required<Adapter>
 
     async createUserWithAccount(user, account, authenticator) {
       const { db, t } = await store();
-      return insertUserWithAccount(db, t, user, account, authenticator);
+      const inserts = {
+        user: (tx: SqlClient, u: AdapterNewUser) => insertUser(tx, t, u),
+        account: (tx: SqlClient, a: AdapterAccount) => insertAccount(tx, t, a),
+        authenticator: (tx: SqlClient, a: AdapterAuthenticator) => insertAuthenticator(tx, t, a),
+      };
+      return insertUserWithAccount((fn) => db.transaction(fn), inserts, user, account, authenticator);
     },
 
     async getUser(id) {

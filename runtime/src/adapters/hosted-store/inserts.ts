@@ -7,7 +7,7 @@
  */
 import type { SqlClient } from "../postgres/client.js";
 import { accountValues, authenticatorValues } from "../sql/rows.js";
-import type { AdapterAccount, AdapterAuthenticator, AdapterNewAccount, AdapterNewUser, AdapterUser } from "../types.js";
+import type { AdapterAccount, AdapterAuthenticator, AdapterNewUser, AdapterUser } from "../types.js";
 import {
   ACCOUNT_COLUMNS,
   AUTHENTICATOR_COLUMNS,
@@ -66,24 +66,4 @@ export async function insertAuthenticator(db: SqlClient, t: Tables, authenticato
     authenticatorValues(authenticator),
   );
   return toAuthenticator(row);
-}
-
-/**
- * `createUserWithAccount`: the same inserts in one transaction. A unique
- * violation (email, provider account, credential id) fails its statement, and
- * the transaction rolls back the user (and the account with its join row).
- */
-export async function insertUserWithAccount(
-  db: SqlClient,
-  t: Tables,
-  user: AdapterNewUser,
-  account: AdapterNewAccount,
-  authenticator?: Omit<AdapterAuthenticator, "userId">,
-): Promise<AdapterUser> {
-  return db.transaction(async (tx) => {
-    const created = await insertUser(tx, t, user);
-    await insertAccount(tx, t, { ...account, userId: created.id });
-    if (authenticator) await insertAuthenticator(tx, t, { ...authenticator, userId: created.id });
-    return created;
-  });
 }

@@ -10,7 +10,8 @@ import { postgresAccountUpdate } from "../sql/rows.js";
 import type { Adapter, AdapterUser } from "../types.js";
 import type { SqlClient } from "./client.js";
 import { toSqlClient, type PostgresClient } from "./connect.js";
-import { insertAccount, insertAuthenticator, insertUser, insertUserWithAccount } from "./inserts.js";
+import { insertUserWithAccount } from "../sql/user-with-account.js";
+import { insertAccount, insertAuthenticator, insertUser } from "./inserts.js";
 import {
   ACCOUNT_COLUMNS,
   AUTHENTICATOR_COLUMNS,
@@ -107,7 +108,8 @@ export function PostgresAdapter(client: PostgresClient): Required<Adapter> {
   return {
     createUser: (user) => insertUser(db, user),
 
-    createUserWithAccount: (user, account, authenticator) => insertUserWithAccount(db, user, account, authenticator),
+    createUserWithAccount: (user, account, authenticator) =>
+      insertUserWithAccount((fn) => db.transaction(fn), { user: insertUser, account: insertAccount, authenticator: insertAuthenticator }, user, account, authenticator),
 
     async getUser(id) {
       const row = await one<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE id = $1`, [id]);

@@ -5,7 +5,7 @@
  * `createUserWithAccount`, which runs them together.
  */
 import { accountValues, authenticatorValues } from "../sql/rows.js";
-import type { AdapterAccount, AdapterAuthenticator, AdapterNewAccount, AdapterNewUser, AdapterUser } from "../types.js";
+import type { AdapterAccount, AdapterAuthenticator, AdapterNewUser, AdapterUser } from "../types.js";
 import type { SqlClient } from "./client.js";
 import {
   ACCOUNT_COLUMNS,
@@ -58,25 +58,4 @@ export async function insertAuthenticator(db: SqlClient, authenticator: AdapterA
     authenticatorValues(authenticator),
   );
   return toAuthenticator(row);
-}
-
-/**
- * `createUserWithAccount`: the three inserts in one transaction. A unique
- * violation (email, provider account, credential id) fails its statement, and
- * the transaction rolls back what the earlier ones wrote. Of two concurrent
- * calls for the same email, the second's user insert waits for the first to
- * commit and then fails, so it never sees a user without the account.
- */
-export async function insertUserWithAccount(
-  db: SqlClient,
-  user: AdapterNewUser,
-  account: AdapterNewAccount,
-  authenticator?: Omit<AdapterAuthenticator, "userId">,
-): Promise<AdapterUser> {
-  return db.transaction(async (tx) => {
-    const created = await insertUser(tx, user);
-    await insertAccount(tx, { ...account, userId: created.id });
-    if (authenticator) await insertAuthenticator(tx, { ...authenticator, userId: created.id });
-    return created;
-  });
 }

@@ -5,7 +5,7 @@
  * `createUserWithAccount`, which runs them together.
  */
 import { accountValues, authenticatorValues } from "../sql/rows.js";
-import type { AdapterAccount, AdapterAuthenticator, AdapterNewAccount, AdapterNewUser, AdapterUser } from "../types.js";
+import type { AdapterAccount, AdapterAuthenticator, AdapterNewUser, AdapterUser } from "../types.js";
 import type { SqliteClient, SqliteValue } from "./client.js";
 import {
   ACCOUNT_COLUMNS,
@@ -63,23 +63,4 @@ export async function insertAuthenticator(db: SqliteClient, authenticator: Adapt
     authenticatorValues(authenticator, (backedUp) => (backedUp ? 1 : 0)),
   );
   return toAuthenticator(row);
-}
-
-/**
- * `createUserWithAccount`: the three inserts in one write transaction. A
- * constraint failure (email, provider account, credential id) fails its
- * statement, and the transaction rolls back what the earlier ones wrote.
- */
-export async function insertUserWithAccount(
-  db: SqliteClient,
-  user: AdapterNewUser,
-  account: AdapterNewAccount,
-  authenticator?: Omit<AdapterAuthenticator, "userId">,
-): Promise<AdapterUser> {
-  return db.transaction(async (tx) => {
-    const created = await insertUser(tx, user);
-    await insertAccount(tx, { ...account, userId: created.id });
-    if (authenticator) await insertAuthenticator(tx, { ...authenticator, userId: created.id });
-    return created;
-  });
 }
