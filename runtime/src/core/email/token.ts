@@ -5,6 +5,7 @@
 import type { VerificationToken } from "../../adapters/types.js";
 import { callAdapter } from "../adapter.js";
 import type { RequestContext } from "../context.js";
+import { nodeCrypto } from "../native-crypto.js";
 import { randomBytes } from "../random.js";
 import type { ResolvedEmailProvider } from "./provider.js";
 
@@ -20,8 +21,13 @@ export function newToken(): string {
   return hex(randomBytes(TOKEN_BYTES));
 }
 
-/** SHA-256 of token + secret, in hex: the value Auth.js stores, so links survive a move between the two. */
+/**
+ * SHA-256 of token + secret, in hex: the value Auth.js stores, so links survive a
+ * move between the two. `node:crypto`'s synchronous hash where there is one (a
+ * WebCrypto digest is a thread-pool round trip), WebCrypto elsewhere.
+ */
 export async function hashToken(token: string, secret: string): Promise<string> {
+  if (nodeCrypto) return nodeCrypto.createHash("sha256").update(`${token}${secret}`).digest("hex");
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${token}${secret}`));
   return hex(new Uint8Array(digest));
 }
