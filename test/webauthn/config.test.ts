@@ -78,13 +78,11 @@ describe("configuration errors", () => {
     expect(logs.errors[0]!.message).toContain("enableWebAuthn");
   });
 
-  it("webauthn-options with the flag off and no WebAuthn provider: Configuration", async () => {
-    const logs = captureLogger();
-    const config = base({ logger: logs.logger, providers: [] });
+  it("webauthn-options with the flag off and no WebAuthn provider: 400, as an unknown path (not a configuration error anyone could log)", async () => {
+    const config = base({ logger: captureLogger().logger, providers: [] });
     const response = await call(config, "/auth/webauthn-options/passkey");
-    expect(response.status).toBe(500);
-    expect(await response.json()).toMatchObject({ error: "Configuration" });
-    expect(logs.errors[0]).toMatchObject({ type: "ExperimentalFeatureNotEnabled" });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: "UnknownAction" });
   });
 
   it("no adapter: MissingAdapter", async () => {

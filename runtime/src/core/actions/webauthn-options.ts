@@ -7,7 +7,7 @@
 import type { ResponseInternal, WebAuthnOptionsResponseBody } from "../../types.js";
 import { callAdapter } from "../adapter.js";
 import type { RequestContext } from "../context.js";
-import { ExperimentalFeatureNotEnabled, InvalidRequest } from "../errors.js";
+import { InvalidRequest, UnknownAction } from "../errors.js";
 import { pathProvider } from "../guards.js";
 import { NO_STORE } from "../response.js";
 import { sealChallenge, type Challenge } from "../webauthn/challenge.js";
@@ -20,9 +20,11 @@ import { signedInUser } from "../session-user.js";
 import { userInfoOf } from "../webauthn/user-info.js";
 
 export async function webauthnOptionsAction(ctx: RequestContext): Promise<ResponseInternal<WebAuthnOptionsResponseBody>> {
+  // No passkeys in this app: a request for their options is a bad request like
+  // any unknown path, not a configuration problem anyone on the internet could log.
   if (!ctx.config.experimental.enableWebAuthn) {
-    throw new ExperimentalFeatureNotEnabled(
-      "WebAuthn is experimental and off: set `experimental: { enableWebAuthn: true }` and add a WebAuthn provider.",
+    throw new UnknownAction(
+      "Passkeys are not enabled here (a WebAuthn provider needs `experimental: { enableWebAuthn: true }`).",
     );
   }
   const found = pathProvider(ctx);
