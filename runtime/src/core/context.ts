@@ -38,12 +38,20 @@ export interface CsrfState {
   verified: boolean;
 }
 
+/**
+ * A host as a proxy sends it: DNS labels (letters, digits, `-`, `_`) or a
+ * bracketed IPv6 address, and an optional port. The URL parser alone is not
+ * enough: it takes hosts such as `"` or `a'b`, which would then reach every
+ * redirect and link unescaped.
+ */
+const FORWARDED_HOST = /^(?:[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+
 /** The public origin: `url` if configured, else the forwarded host (trusted by config), else the request URL. */
 function publicOrigin(request: Request, requestUrl: URL, config: ResolvedConfig): string {
   if (config.url) return config.url.origin;
   if (config.requestUrlIsPublic) return requestUrl.origin;
   const host = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim();
-  if (host) {
+  if (host && FORWARDED_HOST.test(host)) {
     const proto = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() ?? requestUrl.protocol.slice(0, -1);
     try {
       if (proto === "http" || proto === "https") {
