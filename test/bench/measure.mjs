@@ -9,7 +9,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 /** Requests handled per timed sample: enough that the harness's own overhead is noise. */
 export const BATCH = 64;
 
-export const settings = `${ROUNDS} alternating rounds, ${time} ms in all per scenario and implementation, ${BATCH} requests per sample; building the Request is not timed; medians of the rounds`;
+export const settings = `${ROUNDS} alternating rounds, ${time} ms in all per scenario and implementation, ${BATCH} requests per sample; building the Request (and, for the OIDC callback, its sign-in and code) is not timed; medians of the rounds`;
 
 /** Handles a batch one after the other (latency) or all at once (throughput of a busy server). */
 const runners = {
@@ -24,10 +24,17 @@ const runners = {
 const median = (values) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
 
 /**
- * Each scenario: `{ status, request(state), reusable? }`; `request` builds one
- * Request (reusable: a GET without body serves every call). `impls` is
- * `[ours, theirs]`, each `{ name, call(request), state }`. The machine's speed
- * drifts, so the two alternate round by round and the median round counts.
+ * Each scenario: `{ status, request(state), reusable?, prepare?, check?, samples? }`;
+ * `request` builds one Request (reusable: a GET without body serves every call).
+ * A scenario whose requests need fresh state each (an OAuth callback: its code
+ * and check cookies are single-use) has `prepare(state, count)` instead, which
+ * resolves to the requests of one sample, made before the sample is timed.
+ * `check(response)` returns what is wrong with a response of the right status
+ * (a 302 to the error page is a 302 too); `samples` lowers the minimum number
+ * of samples per round (tinybench's 64) for scenarios whose samples take long.
+ * `impls` is `[ours, theirs]`, each `{ name, call(request), state }`. The
+ * machine's speed drifts, so the two alternate round by round and the median
+ * round counts.
  */
 export async function measure(mode, impls, scenarios) {
   const rows = [];
@@ -36,8 +43,11 @@ export async function measure(mode, impls, scenarios) {
     for (let round = 0; round < ROUNDS; round++) {
       const order = round % 2 === 0 ? impls : [...impls].reverse();
       for (const impl of order) {
-        const bench = new Bench({ time: time / ROUNDS, warmup: true, warmupTime: 100 });
-        const build = () => Array.from({ length: BATCH }, () => scenario.request(impl.state));
+        const minimum = scenario.samples ? { iterations: scenario.samples, warmupIterations: Math.min(4, scenario.samples) } : {};
+        const bench = new Bench({ time: time / ROUNDS, warmup: true, warmupTime: 100, ...minimum });
+        const build = scenario.prepare
+          ? () => scenario.prepare(impl.state, BATCH)
+          : () => Array.from({ length: BATCH }, () => scenario.request(impl.state));
         let pending = scenario.reusable ? Array(BATCH).fill(scenario.request(impl.state)) : [];
         bench.add(
           impl.name,
@@ -46,9 +56,11 @@ export async function measure(mode, impls, scenarios) {
               if (response.status !== scenario.status) {
                 throw new Error(`${impl.name} ${name}: expected ${scenario.status}, got ${response.status}`);
               }
+              const wrong = scenario.check?.(response);
+              if (wrong) throw new Error(`${impl.name} ${name}: ${wrong}`);
             }
           },
-          scenario.reusable ? {} : { beforeEach: () => void (pending = build()) },
+          scenario.reusable ? {} : { beforeEach: async () => void (pending = await build()) },
         );
         await bench.run();
         const result = bench.tasks[0].result;
@@ -57,15 +69,18 @@ export async function measure(mode, impls, scenarios) {
       }
     }
     const opsPerSecond = (impl) => median(rounds.get(impl).map((latency) => (1000 / latency.mean) * BATCH));
-    const p99 = (impl) => median(rounds.get(impl).map((latency) => (mode === "sequential" ? latency.p99 / BATCH : latency.p99)));
+    // One request at a time: the mean per request of a sample at that percentile; in flight: the whole batch.
+    const percentile = (impl, key) => median(rounds.get(impl).map((latency) => (mode === "sequential" ? latency[key] / BATCH : latency[key])));
     const [ours, theirs] = impls;
     rows.push({
       scenario: name,
       [`${ours.name} ops/s`]: Math.round(opsPerSecond(ours)),
       [`${theirs.name} ops/s`]: Math.round(opsPerSecond(theirs)),
       ratio: `${(opsPerSecond(ours) / opsPerSecond(theirs)).toFixed(1)}x`,
-      [`${ours.name} p99 ms`]: p99(ours).toFixed(3),
-      [`${theirs.name} p99 ms`]: p99(theirs).toFixed(3),
+      [`${ours.name} p50 ms`]: percentile(ours, "p50").toFixed(3),
+      [`${theirs.name} p50 ms`]: percentile(theirs, "p50").toFixed(3),
+      [`${ours.name} p99 ms`]: percentile(ours, "p99").toFixed(3),
+      [`${theirs.name} p99 ms`]: percentile(theirs, "p99").toFixed(3),
     });
   }
   return rows;

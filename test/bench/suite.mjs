@@ -1,22 +1,33 @@
 /**
- * One benchmark suite in its own process: `node suite.mjs <core|pglite|postgres> <sequential|concurrent>`
+ * One benchmark suite in its own process:
+ *
+ *   node suite.mjs <core|oidc|email|pglite|postgres> <sequential|concurrent>
+ *   node --expose-gc suite.mjs core memory      (memory per 1,000 sessions)
+ *
  * prints the rows as JSON. Separate processes because `@auth/core` keeps module
  * state between configs (once it has seen a credentials provider it refuses every
- * later config with database sessions), so its suites cannot share a process.
+ * later config with database sessions; once it has seen an email provider, every
+ * later config without an adapter), so its suites cannot share a process. Each
+ * process loads only its own suite.
  */
-import { coreImpls, coreScenarios } from "./core.mjs";
-import { pgliteSuite, postgresSuite } from "./database.mjs";
 import { measure } from "./measure.mjs";
 
 const [name, mode] = process.argv.slice(2);
 const open = {
-  core: async () => ({ impls: await coreImpls(), scenarios: coreScenarios }),
-  pglite: pgliteSuite,
-  postgres: () => postgresSuite(process.env.DATABASE_URL),
+  core: async () => {
+    if (mode === "memory") return { memory: (await import("./memory.mjs")).memoryRows };
+    const { coreImpls, coreScenarios } = await import("./core.mjs");
+    return { impls: await coreImpls(), scenarios: coreScenarios };
+  },
+  oidc: async () => (await import("./oidc.mjs")).oidcSuite(),
+  email: async () => (await import("./email.mjs")).emailSuite(),
+  pglite: async () => (await import("./database.mjs")).pgliteSuite(),
+  postgres: async () => (await import("./database.mjs")).postgresSuite(process.env.DATABASE_URL),
 };
 const suite = await open[name]();
 try {
-  process.stdout.write(JSON.stringify(await measure(mode, suite.impls, suite.scenarios)));
+  const rows = mode === "memory" ? await suite.memory() : await measure(mode, suite.impls, suite.scenarios);
+  process.stdout.write(JSON.stringify(rows));
 } finally {
   await suite.close?.();
 }
