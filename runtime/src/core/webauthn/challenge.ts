@@ -5,10 +5,10 @@
  * A registration also carries whom the passkey is for, so nothing is stored
  * before the browser's answer is verified.
  */
-import { decode, encode } from "../../jwt.js";
 import type { Cookie } from "../../types.js";
 import type { RequestContext } from "../context.js";
 import { WebAuthnVerificationError } from "../errors.js";
+import { clearedCookie, openForProvider, sealForProvider } from "../sealed-cookie.js";
 
 /** 15 minutes to answer the browser's prompt (the prompt itself times out after 5). */
 export const CHALLENGE_MAX_AGE = 15 * 60;
@@ -34,17 +34,13 @@ export interface Challenge {
 
 interface SealedChallenge extends Record<string, unknown> {
   value: string;
-  provider: string;
   action: WebAuthnAction;
   userId?: string;
   newUser?: UserToBe;
 }
 
-export async function sealChallenge(ctx: RequestContext, providerId: string, challenge: Challenge): Promise<Cookie> {
-  const { name, options } = ctx.cookieSet.webauthnChallenge;
-  const token: SealedChallenge = { ...challenge, provider: providerId };
-  const value = await encode({ token, secret: ctx.config.secrets, salt: name, maxAge: CHALLENGE_MAX_AGE });
-  return { name, value, options: { ...options, maxAge: CHALLENGE_MAX_AGE } };
+export function sealChallenge(ctx: RequestContext, providerId: string, challenge: Challenge): Promise<Cookie> {
+  return sealForProvider(ctx, "webauthnChallenge", providerId, { ...challenge }, CHALLENGE_MAX_AGE);
 }
 
 /**
@@ -52,26 +48,22 @@ export async function sealChallenge(ctx: RequestContext, providerId: string, cha
  * expired, tampered, or made for another provider: `WebAuthnVerificationError`.
  */
 export async function openChallenge(ctx: RequestContext, providerId: string): Promise<Challenge> {
-  const name = ctx.cookieSet.webauthnChallenge.name;
-  const raw = ctx.cookies[name];
-  if (!raw) {
-    throw new WebAuthnVerificationError(
-      `The WebAuthn challenge cookie is missing: the passkey prompt was started in another browser, more than ${CHALLENGE_MAX_AGE / 60} minutes ago, or the browser blocked the cookie.`,
-    );
+  const opened = await openForProvider<SealedChallenge>(ctx, "webauthnChallenge", providerId);
+  if (!opened.ok) {
+    if (opened.reason === "missing") {
+      throw new WebAuthnVerificationError(
+        `The WebAuthn challenge cookie is missing: the passkey prompt was started in another browser, more than ${CHALLENGE_MAX_AGE / 60} minutes ago, or the browser blocked the cookie.`,
+      );
+    }
+    if (opened.reason === "unreadable") {
+      throw new WebAuthnVerificationError("The WebAuthn challenge cookie could not be decrypted (expired, tampered, or made with another secret).", opened.cause);
+    }
+    throw new WebAuthnVerificationError(`The WebAuthn challenge was made for provider ${JSON.stringify(opened.provider)}, not "${providerId}".`);
   }
-  let sealed: Partial<SealedChallenge> | null;
-  try {
-    sealed = await decode<Partial<SealedChallenge>>({ token: raw, secret: ctx.config.secrets, salt: name });
-  } catch (error) {
-    throw new WebAuthnVerificationError("The WebAuthn challenge cookie could not be decrypted (expired, tampered, or made with another secret).", error as Error);
-  }
-  if (!sealed || typeof sealed.value !== "string" || (sealed.action !== "register" && sealed.action !== "authenticate")) {
+  const { value, action, userId, newUser } = opened.payload;
+  if (typeof value !== "string" || (action !== "register" && action !== "authenticate")) {
     throw new WebAuthnVerificationError("The WebAuthn challenge cookie holds no challenge.");
   }
-  if (sealed.provider !== providerId) {
-    throw new WebAuthnVerificationError(`The WebAuthn challenge was made for provider ${JSON.stringify(sealed.provider)}, not "${providerId}".`);
-  }
-  const { value, action, userId, newUser } = sealed;
   return {
     value,
     action,
@@ -82,6 +74,5 @@ export async function openChallenge(ctx: RequestContext, providerId: string): Pr
 
 /** Deletes the challenge cookie: a challenge answers one callback, whatever its outcome. */
 export function clearChallenge(ctx: RequestContext): Cookie[] {
-  const { name, options } = ctx.cookieSet.webauthnChallenge;
-  return [{ name, value: "", options: { ...options, maxAge: 0, expires: new Date(0) } }];
+  return [clearedCookie(ctx, "webauthnChallenge")];
 }
