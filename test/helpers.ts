@@ -168,3 +168,21 @@ export async function fetchSession(config: AuthConfig, jar: CookieJar, origin?: 
   const response = await call(config, "/auth/session", { jar, origin });
   return { response, body: await response.json() };
 }
+
+/** Adapter methods that change the store, for tests that record what a request wrote. */
+export const ADAPTER_WRITES: ReadonlySet<string> = new Set([
+  "createUser",
+  "createUserWithAccount",
+  "updateUser",
+  "deleteUser",
+  "linkAccount",
+  "unlinkAccount",
+  "updateAccount",
+  "createSession",
+  "updateSession",
+  "deleteSession",
+  "createAuthenticator",
+  "updateAuthenticatorCounter",
+  "createVerificationToken",
+  "useVerificationToken",
+]);

@@ -5,25 +5,8 @@
  */
 import type { Adapter } from "@gatehouse/runtime";
 import type { MemoryAdapterInstance } from "@gatehouse/runtime/adapters/memory";
+import { ADAPTER_WRITES } from "../../helpers.js";
 import { ADAPTER_FAULT } from "./sentinels.js";
-
-/** Adapter methods that change the store. */
-const WRITES = new Set([
-  "createUser",
-  "createUserWithAccount",
-  "updateUser",
-  "deleteUser",
-  "linkAccount",
-  "unlinkAccount",
-  "updateAccount",
-  "createSession",
-  "updateSession",
-  "deleteSession",
-  "createAuthenticator",
-  "updateAuthenticatorCounter",
-  "createVerificationToken",
-  "useVerificationToken",
-]);
 
 /** Methods whose `null`/`undefined` answer means nothing was there, so nothing changed. */
 const CHANGES_ONLY_WHEN_FOUND = new Set(["deleteUser", "unlinkAccount", "updateAccount", "updateSession", "deleteSession", "useVerificationToken"]);
@@ -43,7 +26,7 @@ export class WriteLedger {
   }
 
   record(method: string, args: unknown[], result: unknown): void {
-    if (!WRITES.has(method)) return;
+    if (!ADAPTER_WRITES.has(method)) return;
     if (CHANGES_ONLY_WHEN_FOUND.has(method) && (result === null || result === undefined)) return;
     if (method === "createVerificationToken" || method === "useVerificationToken") {
       const { identifier, token } = args[0] as { identifier: string; token: string };

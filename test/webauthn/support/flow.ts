@@ -7,27 +7,10 @@ import { expect } from "vitest";
 import type { Adapter, AuthConfig } from "@gatehouse/runtime";
 import { MemoryAdapter } from "@gatehouse/runtime/adapters/memory";
 import { Passkey } from "@gatehouse/runtime/providers";
-import { CookieJar, ORIGIN, SECRET, call, captureLogger, csrfToken, isCleared, setCookies, storesSession } from "../../helpers.js";
+import { ADAPTER_WRITES, CookieJar, ORIGIN, SECRET, call, captureLogger, csrfToken, isCleared, setCookies, storesSession } from "../../helpers.js";
 import { SoftwareAuthenticator } from "./authenticator.js";
 
 export const CHALLENGE_COOKIE = "authjs.challenge";
-
-/** Adapter methods that write. */
-const WRITES = new Set([
-  "createUser",
-  "createUserWithAccount",
-  "updateUser",
-  "deleteUser",
-  "linkAccount",
-  "unlinkAccount",
-  "createSession",
-  "updateSession",
-  "deleteSession",
-  "createAuthenticator",
-  "updateAuthenticatorCounter",
-  "createVerificationToken",
-  "useVerificationToken",
-]);
 
 /** `adapter` with every write call recorded in `writes` (method names, in order). */
 export function recordWrites<A extends Adapter>(adapter: A): { adapter: A; writes: string[] } {
@@ -35,7 +18,7 @@ export function recordWrites<A extends Adapter>(adapter: A): { adapter: A; write
   const wrapped = new Proxy(adapter, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver);
-      if (typeof value !== "function" || !WRITES.has(String(property))) return value;
+      if (typeof value !== "function" || !ADAPTER_WRITES.has(String(property))) return value;
       return (...args: unknown[]) => {
         writes.push(String(property));
         return value.apply(target, args);
