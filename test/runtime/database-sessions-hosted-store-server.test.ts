@@ -21,6 +21,7 @@ if (serverUrl) {
           pool = new pg.Pool({ connectionString: url, max: 8 });
           // pool.end() resolves before its connections close; dropping the database then terminates them.
           pool.on("connect", (connection) => connection.on("error", () => {}));
+          pool.on("error", () => {});
           return fromPg(pool);
         },
       });

@@ -58,16 +58,21 @@ function tokenCookies(ctx: RequestContext, token: string, expires: Date): Cookie
 /**
  * Extends a live session by `maxAge` when its last extension is at least
  * `updateAge` old (`updateAge: 0`: on every access); otherwise one read, no write.
+ * `null` when the adapter's update found no row (it answers `null`): the session
+ * ended (a sign-out) between the read and the extension, and its cookie must not
+ * be issued again.
  */
 export async function extendIfDue(
   ctx: RequestContext,
   read: Extract<DatabaseSessionRead, { kind: "valid" }>,
-): Promise<{ session: AdapterSession; cookies: Cookie[] }> {
+): Promise<{ session: AdapterSession; cookies: Cookie[] } | null> {
   const { maxAge, updateAge } = ctx.config.session;
   const lastExtended = read.session.expires.valueOf() - maxAge * 1000;
   if (lastExtended + updateAge * 1000 > Date.now()) return { session: read.session, cookies: [] };
   const expires = new Date(Date.now() + maxAge * 1000);
-  await callAdapter(adapterOf(ctx), "updateSession", { sessionToken: read.token, expires });
+  const updated = await callAdapter(adapterOf(ctx), "updateSession", { sessionToken: read.token, expires });
+  // Only `null` means "no such row": an adapter that answers nothing (undefined) on success keeps its sessions.
+  if (updated === null) return null;
   return { session: { ...read.session, expires }, cookies: tokenCookies(ctx, read.token, expires) };
 }
 
@@ -83,16 +88,12 @@ export async function createDatabaseSession(ctx: RequestContext, userId: string)
 
 /**
  * Deletes the session row of the request's cookie. Returns the deleted session, or
- * `null` (no cookie, no row, or the adapter failed: logged, and the cookie is still
- * cleared by the caller so the browser is signed out).
+ * `null` (no cookie, or no row). An adapter failure is thrown (an `AdapterError`):
+ * the row, and so the session, still lives, and the caller must not act as if
+ * it had ended.
  */
 export async function deleteDatabaseSession(ctx: RequestContext): Promise<AdapterSession | null> {
   const token = sessionTokenOf(ctx);
   if (!token || token.length > MAX_TOKEN_LENGTH) return null;
-  try {
-    return ((await callAdapter(adapterOf(ctx), "deleteSession", token)) as AdapterSession | null | undefined) ?? null;
-  } catch (error) {
-    ctx.config.logger.error(error as Error);
-    return null;
-  }
+  return ((await callAdapter(adapterOf(ctx), "deleteSession", token)) as AdapterSession | null | undefined) ?? null;
 }

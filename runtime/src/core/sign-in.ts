@@ -52,7 +52,8 @@ export async function completeSignIn(ctx: RequestContext, attempt: SignInAttempt
   let cookies: Cookie[];
   if (config.session.strategy === "database") {
     // The session this browser had (maybe another user's) ends: a new sign-in never keeps an old session token alive.
-    await deleteDatabaseSession(ctx);
+    // If that delete fails the new session is still made (its cookie replaces the old one); the failure is logged.
+    await deleteDatabaseSession(ctx).catch((error: unknown) => config.logger.error(error as Error));
     cookies = await createDatabaseSession(ctx, String(user.id));
   } else {
     const defaultToken: JWT = {

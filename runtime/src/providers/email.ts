@@ -73,6 +73,32 @@ export function Nodemailer(config: NodemailerUserConfig = {}): EmailConfig {
   };
 }
 
+/**
+ * Bounds on each wait of an SMTP send, in milliseconds. nodemailer's own are 2
+ * minutes to connect, 30 seconds for the greeting and 10 minutes of silence on
+ * the socket: a mail server that accepts and stalls would hold the sign-in
+ * request (and the user) that long. `server` overrides each, as transport
+ * options (`{ host, port, socketTimeout: 30_000 }`) or in the URL
+ * (`smtp://smtp.example.com:587?socketTimeout=30000`).
+ */
+export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 15_000 } as const;
+
+/** `server` with `SMTP_TIMEOUTS` filled in where it sets none; a transport instance or a non-SMTP URL as given. */
+export function withSmtpTimeouts(server: unknown): unknown {
+  if (typeof server === "string") {
+    if (!/^smtps?:/i.test(server)) return server;
+    // Query parameters are nodemailer's way to set options in the URL; appended, so the rest of it stays byte for byte.
+    const missing = Object.entries(SMTP_TIMEOUTS).filter(([name]) => !new RegExp(`[?&]${name}=`).test(server));
+    if (missing.length === 0) return server;
+    return `${server}${server.includes("?") ? "&" : "?"}${missing.map(([name, ms]) => `${name}=${ms}`).join("&")}`;
+  }
+  if (server === null || typeof server !== "object" || typeof (server as { send?: unknown }).send === "function") return server;
+  const options = server as Record<string, unknown>;
+  // With `url`, nodemailer reads only the URL (other keys are dropped), so the defaults go into it.
+  if (typeof options.url === "string") return { ...options, url: withSmtpTimeouts(options.url) };
+  return { ...SMTP_TIMEOUTS, ...options };
+}
+
 /** The nodemailer transport: an SMTP URL, or its options object. */
 type NodemailerModule = {
   createTransport(server: unknown): {
@@ -99,7 +125,7 @@ async function loadNodemailer(): Promise<NodemailerModule> {
 export async function sendWithNodemailer(params: SendVerificationRequestParams): Promise<void> {
   const { identifier, url, provider, theme } = params;
   const nodemailer = await loadNodemailer();
-  const transport = nodemailer.createTransport(provider.server);
+  const transport = nodemailer.createTransport(withSmtpTimeouts(provider.server));
   try {
     const { subject, text, html } = verificationMail({ url, host: new URL(url).host, theme });
     const result = await transport.sendMail({ to: identifier, from: provider.from, subject, text, html });

@@ -37,6 +37,9 @@ export interface FromPgOptions {
 /** A connection checked out of a pool (`pg.PoolClient`). */
 export interface PgPoolClientLike extends PgConnectionLike {
   release(err?: Error | boolean): void;
+  /** A `pg.PoolClient` is an EventEmitter; a lost connection emits `"error"` on it. */
+  on?(event: "error", listener: (error: Error) => void): unknown;
+  removeListener?(event: "error", listener: (error: Error) => void): unknown;
 }
 
 /** The part of a `pg.Pool` this module uses. */
@@ -81,6 +84,11 @@ function fromPool(pool: PgPoolLike, prepared: boolean): SqlClient {
     async transaction(fn) {
       const connection = await pool.connect();
       let broken: Error | undefined;
+      // The pool listens for a client's "error" only while it is idle: a connection lost while
+      // checked out (the database going away mid-transaction) would be an uncaught exception that
+      // ends the process. The query in flight rejects anyway; the listener marks the client broken.
+      const onError = (error: Error) => void (broken ??= error);
+      connection.on?.("error", onError);
       try {
         await connection.query("BEGIN");
         const result = await fn(inTransaction((text, params) => run(connection, text, params, prepared)));
@@ -92,6 +100,7 @@ function fromPool(pool: PgPoolLike, prepared: boolean): SqlClient {
         });
         throw error;
       } finally {
+        connection.removeListener?.("error", onError);
         connection.release(broken);
       }
     },

@@ -8,13 +8,17 @@ import { extendIfDue, readDatabaseSession } from "../database-session.js";
 import { emit } from "../events.js";
 import { SessionTokenError } from "../errors.js";
 import { NO_STORE } from "../response.js";
+import { clearSessionCookies } from "../session-cookie.js";
 
 export async function databaseSessionAction(ctx: RequestContext, isUpdate: boolean, data: unknown): Promise<ResponseInternal> {
   // An adapter failure propagates: the handler answers an error and keeps the cookie.
   const read = await readDatabaseSession(ctx);
   if (read.kind === "none") return { headers: NO_STORE, body: null };
   if (read.kind === "invalid") return { headers: NO_STORE, body: null, cookies: read.cookies };
-  const { session, cookies } = await extendIfDue(ctx, read);
+  const extended = await extendIfDue(ctx, read);
+  // Signed out while this request read the session: answer none, as a read a moment later would.
+  if (!extended) return { headers: NO_STORE, body: null, cookies: clearSessionCookies(ctx) };
+  const { session, cookies } = extended;
   const { config } = ctx;
   const { user } = read;
   try {

@@ -29,6 +29,9 @@ export async function signOutPost(ctx: RequestContext): Promise<ResponseInternal
   requireCsrf(ctx);
   const cookies = clearSessionCookies(ctx);
   if (ctx.config.session.strategy === "database") {
+    // A failed delete (database down) propagates: the user sees the error page, not a pretended
+    // sign-out, and keeps the cookie. Clearing it alone would end nothing — the row, and any copy of
+    // its token, would stay valid — and would leave this browser no way to end the session later.
     const session = await deleteDatabaseSession(ctx);
     ctx.config.logger.debug("session ended", { hadSession: session !== null });
     await emit(ctx.config, "signOut", { session });

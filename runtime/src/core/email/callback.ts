@@ -8,7 +8,9 @@ import { renderConfirmEmailPage } from "../../pages/confirm-email.js";
 import type { ResponseInternal } from "../../types.js";
 import { requestedCallbackUrl } from "../callback-url.js";
 import type { RequestContext } from "../context.js";
-import { Verification } from "../errors.js";
+import type { VerificationToken } from "../../adapters/types.js";
+import { callAdapter } from "../adapter.js";
+import { AdapterError, Verification } from "../errors.js";
 import { requireCsrf } from "../guards.js";
 import { PAGE_HEADERS } from "../pages-headers.js";
 import { sameOriginUrl } from "../redirect.js";
@@ -68,9 +70,28 @@ async function useLink(ctx: RequestContext, provider: ResolvedEmailProvider, fie
   if (!stored) throw new Verification("The sign-in link is not valid: it was already used, belongs to another address, or never existed.");
   if (new Date(stored.expires).valueOf() <= Date.now()) throw new Verification("The sign-in link has expired.");
 
-  const plan = await planEmailUser(ctx, provider, identifier);
-  const redirect = await askSignInCallback(ctx, { user: plan.user, account: plan.account });
-  if (redirect !== undefined) return { redirect };
-  const { user, account, isNewUser } = await applyEmailPlan(ctx, plan);
-  return completeSignIn(ctx, { user, account, isNewUser });
+  try {
+    const plan = await planEmailUser(ctx, provider, identifier);
+    const redirect = await askSignInCallback(ctx, { user: plan.user, account: plan.account });
+    if (redirect !== undefined) return { redirect };
+    const { user, account, isNewUser } = await applyEmailPlan(ctx, plan);
+    return await completeSignIn(ctx, { user, account, isNewUser });
+  } catch (error) {
+    if (error instanceof AdapterError) await restoreToken(ctx, stored);
+    throw error;
+  }
+}
+
+/**
+ * The token was used but the database failed before the sign-in ended: put it
+ * back (same hash, same expiry), so a dropped connection does not cost the user
+ * their link. Best effort: with the database still down this fails too (logged),
+ * and the user asks for a new link. A refusal (`AccessDenied`) never restores.
+ */
+async function restoreToken(ctx: RequestContext, stored: VerificationToken): Promise<void> {
+  try {
+    await callAdapter(ctx.config.adapter!, "createVerificationToken", stored);
+  } catch (error) {
+    ctx.config.logger.error(new AdapterError("The sign-in failed after its link was used, and the link could not be restored: the user needs a new one.", error as Error));
+  }
 }

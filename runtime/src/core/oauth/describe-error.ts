@@ -10,5 +10,13 @@ export function describeOAuthError(error: unknown): string {
     const code = challenge?.parameters.error;
     return `the provider answered ${error.status}${code ? ` ${code}` : ""}${challenge?.parameters.error_description ? ` (${challenge.parameters.error_description})` : ""}`;
   }
-  return error instanceof Error ? error.message : String(error);
+  if (error instanceof o.OperationProcessingError && error.cause instanceof Response) {
+    // "not a conform response" or "not JSON": what the server actually sent is the useful part.
+    const type = error.cause.headers.get("content-type");
+    return `${error.message}; it answered HTTP ${error.cause.status}${type ? ` (${type})` : ""}`;
+  }
+  if (!(error instanceof Error)) return String(error);
+  // undici says only "fetch failed"; why (refused, reset, DNS) is in its cause.
+  if (error.message === "fetch failed" && error.cause instanceof Error) return `fetch failed (${error.cause.message})`;
+  return error.message;
 }

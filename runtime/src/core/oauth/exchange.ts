@@ -4,7 +4,7 @@
  * (claims, nonce, and signature against the server's keys). Every failure is an
  * error that never signs anyone in.
  */
-import { createRemoteJWKSet, customFetch as joseFetch, decodeProtectedHeader, jwtVerify, type JWTVerifyGetKey } from "jose";
+import { createRemoteJWKSet, customFetch as joseFetch, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from "jose";
 import * as o from "oauth4webapi";
 import type { TokenSet } from "../../types.js";
 import { InvalidCheck, OAuthCallbackError } from "../errors.js";
@@ -79,7 +79,7 @@ export async function exchangeCode(
       requireIdToken: oauth.profileFromIdToken,
     });
   } catch (error) {
-    throw new OAuthCallbackError(`The code exchange with provider "${providerId}" failed: ${describeOAuthError(error)}.`, {
+    throw new OAuthCallbackError(`The code exchange with provider "${providerId}" at ${metadata.token_endpoint} failed: ${describeOAuthError(error)}.`, {
       err: error as Error,
       provider: providerId,
     });
@@ -119,11 +119,18 @@ async function verifyIdTokenSignature(
       throw new Error("the provider publishes no jwks_uri to verify it with");
     }
   } catch (error) {
-    throw new OAuthCallbackError(`The ID token of provider "${providerId}" has no valid signature: ${(error as Error).message}.`, {
-      err: error as Error,
-      provider: providerId,
-    });
+    // A provider whose keys cannot be fetched is down, not forging tokens: say which.
+    const message = keysUnavailable(error)
+      ? `The signing keys of provider "${providerId}" could not be read from ${metadata.jwks_uri}, so its ID token could not be checked: ${describeOAuthError(error)}.`
+      : `The ID token of provider "${providerId}" has no valid signature: ${(error as Error).message}.`;
+    throw new OAuthCallbackError(message, { err: error as Error, provider: providerId });
   }
+}
+
+/** jose's errors of fetching a JWKS (timeout, non-200, not JSON, malformed), and the network's own. */
+function keysUnavailable(error: unknown): boolean {
+  if (!(error instanceof joseErrors.JOSEError)) return true;
+  return error instanceof joseErrors.JWKSTimeout || error instanceof joseErrors.JWKSInvalid || error.code === "ERR_JOSE_GENERIC";
 }
 
 /** The provider's JWKS, fetched when first needed and again when a token names an unknown key. */

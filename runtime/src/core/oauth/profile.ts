@@ -51,7 +51,8 @@ async function fetchProfile(
     return body as Profile;
   } catch (error) {
     if (error instanceof AuthError) throw error;
-    throw new OAuthCallbackError(`Reading the profile from provider "${providerId}" failed: ${describeOAuthError(error)}.`, {
+    const at = metadata.userinfo_endpoint ? ` at ${metadata.userinfo_endpoint}` : "";
+    throw new OAuthCallbackError(`Reading the profile from provider "${providerId}"${at} failed: ${describeOAuthError(error)}.`, {
       err: error as Error,
       provider: providerId,
     });

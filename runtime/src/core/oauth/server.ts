@@ -5,6 +5,7 @@
  */
 import * as o from "oauth4webapi";
 import { InvalidProvider, OAuthSignInError } from "../errors.js";
+import { describeOAuthError } from "./describe-error.js";
 import { envId, type OAuthRuntime } from "./provider.js";
 
 export interface RequestOptions {
@@ -50,7 +51,9 @@ async function discover(oauth: OAuthRuntime, providerId: string): Promise<o.Auth
       metadata = await o.processDiscoveryResponse(expected, response);
     }
   } catch (error) {
-    throw new OAuthSignInError(`Could not read the metadata of provider "${providerId}" from ${url.href}.`, error as Error);
+    // Name the document's URL as oauth4webapi builds it from the issuer, not the issuer alone.
+    const document = oauth.wellKnown ? url : new URL(`${url.pathname}/.well-known/openid-configuration`.replace("//", "/"), url);
+    throw new OAuthSignInError(`Could not read the metadata of provider "${providerId}" from ${document.href}: ${describeOAuthError(error)}.`, error as Error);
   }
   // Explicit endpoints in the config win over discovered ones.
   const { authorization, token, userinfo } = oauth.endpoints;
