@@ -8,5 +8,6 @@ export type { Env } from "./core/env.js";
 export { skipCSRFCheck, raw, customFetch } from "./core/symbols.js";
 export { refreshAccessToken } from "./core/oauth/refresh.js";
 export type { RefreshableAccount, RefreshOptions } from "./core/oauth/refresh.js";
+export { MemoryRateLimitStore } from "./core/rate-limit/memory-store.js";
 export * from "./core/errors.js";
 export type * from "./types.js";

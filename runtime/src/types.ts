@@ -5,11 +5,14 @@
  */
 import type { raw, skipCSRFCheck } from "./core/symbols.js";
 import type { LoggerInstance } from "./core/logger.js";
+import type { RateLimitOptions } from "./core/rate-limit/types.js";
 import type { JWT, JWTOptions } from "./jwt.js";
 import type { Provider } from "./providers/types.js";
 import type { Adapter, AdapterSession, AdapterUser } from "./adapters/types.js";
 
 export type { LoggerInstance, WarningCode } from "./core/logger.js";
+export type { RateLimitHit, RateLimitOptions, RateLimitStore } from "./core/rate-limit/types.js";
+export type { MemoryRateLimitStoreOptions } from "./core/rate-limit/memory-store.js";
 export type { JWT, JWTOptions, JWTEncodeParams, JWTDecodeParams } from "./jwt.js";
 export type {
   Adapter,
@@ -315,6 +318,12 @@ export interface AuthConfig {
   raw?: typeof raw;
   redirectProxyUrl?: string;
   experimental?: { enableWebAuthn?: boolean };
+  /**
+   * Limits sign-in attempts (credentials, email links, passkeys) per client
+   * address and per identifier (gatehouse extension; off when absent). Over a
+   * limit: 429 with `Retry-After`, and nothing else happens.
+   */
+  rateLimit?: RateLimitOptions;
   basePath?: string;
   /**
    * The public URL of the app (from `AUTH_URL`). When set, links and redirects use

@@ -84,7 +84,7 @@ describe("inlined migrations", () => {
 
   it("the module's migrations equal the .sql files, in order", () => {
     const files = readSqlFiles();
-    expect(files.map((f) => f.name)).toEqual(["0001_init"]);
+    expect(files.map((f) => f.name)).toEqual(["0001_init", "0002_rate_limits"]);
     expect(migrations).toEqual(files);
   });
 });

@@ -110,7 +110,7 @@ function migrateTests(driver: Driver): void {
       const before = Date.now();
       expect(await migrate(db)).toEqual({ applied: ALL });
       expect(ledger(db)).toEqual(ALL);
-      expect(tables(db)).toEqual(["accounts", "authenticators", "gatehouse_migrations", "sessions", "users", "verification_token"]);
+      expect(tables(db)).toEqual(["accounts", "authenticators", "gatehouse_migrations", "rate_limits", "sessions", "users", "verification_token"]);
       const [row] = db.prepare("SELECT applied_at FROM gatehouse_migrations").all() as { applied_at: number }[];
       expect(row!.applied_at).toBeGreaterThanOrEqual(before);
       expect(row!.applied_at).toBeLessThanOrEqual(Date.now());
@@ -119,7 +119,7 @@ function migrateTests(driver: Driver): void {
       expect(ledger(db)).toEqual(ALL);
       // For people who apply the .sql files with their own tool, maybe twice.
       for (const migration of migrations) db.exec(migration.sql);
-      expect(tables(db)).toHaveLength(6);
+      expect(tables(db)).toHaveLength(7);
       db.close();
     });
 
@@ -207,7 +207,7 @@ describe("inlined sqlite migrations", () => {
 
   it("the module's migrations equal the .sql files, in order", () => {
     const files = readSqlFiles("sqlite");
-    expect(files.map((f) => f.name)).toEqual(["0001_init"]);
+    expect(files.map((f) => f.name)).toEqual(["0001_init", "0002_rate_limits"]);
     expect(migrations).toEqual(files);
   });
 });

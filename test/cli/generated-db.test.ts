@@ -203,7 +203,7 @@ describe("SQLite (better-sqlite3): db.ts opens .data/auth.sqlite's stand-in on f
     const db = await app.db.database();
     expect((await db.query("PRAGMA journal_mode")).rows).toEqual([{ journal_mode: "wal" }]);
     const { rows } = await db.query<{ name: string }>("SELECT name FROM gatehouse_migrations ORDER BY name");
-    expect(rows.map((r) => r.name)).toEqual(["0001_init", "app_0001_user_passwords"]);
+    expect(rows.map((r) => r.name)).toEqual(["0001_init", "0002_rate_limits", "app_0001_user_passwords"]);
   });
 });
 

@@ -17,6 +17,7 @@ import { createContext, type RequestContext } from "./context.js";
 import { configErrorResponse } from "./config-error.js";
 import { errorResult, requestErrorResult } from "./error-response.js";
 import { CredentialsSignin, type InvalidRequest, type UnknownAction } from "./errors.js";
+import type { ClientAddressSource } from "./rate-limit/limit.js";
 import { toResponse } from "./response.js";
 import { route, type Route } from "./router.js";
 import type { raw } from "./symbols.js";
@@ -54,14 +55,31 @@ const HANDLERS: Record<string, Handler> = {
 export async function Auth(request: Request, config: AuthConfig & { raw: typeof raw }): Promise<ResponseInternal>;
 export async function Auth(request: Request, config: Omit<AuthConfig, "raw">): Promise<Response>;
 export async function Auth(request: Request, config: AuthConfig): Promise<Response | ResponseInternal> {
-  if (config.raw !== undefined) return authRaw(request, config);
+  return respond(request, config, undefined);
+}
+
+/**
+ * `Auth` as our framework glue calls it: with the client's address the
+ * framework knows, which core cannot see in a `Request` (read only when
+ * `rateLimit` is on). Not exported from the package.
+ */
+export function authWithClientAddress(
+  request: Request,
+  config: Omit<AuthConfig, "raw">,
+  clientAddress: ClientAddressSource | undefined,
+): Promise<Response> {
+  return respond(request, config as AuthConfig, clientAddress) as Promise<Response>;
+}
+
+async function respond(request: Request, config: AuthConfig, clientAddress: ClientAddressSource | undefined): Promise<Response | ResponseInternal> {
+  if (config.raw !== undefined) return authRaw(request, config, false, clientAddress);
   let resolved: ResolvedConfig;
   try {
     resolved = resolveConfig(config);
   } catch (error) {
     return configErrorResponse(request, config, error as Error, false);
   }
-  const { result, redirectAsJson } = await handle(request, resolved, false);
+  const { result, redirectAsJson } = await handle(request, resolved, false, clientAddress);
   return toResponse(result, redirectAsJson);
 }
 
@@ -72,20 +90,26 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
  * is thrown instead (after it is logged), as the spec asks of frameworks whose
  * form actions run on the server: the action turns it into a form error.
  */
-export async function authRaw(request: Request, config: AuthConfig, throwCredentialsErrors = false): Promise<ResponseInternal> {
+export async function authRaw(
+  request: Request,
+  config: AuthConfig,
+  throwCredentialsErrors = false,
+  clientAddress?: ClientAddressSource,
+): Promise<ResponseInternal> {
   let resolved: ResolvedConfig;
   try {
     resolved = resolveConfig(config);
   } catch (error) {
     return configErrorResponse(request, config, error as Error, true) as ResponseInternal;
   }
-  return (await handle(request, resolved, throwCredentialsErrors)).result;
+  return (await handle(request, resolved, throwCredentialsErrors, clientAddress)).result;
 }
 
 async function handle(
   request: Request,
   config: ResolvedConfig,
   throwCredentialsErrors: boolean,
+  clientAddress: ClientAddressSource | undefined,
 ): Promise<{ result: ResponseInternal; redirectAsJson: boolean }> {
   const url = new URL(request.url);
   let matched: Route;
@@ -98,7 +122,7 @@ async function handle(
     config.logger.debug("rejected request", { path: url.pathname, method: request.method, reason: rejected.message });
     return { result: requestErrorResult(rejected), redirectAsJson: false };
   }
-  const ctx = createContext(config, request, url, matched, body);
+  const ctx = createContext(config, request, url, matched, body, clientAddress);
   config.logger.debug(`${matched.method} ${matched.action}`, { provider: matched.providerId });
   let result: ResponseInternal;
   try {

@@ -25,6 +25,7 @@ import { checkAdapterMethods } from "./adapter.js";
 import { createLogger, type LoggerInstance } from "./logger.js";
 import { LruCache } from "./lru.js";
 import { resolveProviders, type ResolvedProvider } from "./providers.js";
+import { resolveRateLimit, type ResolvedRateLimit } from "./rate-limit/resolve.js";
 import { defaultRedirectCallback } from "./redirect.js";
 import { frameworkGlue, skipCSRFCheck, type FrameworkGlueOptions } from "./symbols.js";
 
@@ -72,6 +73,8 @@ export interface ResolvedConfig {
   sessionCache: LruCache<string, DecodedSession>;
   redirectProxyUrl?: string;
   experimental: { enableWebAuthn: boolean };
+  /** Sign-in rate limiting; `undefined` (the default) means off, and nothing of it runs. */
+  rateLimit?: ResolvedRateLimit;
 }
 
 const resolved = new WeakMap<AuthConfig, ResolvedConfig | AuthError>();
@@ -149,6 +152,7 @@ function buildConfig(config: AuthConfig): ResolvedConfig {
     sessionCache: new LruCache(SESSION_CACHE_SIZE),
     redirectProxyUrl: config.redirectProxyUrl,
     experimental: { enableWebAuthn: config.experimental?.enableWebAuthn === true },
+    rateLimit: resolveRateLimit(config.rateLimit),
   };
 }
 

@@ -7,6 +7,7 @@ import type { RequestBody } from "./body.js";
 import type { ResolvedConfig } from "./config.js";
 import { parseCookies, type CookieSet } from "./cookies.js";
 import { csrfCookieValue, newCsrfToken, readCsrfCookie, timingSafeEqual } from "./csrf.js";
+import type { ClientAddressSource } from "./rate-limit/limit.js";
 import type { Route } from "./router.js";
 
 export interface RequestContext {
@@ -28,6 +29,8 @@ export interface RequestContext {
   csrf: () => CsrfState;
   /** The CSRF cookie to (re)issue, if `csrf()` was used and the cookie was absent, forged or made with an older secret. */
   csrfCookie: () => Cookie | undefined;
+  /** The client's address as the framework glue knows it; only with `rateLimit` on. */
+  clientAddress?: ClientAddressSource;
 }
 
 export interface CsrfState {
@@ -71,6 +74,7 @@ export function createContext(
   requestUrl: URL,
   route: Route,
   body: RequestBody,
+  clientAddress?: ClientAddressSource,
 ): RequestContext {
   const origin = publicOrigin(request, requestUrl, config);
   const secure = config.useSecureCookies ?? origin.startsWith("https:");
@@ -91,6 +95,7 @@ export function createContext(
     redirectAsJson: request.headers.get("x-auth-return-redirect") === "1",
     csrf: () => (csrf ??= csrfState(ctx)),
     csrfCookie: () => csrf?.cookie,
+    clientAddress,
   };
   return ctx;
 }

@@ -7,8 +7,9 @@ import type { ResponseInternal } from "../types.js";
 import { renderError } from "./actions/pages.js";
 import { requestedCallbackUrl } from "./callback-url.js";
 import type { RequestContext } from "./context.js";
-import { CredentialsSignin, InvalidRequest, UnknownAction, isClientSafe, publicErrorType } from "./errors.js";
+import { CredentialsSignin, InvalidRequest, RateLimited, UnknownAction, isClientSafe, publicErrorType } from "./errors.js";
 import { pageUrl } from "./guards.js";
+import { PAGE_HEADERS } from "./pages-headers.js";
 import { sameOriginUrl } from "./redirect.js";
 import { NO_STORE } from "./response.js";
 import { JSON_ACTIONS } from "./router.js";
@@ -20,6 +21,7 @@ const SERVER_ERROR_MESSAGE = "Something went wrong on the server. Check the serv
 const STATUS_OF_CLIENT_TYPE: Record<string, number> = {
   AccessDenied: 403,
   Verification: 403,
+  RateLimited: 429,
 };
 
 /** 4xx for a malformed request: answered as JSON on every action. */
@@ -30,6 +32,8 @@ export function requestErrorResult(error: InvalidRequest | UnknownAction): Respo
 
 export function errorResult(ctx: RequestContext, error: unknown): ResponseInternal {
   const err = error instanceof Error ? error : new Error(String(error));
+  // Logged by the limiter, as a warning once per key and window: an error per refusal would flood the log.
+  if (err instanceof RateLimited) return rateLimitedResult(ctx, err);
   ctx.config.logger.error(err);
   if (err instanceof InvalidRequest || err instanceof UnknownAction) return requestErrorResult(err);
 
@@ -50,4 +54,26 @@ export function errorResult(ctx: RequestContext, error: unknown): ResponseIntern
     return { redirect: pageUrl(ctx, ctx.config.pages.signIn, "signin", params) };
   }
   return { redirect: pageUrl(ctx, ctx.config.pages.error, "error", params) };
+}
+
+/**
+ * 429 with `Retry-After`, whoever asks: a redirect could not carry the status.
+ * JSON callers get `{error, message}`; the client modules (which send
+ * `X-Auth-Return-Redirect`) also get the sign-in page URL with
+ * `error=RateLimited` to show; a browser's form post gets the built-in error
+ * page saying how long to wait (also with a custom `pages.error`, which cannot
+ * be answered with a status of ours).
+ */
+function rateLimitedResult(ctx: RequestContext, err: RateLimited): ResponseInternal {
+  const retryAfter = { "Retry-After": String(err.retryAfter) };
+  const status = STATUS_OF_CLIENT_TYPE[err.type]!;
+  if (JSON_ACTIONS.has(ctx.route.action)) {
+    return { status, headers: { ...NO_STORE, ...retryAfter }, body: { error: err.type, message: err.message } };
+  }
+  if (ctx.redirectAsJson) {
+    const callbackUrl = sameOriginUrl(requestedCallbackUrl(ctx), ctx.origin) ?? undefined;
+    const url = pageUrl(ctx, ctx.config.pages.signIn, "signin", { error: err.type, callbackUrl });
+    return { status, headers: { ...NO_STORE, ...retryAfter }, body: { url, error: err.type, message: err.message } };
+  }
+  return { status, headers: { ...PAGE_HEADERS, ...retryAfter }, body: renderError(ctx, err.type, err.retryAfter).body };
 }

@@ -42,7 +42,8 @@ export type ErrorType =
   | "WebAuthnVerificationError"
   | "ExperimentalFeatureNotEnabled"
   | "InvalidConfig"
-  | "TokenRefreshError";
+  | "TokenRefreshError"
+  | "RateLimited";
 
 type ErrorOptions = Error | Record<string, unknown>;
 
@@ -218,6 +219,20 @@ export class AccountNotLinked extends SignInError {
 export class WebAuthnVerificationError extends AuthError {
   static override type = "WebAuthnVerificationError" as const;
 }
+/**
+ * Too many sign-in attempts from this client or at this identifier (`rateLimit`
+ * in the config): answered with 429 and `Retry-After: retryAfter`. Nothing of the
+ * attempt ran: no `authorize`, no mail, no lookup.
+ */
+export class RateLimited extends SignInError {
+  static override type = "RateLimited" as const;
+  /** Seconds until the count that refused the attempt starts a new window. */
+  retryAfter: number;
+  constructor(message: string, retryAfter: number) {
+    super(message);
+    this.retryAfter = retryAfter;
+  }
+}
 
 /** Types whose name may be shown to the browser; every other error is shown as `Configuration`. */
 const CLIENT_SAFE_TYPES = new Set<ErrorType>([
@@ -233,6 +248,7 @@ const CLIENT_SAFE_TYPES = new Set<ErrorType>([
   "AccountNotLinked",
   "WebAuthnVerificationError",
   "EmailSignInError",
+  "RateLimited",
 ]);
 
 export function isClientSafe(error: unknown): error is AuthError {

@@ -9,7 +9,9 @@ export type WarningCode =
   | "csrf-disabled"
   | "env-url-basepath-redundant"
   | "env-url-basepath-mismatch"
-  | "experimental-webauthn";
+  | "experimental-webauthn"
+  | "rate-limited"
+  | "rate-limit-no-client-address";
 
 export interface LoggerInstance {
   warn: (code: WarningCode) => void;
@@ -23,6 +25,10 @@ const WARNING_TEXT: Record<WarningCode, string> = {
   "env-url-basepath-redundant": "AUTH_URL repeats basePath; one of them is enough.",
   "env-url-basepath-mismatch": "The path of AUTH_URL differs from basePath; basePath wins.",
   "experimental-webauthn": "WebAuthn is experimental: its API may change without notice.",
+  "rate-limited":
+    "Sign-in attempts were refused by the rate limit (429): too many from one client address or at one identifier. Logged once per address or identifier and window.",
+  "rate-limit-no-client-address":
+    "rateLimit is on, but the client's address is unknown (plain Auth without rateLimit.clientAddress): only the per-identifier limit applies.",
 };
 
 function formatCause(error: Error): string {

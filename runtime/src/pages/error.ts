@@ -58,10 +58,30 @@ const ERRORS = new Map<string, ErrorView>([
       link: "signin",
     },
   ],
+  [
+    "RateLimited",
+    {
+      status: 429,
+      heading: "Too many attempts",
+      message: "There have been too many sign-in attempts. Please wait a few minutes and try again.",
+      link: "signin",
+    },
+  ],
 ]);
 
+/** "about 15 minutes", "30 seconds": how long to wait, for people. */
+function waitText(seconds: number): string {
+  if (seconds < 60) return `${seconds} second${seconds === 1 ? "" : "s"}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `about ${minutes} minute${minutes === 1 ? "" : "s"}`;
+}
+
 export function renderErrorPage(p: ErrorPageParams): ErrorPageResult {
-  const view = (p.error !== undefined ? ERRORS.get(p.error) : undefined) ?? DEFAULT_ERROR;
+  const known = (p.error !== undefined ? ERRORS.get(p.error) : undefined) ?? DEFAULT_ERROR;
+  const wait = p.error === "RateLimited" && p.retryAfter !== undefined && Number.isSafeInteger(p.retryAfter) && p.retryAfter > 0;
+  const view = wait
+    ? { ...known, message: `There have been too many sign-in attempts. Please try again in ${waitText(p.retryAfter!)}.` }
+    : known;
   const link =
     view.link === "signin"
       ? `<p class="actions"><a class="button" href="${safeUrl(p.signinUrl)}">Sign in</a></p>\n`

@@ -27,6 +27,7 @@ const SIGNIN_ERRORS = new Map<string, string>([
   ["CredentialsSignin", "Sign in failed. Check the details you provided are correct."],
   ["SessionRequired", "Please sign in to access this page."],
   ["MissingCSRF", "The form has expired or was sent from another site. Please try again."],
+  ["RateLimited", "Too many sign-in attempts. Please wait a few minutes and try again."],
 ]);
 const DEFAULT_SIGNIN_ERROR = "Unable to sign in.";
 

@@ -58,6 +58,8 @@ export interface ErrorPageParams {
   signinUrl: string;
   homeUrl: string;
   theme: PageTheme;
+  /** `RateLimited` only: seconds until another attempt is counted, said on the page. */
+  retryAfter?: number;
 }
 
 export interface ErrorPageResult {

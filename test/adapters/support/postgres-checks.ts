@@ -30,7 +30,7 @@ async function tables(db: SqlClient): Promise<string[]> {
 export async function checkIdempotent(db: SqlClient): Promise<void> {
   expect(await migrate(db)).toEqual({ applied: ALL });
   expect(await ledger(db)).toEqual(ALL);
-  expect(await tables(db)).toEqual(["accounts", "authenticators", "gatehouse_migrations", "sessions", "users", "verification_token"]);
+  expect(await tables(db)).toEqual(["accounts", "authenticators", "gatehouse_migrations", "rate_limits", "sessions", "users", "verification_token"]);
   const { rows } = await db.query<{ applied_at: Date }>("SELECT applied_at FROM gatehouse_migrations", []);
   expect(rows.every((row) => row.applied_at instanceof Date)).toBe(true);
 
@@ -38,7 +38,7 @@ export async function checkIdempotent(db: SqlClient): Promise<void> {
   expect(await ledger(db)).toEqual(ALL);
   // For people who apply the .sql files with their own tool, maybe twice.
   for (const migration of migrations) await db.query(migration.sql);
-  expect(await tables(db)).toHaveLength(6);
+  expect(await tables(db)).toHaveLength(7);
 }
 
 /** A later migration is applied on top; a failing one is rolled back entirely and not recorded. */

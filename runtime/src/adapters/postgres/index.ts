@@ -6,5 +6,7 @@ export { PostgresAdapter, PostgresAdapterError } from "./adapter.js";
 export { migrate } from "./migrate.js";
 export type { Migration, MigrateOptions } from "./migrate.js";
 export { migrations } from "./migrations.js";
+export { PostgresRateLimitStore } from "./rate-limit-store.js";
+export type { PostgresRateLimitStoreOptions } from "./rate-limit-store.js";
 export type { SqlClient, SqlResult } from "./client.js";
 export type { PostgresClient, PostgresConnect, PostgresDatabase } from "./connect.js";

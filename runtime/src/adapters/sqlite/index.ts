@@ -7,5 +7,7 @@ export { SqliteAdapter, SqliteAdapterError } from "./adapter.js";
 export { migrate } from "./migrate.js";
 export type { Migration, MigrateOptions } from "./migrate.js";
 export { migrations } from "./migrations.js";
+export { SqliteRateLimitStore } from "./rate-limit-store.js";
+export type { SqliteRateLimitStoreOptions } from "./rate-limit-store.js";
 export type { SqliteClient, SqliteResult, SqliteValue } from "./client.js";
 export type { SqliteConnect, SqliteDatabase } from "./connect.js";

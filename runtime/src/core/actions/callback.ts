@@ -9,6 +9,7 @@ import { callAdapter } from "../adapter.js";
 import { oauthCallback } from "../oauth/callback.js";
 import type { OAuthRuntime } from "../oauth/provider.js";
 import { askSignInCallback, completeSignIn } from "../sign-in.js";
+import { credentialIdentifiers, forgetIdentifiers, limitSignIn } from "../rate-limit/limit.js";
 import { emailCallback } from "../email/callback.js";
 import type { ResolvedEmailProvider } from "../email/provider.js";
 import { webauthnCallback } from "../webauthn/callback.js";
@@ -35,6 +36,9 @@ async function credentialsCallback(
   provider: ResolvedProvider & CredentialsConfig,
 ): Promise<ResponseInternal> {
   const { csrfToken: _csrf, ...credentials } = ctx.body as CredentialRecord;
+  const { rateLimit } = ctx.config;
+  // Counted before authorize runs: a refused guess never reaches the password check.
+  const counted = rateLimit ? await limitSignIn(ctx, provider.id, credentialIdentifiers(rateLimit, credentials)) : undefined;
   let user: User | null;
   try {
     user = await provider.authorize(credentials, ctx.request);
@@ -47,6 +51,8 @@ async function credentialsCallback(
   if (typeof user !== "object") {
     throw new CallbackRouteError(`The authorize function of "${provider.id}" must return a user object or null.`);
   }
+  // The right credentials: their identifier's earlier failures no longer count against its owner.
+  if (counted?.length) await forgetIdentifiers(ctx, counted);
   const account = {
     providerAccountId: user.id === undefined || user.id === null ? "" : String(user.id),
     type: "credentials" as const,

@@ -12,12 +12,13 @@ export function errorPage(ctx: RequestContext): ResponseInternal {
 }
 
 /** The built-in error page; also the answer when a page action itself fails, so there is no redirect loop. */
-export function renderError(ctx: RequestContext, error: string | undefined): ResponseInternal {
+export function renderError(ctx: RequestContext, error: string | undefined, retryAfter?: number): ResponseInternal {
   const { status, html } = renderErrorPage({
     error,
     signinUrl: `${ctx.authUrl}/signin`,
     homeUrl: ctx.origin,
     theme: ctx.config.theme,
+    retryAfter,
   });
   return { status, headers: PAGE_HEADERS, body: html };
 }

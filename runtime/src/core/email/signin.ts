@@ -9,6 +9,7 @@ import { callAdapter } from "../adapter.js";
 import type { RequestContext } from "../context.js";
 import { EmailSignInError } from "../errors.js";
 import { pageUrl } from "../guards.js";
+import { limitSignIn } from "../rate-limit/limit.js";
 import { askSignInCallback } from "../sign-in.js";
 import type { ResolvedEmailProvider } from "./provider.js";
 import { hashToken, newToken, tokenSecrets } from "./token.js";
@@ -39,6 +40,8 @@ export async function startEmailSignIn(
   if (provider.email.problem) throw provider.email.problem;
   const adapter = config.adapter!;
   const identifier = submittedIdentifier(provider, ctx.body.email);
+  // Before any lookup or mail: also what stops one address being mail-bombed.
+  if (config.rateLimit) await limitSignIn(ctx, provider.id, [identifier]);
 
   // The callback sees the user the link would sign in: the stored one, or who they would become.
   const existing = await callAdapter(adapter, "getUserByEmail", identifier);

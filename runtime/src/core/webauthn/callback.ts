@@ -8,6 +8,7 @@ import type { RequestContext } from "../context.js";
 import { errorResult } from "../error-response.js";
 import { InvalidRequest, WebAuthnVerificationError } from "../errors.js";
 import { requireCsrf } from "../guards.js";
+import { limitSignIn } from "../rate-limit/limit.js";
 import type { ResolvedProvider } from "../providers.js";
 import { authenticateWithPasskey } from "./authenticate.js";
 import { clearChallenge, openChallenge, type WebAuthnAction } from "./challenge.js";
@@ -33,6 +34,8 @@ export async function webauthnCallback(ctx: RequestContext, provider: ResolvedPr
 
 async function finishCeremony(ctx: RequestContext, provider: WebAuthnProvider): Promise<ResponseInternal> {
   requireCsrf(ctx);
+  // Per address only: the answer names a credential, not a person, and costs a lookup and a signature check.
+  if (ctx.config.rateLimit) await limitSignIn(ctx, provider.id, []);
   const action = callbackActionOf(ctx.body);
   if (action === "register") {
     const response = registrationResponseOf(ctx.body.data);

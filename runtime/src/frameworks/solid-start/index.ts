@@ -17,9 +17,10 @@
  * export const { GET, POST } = SolidAuth(authConfig);
  * ```
  */
-import { Auth } from "../../core/auth.js";
+import { authWithClientAddress } from "../../core/auth.js";
 import { serializeCookie } from "../../core/cookies.js";
 import type { Session } from "../../types.js";
+import { glueClientAddress } from "../client-address.js";
 import { processEnv, readRequestSession } from "../session.js";
 import { solidStartConfig, type SolidAuthConfig } from "./config.js";
 
@@ -33,6 +34,8 @@ export interface RequestEventLike {
   /** SolidStart's response stub: cookies the session read re-issues are set on it. */
   response?: { headers: Headers };
   locals?: Record<string, unknown>;
+  /** The client's address as SolidStart saw it (the per-address sign-in limit of `rateLimit` uses it). */
+  clientAddress?: string;
 }
 
 export interface SolidAuthHandlers {
@@ -42,8 +45,16 @@ export interface SolidAuthHandlers {
 
 /** The handlers of the catch-all route. Every path under `prefix` is the handler's (unknown ones answer 400). */
 export function SolidAuth(config: SolidAuthConfig): SolidAuthHandlers {
-  const handler = (event: RequestEventLike) => Auth(event.request, solidStartConfig(config, processEnv()));
+  const handler = (event: RequestEventLike) => {
+    const authConfig = solidStartConfig(config, processEnv());
+    return authWithClientAddress(event.request, authConfig, glueClientAddress(authConfig, event.request, event, solidStartClientAddress));
+  };
   return { GET: handler, POST: handler };
+}
+
+/** SolidStart's `clientAddress`: h3's `getRequestIP`, the socket's address (it does not read X-Forwarded-For). */
+function solidStartClientAddress(event: RequestEventLike): string | undefined {
+  return event.clientAddress;
 }
 
 /** The spec's neutral name for the SolidStart integration. */

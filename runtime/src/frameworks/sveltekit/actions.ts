@@ -6,14 +6,17 @@
  * and return `fail(...)`, and let everything else — SvelteKit's redirect
  * included — propagate.
  */
-import { redirect, type RequestEvent } from "@sveltejs/kit";
+import { error, redirect, type RequestEvent } from "@sveltejs/kit";
 import { authRaw } from "../../core/auth.js";
 import { resolveConfig } from "../../core/config.js";
 import type { AuthConfig, Cookie, ResponseInternal } from "../../types.js";
+import { glueClientAddress } from "../client-address.js";
 
 /** Form fields the actions read themselves; everything else goes to the provider (e.g. credentials). */
 const PROVIDER_FIELD = "providerId";
 const REDIRECT_FIELD = "redirectTo";
+/** The handler's status for a sign-in refused by `rateLimit` (the only 429 it answers). */
+const RATE_LIMITED = 429;
 
 export async function signInAction(event: RequestEvent, config: AuthConfig): Promise<never> {
   const fields = await formFields(event);
@@ -29,8 +32,18 @@ export async function signInAction(event: RequestEvent, config: AuthConfig): Pro
   const action = providerType(config, providerId) === "credentials" ? "callback" : "signin";
   fields.set("callbackUrl", redirectTo);
   const request = handlerPost(event, `${basePath}/${action}/${encodeURIComponent(providerId)}`, fields);
-  const result = await authRaw(request, config, true);
+  const result = await authRaw(request, config, true, glueClientAddress(config, event.request, event, svelteKitClientAddress));
   return finish(event, result);
+}
+
+/** SvelteKit's view of the client (adapter-node honours its ADDRESS_HEADER); none where the adapter cannot tell. */
+export function svelteKitClientAddress(event: RequestEvent): string | undefined {
+  try {
+    return event.getClientAddress();
+  } catch {
+    // Prerendering, or an adapter without getClientAddress: only the per-identifier limit applies.
+    return undefined;
+  }
 }
 
 export async function signOutAction(event: RequestEvent, config: AuthConfig): Promise<never> {
@@ -49,8 +62,24 @@ export function setCookies(event: RequestEvent, cookies: readonly Cookie[]): voi
 
 function finish(event: RequestEvent, result: ResponseInternal): never {
   setCookies(event, result.cookies ?? []);
-  // The handler answers every sign-in and sign-out with a redirect, errors included (to the error page).
+  if (result.status === RATE_LIMITED) rateLimited(event, result);
+  // The handler answers every other sign-in and sign-out with a redirect, errors included (to the error page).
   redirect(303, result.redirect ?? "/");
+}
+
+/**
+ * A sign-in refused by `rateLimit`: SvelteKit's own 429 (the app's error page
+ * shows the message), with `Retry-After`. An action that wants a form message
+ * instead catches it: `if (isHttpError(e, 429)) return fail(429, { error: e.body.message })`.
+ */
+function rateLimited(event: RequestEvent, result: ResponseInternal): never {
+  const retryAfter = new Headers(result.headers).get("retry-after");
+  try {
+    if (retryAfter) event.setHeaders({ "retry-after": retryAfter });
+  } catch {
+    // Set already by the app's own code: its value stands.
+  }
+  error(RATE_LIMITED, { message: "Too many sign-in attempts. Please wait a few minutes and try again." });
 }
 
 async function formFields(event: RequestEvent): Promise<Map<string, string>> {

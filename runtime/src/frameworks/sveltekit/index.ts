@@ -21,11 +21,12 @@ import type { Handle, RequestEvent } from "@sveltejs/kit";
 import { env } from "$env/dynamic/private";
 import { base } from "$app/paths";
 import { dev } from "$app/environment";
-import { Auth } from "../../core/auth.js";
+import { authWithClientAddress } from "../../core/auth.js";
 import { isAuthPath } from "../../core/router.js";
 import type { AuthConfig, Awaitable, Session } from "../../types.js";
+import { glueClientAddress } from "../client-address.js";
 import { readRequestSession } from "../session.js";
-import { setCookies, signInAction, signOutAction } from "./actions.js";
+import { setCookies, signInAction, signOutAction, svelteKitClientAddress } from "./actions.js";
 import { svelteKitConfig, type SvelteKitAuthConfig } from "./config.js";
 
 export type { SvelteKitAuthConfig } from "./config.js";
@@ -73,7 +74,10 @@ export function SvelteKitAuth(
           return session;
         }));
       if (!isAuthPath(event.url.pathname, basePath)) return resolve(event);
-      return crossSitePostRefusal(event) ?? Auth(event.request, authConfig);
+      return (
+        crossSitePostRefusal(event) ??
+        authWithClientAddress(event.request, authConfig, glueClientAddress(authConfig, event.request, event, svelteKitClientAddress))
+      );
     },
     signIn: async (event) => signInAction(event, await configFor(event)),
     signOut: async (event) => signOutAction(event, await configFor(event)),

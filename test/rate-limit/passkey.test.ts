@@ -1,0 +1,51 @@
+/**
+ * `rateLimit` on passkey callbacks: counted per client address (an answer
+ * names a credential, not a person). A refused callback looks nothing up,
+ * checks no signature, changes no counter, and still clears the challenge.
+ */
+import { describe, expect, it } from "vitest";
+import { MemoryAdapter } from "@gatehouse/runtime/adapters/memory";
+import { storesSession } from "../helpers.js";
+import { CookieJar, clearsChallenge, fetchOptions, newAuthenticator, passkeySetup, postCallback, signIn, signUp } from "../webauthn/support/flow.js";
+import { addressFromHeader, isLimited, recordCalls } from "./support.js";
+
+describe("passkey callbacks with rateLimit", () => {
+  it("the 4th callback from one address in a window is a 429 that reads and writes nothing; other addresses go on", async () => {
+    const memory = MemoryAdapter();
+    const recorded = recordCalls(memory);
+    const address = { "x-test-client-address": "198.51.100.30" };
+    const { config } = passkeySetup({ rateLimit: { ip: 3, clientAddress: addressFromHeader } }, recorded.adapter);
+    const authenticator = newAuthenticator();
+    const jar = new CookieJar();
+
+    // Sign-up and sign-in, each one callback, from an address the limit does not see (no header).
+    await signUp(config, new CookieJar(), authenticator, "ada@example.com");
+    const user = (await memory.getUserByEmail("ada@example.com"))!;
+
+    // Three answers from the same address: a garbled one, then two real sign-ins.
+    await fetchOptions(config, jar);
+    expect((await postCallback(config, jar, "authenticate", "{not json", { headers: address })).status).toBe(400);
+    for (let i = 0; i < 2; i++) {
+      // A fresh browser each time: a signed-in one would register another passkey instead.
+      const browser = new CookieJar();
+      const { body } = await fetchOptions(config, browser, { email: "ada@example.com" });
+      const response = await postCallback(config, browser, "authenticate", authenticator.authenticate(body.options), { headers: address });
+      expect(storesSession(response)).toBe(true);
+    }
+    const [stored] = await memory.listAuthenticatorsByUserId(user.id);
+    expect(stored!.counter).toBe(2);
+
+    const { body } = await fetchOptions(config, jar, { email: "ada@example.com" });
+    recorded.calls.length = 0;
+    const refused = await postCallback(config, jar, "authenticate", authenticator.authenticate(body.options), { headers: address });
+    expect(isLimited(refused)).toBe(true);
+    expect(storesSession(refused)).toBe(false);
+    expect(clearsChallenge(refused)).toBe(true);
+    expect(recorded.calls).toEqual([]);
+    expect((await memory.listAuthenticatorsByUserId(user.id))[0]!.counter).toBe(2);
+
+    // The same passkey from another address signs in.
+    const other = await signIn(config, jar, authenticator, "ada@example.com");
+    expect(storesSession(other.response)).toBe(true);
+  });
+});
