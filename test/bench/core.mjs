@@ -3,6 +3,7 @@ import { Auth as GatehouseAuth } from "@gatehouse/runtime";
 import { Credentials as GatehouseCredentials } from "@gatehouse/runtime/providers";
 import { Auth as AuthJs } from "@auth/core";
 import AuthJsCredentials from "@auth/core/providers/credentials";
+import { checkFirstRead, encoders, firstReadScenarios, floorImpl } from "./floor.mjs";
 import { cookiePairs } from "./measure.mjs";
 
 export const ORIGIN = "http://localhost:3000";
@@ -37,7 +38,8 @@ async function prepare(impl) {
   );
   const sessionCookie = cookiePairs(signIn).find((c) => c.includes("session-token"));
   if (signIn.status !== 302 || !sessionCookie) throw new Error(`${impl.name}: sign-in failed (${signIn.status})`);
-  impl.state = { csrfToken, csrfCookie, sessionCookie, form };
+  impl.state = { csrfToken, csrfCookie, sessionCookie, form, encode: encoders[impl.name] };
+  await checkFirstRead(impl, impl.state.encode);
   return impl;
 }
 
@@ -48,12 +50,21 @@ export async function coreImpls() {
   ];
 }
 
+/** Ours and the floor of a JWT session read (`floor.mjs`), on our signed-in user's cookie. */
+export async function floorImpls() {
+  const ours = await prepare(makeImpl("gatehouse", GatehouseAuth, GatehouseCredentials));
+  const floor = floorImpl();
+  floor.state = ours.state;
+  return [ours, floor];
+}
+
 export const coreScenarios = {
   "session GET (valid JWT)": {
     status: 200,
     reusable: true,
     request: (s) => new Request(`${ORIGIN}/auth/session`, { headers: { cookie: s.sessionCookie } }),
   },
+  ...firstReadScenarios,
   "CSRF GET (new visitor)": { status: 200, reusable: true, request: () => new Request(`${ORIGIN}/auth/csrf`) },
   "CSRF GET (with its cookie)": {
     status: 200,

@@ -32,7 +32,8 @@ const median = (values) => [...values].sort((x, y) => x - y)[Math.floor(values.l
  * `check(response)` returns what is wrong with a response of the right status
  * (a 302 to the error page is a 302 too); `samples` lowers the minimum number
  * of samples per round (tinybench's 64) for scenarios whose samples take long.
- * `impls` is `[ours, theirs]`, each `{ name, call(request), state }`. The
+ * `impls` is `[ours, theirs]` or `[ours, theirs, floor]` (see `aboveTheFloor`),
+ * each `{ name, call(request), state }`. The
  * machine's speed drifts, so the two alternate round by round and the median
  * round counts.
  */
@@ -71,7 +72,7 @@ export async function measure(mode, impls, scenarios) {
     const opsPerSecond = (impl) => median(rounds.get(impl).map((latency) => (1000 / latency.mean) * BATCH));
     // One request at a time: the mean per request of a sample at that percentile; in flight: the whole batch.
     const percentile = (impl, key) => median(rounds.get(impl).map((latency) => (mode === "sequential" ? latency[key] / BATCH : latency[key])));
-    const [ours, theirs] = impls;
+    const [ours, theirs, floor] = impls;
     rows.push({
       scenario: name,
       [`${ours.name} ops/s`]: Math.round(opsPerSecond(ours)),
@@ -81,9 +82,26 @@ export async function measure(mode, impls, scenarios) {
       [`${theirs.name} p50 ms`]: percentile(theirs, "p50").toFixed(3),
       [`${ours.name} p99 ms`]: percentile(ours, "p99").toFixed(3),
       [`${theirs.name} p99 ms`]: percentile(theirs, "p99").toFixed(3),
+      ...(floor ? aboveTheFloor(ours, theirs, floor, percentile) : {}),
     });
   }
   return rows;
+}
+
+/**
+ * With a third implementation, the floor (work no handler can skip, e.g. the
+ * identity provider's token endpoint): its p50, and the ratio of what each
+ * handler adds on top of it, median against median.
+ */
+function aboveTheFloor(ours, theirs, floor, percentile) {
+  const base = percentile(floor, "p50");
+  const own = (impl) => percentile(impl, "p50") - base;
+  return {
+    [`${floor.name} p50 ms`]: base.toFixed(3),
+    [`${ours.name} above it ms`]: own(ours).toFixed(3),
+    [`${theirs.name} above it ms`]: own(theirs).toFixed(3),
+    "ratio above the floor": own(ours) > 0 ? `${(own(theirs) / own(ours)).toFixed(1)}x` : "-",
+  };
 }
 
 export function cookiePairs(response) {

@@ -10,6 +10,7 @@
  * for that URL's PKCE challenge and nonce from the provider.
  */
 import { fork } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { Auth as AuthJs } from "@auth/core";
 import { Auth as GatehouseAuth } from "@gatehouse/runtime";
@@ -121,8 +122,48 @@ async function startSignIn(state) {
   };
 }
 
+/**
+ * The floor: the code exchange alone, as a client that did nothing else would
+ * make it (same client authentication, PKCE verifier, keep-alive `fetch`), with
+ * the ID token in the answer; none of the checks or the session cookie.
+ */
+async function tokenEndpointImpl(provider) {
+  const metadata = await (await fetch(`${provider.issuer}/.well-known/openid-configuration`)).json();
+  const authorization = `Basic ${Buffer.from(`${CLIENT.client_id}:${CLIENT.client_secret}`).toString("base64")}`;
+  return {
+    name: "token endpoint alone",
+    state: { floor: true, provider },
+    call: async (request) => {
+      const params = new URL(request.url).searchParams;
+      const response = await fetch(metadata.token_endpoint, {
+        method: "POST",
+        headers: { authorization, "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+        body: new URLSearchParams({ grant_type: "authorization_code", code: params.get("code"), redirect_uri: CLIENT.redirect_uris[0], code_verifier: params.get("verifier") }),
+      });
+      const tokens = await response.json();
+      if (!response.ok || !tokens.id_token) throw new Error(`the token endpoint answered ${response.status} ${JSON.stringify(tokens)}`);
+      return { status: 302, headers: new Headers({ location: LANDING }) };
+    },
+  };
+}
+
+/** The floor's requests: a code per request for a PKCE verifier of its own, carried in the URL. */
+async function prepareExchanges(state, count) {
+  const verifiers = Array.from({ length: count }, () => randomBytes(32).toString("base64url"));
+  const codes = await state.provider.mint(
+    verifiers.map((verifier) => ({
+      clientId: CLIENT.client_id,
+      redirectUri: CLIENT.redirect_uris[0],
+      codeChallenge: createHash("sha256").update(verifier).digest("base64url"),
+      nonce: randomBytes(16).toString("base64url"),
+    })),
+  );
+  return codes.map((code, i) => new Request(`${ORIGIN}/token-exchange?${new URLSearchParams({ code, verifier: verifiers[i] })}`));
+}
+
 /** `count` callback requests, each with its own sign-in's cookies and a fresh code. */
 async function prepareCallbacks(state, count) {
+  if (state.floor) return prepareExchanges(state, count);
   const started = await Promise.all(Array.from({ length: count }, () => startSignIn(state)));
   const codes = await state.provider.mint(started.map((s) => s.mint));
   return started.map((signIn, i) => {
@@ -159,13 +200,15 @@ async function prepare(impl, provider) {
   return impl;
 }
 
-export async function oidcSuite() {
+/** With one request at a time, the token endpoint alone is measured too: the floor both handlers stand on. */
+export async function oidcSuite(mode) {
   const provider = await startProvider();
   try {
     const impls = [
       await prepare(makeImpl("gatehouse", GatehouseAuth, provider.issuer), provider),
       await prepare(makeImpl("@auth/core", AuthJs, provider.issuer), provider),
     ];
+    if (mode === "sequential") impls.push(await tokenEndpointImpl(provider));
     return { impls, scenarios: oidcScenarios, close: provider.close };
   } catch (error) {
     provider.close();

@@ -6,6 +6,8 @@
  *   npm run bench                                   every scenario
  *   BENCH_TIME=5000 BENCH_ROUNDS=9 npm run bench    longer, steadier runs
  *   DATABASE_URL=postgres://... npm run bench       adds the PostgreSQL server
+ *   BENCH_HTTP=0 BENCH_FOOTPRINT=0 npm run bench     leaves out the whole-app HTTP
+ *                                                   bench and the install footprint
  *
  * The OIDC suite starts `oidc-provider` on 127.0.0.1 in a child process; the
  * memory suite runs with `--expose-gc`.
@@ -29,8 +31,16 @@ console.log("\nOne request at a time (p50, p99: mean per request of the median b
 table("sequential");
 console.log(`\n${BATCH} requests in flight, as on a busy server (p50, p99: whole batch):`);
 table("concurrent");
+console.log("\nThe JWT session GET against its floor, one bare jose JWE decrypt + encrypt with the key derived once (ratio: ours/floor ops/s; the target is above 0.5x):");
+console.table(runSuite([suiteScript, "core", "floor"]));
 console.log("\nHeap kept per 1,000 sessions (after a full GC, compiled code left out; the floor is what the method counts that is not per session):");
 console.table(runSuite(["--expose-gc", suiteScript, "core", "memory"]));
 
-// The CLI's cold starts, next to Better Auth's CLI (a separate process tree: it times processes).
-execFileSync(process.execPath, [fileURLToPath(new URL("./cli.mjs", import.meta.url))], { stdio: "inherit" });
+// The last parts run as scripts of their own: they time processes and servers, not calls.
+const runScript = (file) => execFileSync(process.execPath, [fileURLToPath(new URL(file, import.meta.url))], { stdio: "inherit" });
+// The CLI's cold starts, next to Better Auth's CLI.
+runScript("./cli.mjs");
+// Built SvelteKit apps over HTTP, ours and @auth/sveltekit's (makes and builds both: a few minutes).
+if (process.env.BENCH_HTTP !== "0") runScript("./http.mjs");
+// What installing the runtime brings into an app, next to @auth/core and better-auth.
+if (process.env.BENCH_FOOTPRINT !== "0") runScript("./footprint.mjs");

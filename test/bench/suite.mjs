@@ -2,6 +2,7 @@
  * One benchmark suite in its own process:
  *
  *   node suite.mjs <core|oidc|email|pglite|postgres> <sequential|concurrent>
+ *   node suite.mjs core floor                   (JWT session GET against one bare jose decrypt + encrypt)
  *   node --expose-gc suite.mjs core memory      (memory per 1,000 sessions)
  *
  * prints the rows as JSON. Separate processes because `@auth/core` keeps module
@@ -16,17 +17,22 @@ const [name, mode] = process.argv.slice(2);
 const open = {
   core: async () => {
     if (mode === "memory") return { memory: (await import("./memory.mjs")).memoryRows };
+    if (mode === "floor") {
+      const [{ floorImpls }, { floorScenarios }] = await Promise.all([import("./core.mjs"), import("./floor.mjs")]);
+      return { impls: await floorImpls(), scenarios: floorScenarios };
+    }
     const { coreImpls, coreScenarios } = await import("./core.mjs");
     return { impls: await coreImpls(), scenarios: coreScenarios };
   },
-  oidc: async () => (await import("./oidc.mjs")).oidcSuite(),
+  oidc: async () => (await import("./oidc.mjs")).oidcSuite(mode),
   email: async () => (await import("./email.mjs")).emailSuite(),
   pglite: async () => (await import("./database.mjs")).pgliteSuite(),
   postgres: async () => (await import("./database.mjs")).postgresSuite(process.env.DATABASE_URL),
 };
 const suite = await open[name]();
 try {
-  const rows = mode === "memory" ? await suite.memory() : await measure(mode, suite.impls, suite.scenarios);
+  // The floor is one request at a time: its ratio compares costs, not a busy server.
+  const rows = mode === "memory" ? await suite.memory() : await measure(mode === "floor" ? "sequential" : mode, suite.impls, suite.scenarios);
   process.stdout.write(JSON.stringify(rows));
 } finally {
   await suite.close?.();
