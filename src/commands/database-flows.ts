@@ -51,7 +51,7 @@ export async function runMigrate(options: MigrateOptions, command: Command): Pro
 export async function runDoctor(options: DoctorOptions, command: Command): Promise<void> {
   const dir = resolve(options.cwd);
   const c = colorsFor(process.stdout);
-  const { detection, lookup, env, envFileExists } = readApp(dir);
+  const { detection, lookup, env, envFileExists, packageJson } = readApp(dir);
   let databaseStatus: DatabaseTaskResult | { notCreated: true } | undefined;
   if (lookup.found) {
     databaseStatus = notCreated(dir, lookup.target) ? { notCreated: true } : await runDatabaseTask(dir, lookup.target, "status", schemaPath(detection));
@@ -64,6 +64,7 @@ export async function runDoctor(options: DoctorOptions, command: Command): Promi
     gitignore: readOrNull(join(dir, ".gitignore")),
     authConfig: existsSync(configPath) ? { path: AUTH_CONFIG, text: readFileSync(configPath, "utf8") } : null,
     installedRuntime: installedVersion(dir),
+    packageJson,
     cliVersion: cliVersion(),
     database: lookup,
     ...(databaseStatus ? { databaseStatus } : {}),
@@ -78,7 +79,10 @@ export async function runDoctor(options: DoctorOptions, command: Command): Promi
   if (problems > 0) command.error("", { exitCode: 1, code: "auth.doctor" });
 }
 
-function readApp(dir: string, databaseUrl?: string): { detection: Detection; lookup: DatabaseLookup; env: Record<string, string>; envFileExists: boolean } {
+function readApp(
+  dir: string,
+  databaseUrl?: string,
+): { detection: Detection; lookup: DatabaseLookup; env: Record<string, string>; envFileExists: boolean; packageJson: string | null } {
   const project = readProject(dir, DETECT_PATHS);
   const detection = detect(project);
   const { values, fileExists } = readAppEnv(dir);
@@ -86,7 +90,7 @@ function readApp(dir: string, databaseUrl?: string): { detection: Detection; loo
   const dbModulePath = libPath(detection, "db.ts");
   const dbModule = dbModulePath ? readOrNull(join(dir, dbModulePath)) ?? undefined : undefined;
   const lookup: DatabaseLookup = pkg ? appDatabase({ packageJson: pkg, env: values, databaseUrl, dbModule }) : { found: false, reason: "no package.json" };
-  return { detection, lookup, env: values, envFileExists: fileExists };
+  return { detection, lookup, env: values, envFileExists: fileExists, packageJson: pkg ?? null };
 }
 
 /** An embedded database (PGlite folder, SQLite file) the app has not created yet: nothing to ask, and asking must not create it. */

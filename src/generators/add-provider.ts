@@ -11,7 +11,7 @@ import { configAdapter, enableWebAuthn } from "../ast/config-object.js";
 import { addEdit, emptyPlan, type Plan } from "../plan/plan.js";
 import { ensureEnvKeys, hasEnvValue } from "./env.js";
 import { addToPackageJson, listedDependencies } from "./package-json.js";
-import { adapterRequirement, isPasskey, providerPackages } from "./passwordless.js";
+import { adapterRequirement, isPasskey, providerPackageReasons, providerPackages } from "./passwordless.js";
 import { callbackUrl, envKeyComment, isOAuthProvider, providerSetupSteps } from "./provider-setup.js";
 
 export interface AddProviderInput {
@@ -58,7 +58,7 @@ export function planAddProviders(input: AddProviderInput): AddProviderPlan {
   const keys = entries.flatMap((entry) => entry.env.map((key) => ({ key, value: "", comment: envKeyComment(key) })));
   addEdit(plan, ".env", read(".env"), ensureEnvKeys(read(".env") ?? "", keys), true);
   addEdit(plan, ".env.example", read(".env.example"), ensureEnvKeys(read(".env.example") ?? "", keys));
-  // package.json lists what the provider needs (email: nodemailer); installing is the user's step, as after auth-init --no-install.
+  // package.json lists what the provider needs (email: nodemailer; passkeys: @simplewebauthn/server); installing is the user's step, as after auth-init --no-install.
   const pkg = read("package.json");
   const packages = providerPackages(entries);
   const missing = pkg === null ? [] : Object.keys(packages).filter((name) => !(name in listedDependencies(pkg)));
@@ -70,7 +70,7 @@ export function planAddProviders(input: AddProviderInput): AddProviderPlan {
   const filled = (key: string) => plan.env.some((e) => e.key === key && e.filled);
   plan.nextSteps = [
     ...(requirement && adapter === "unknown" ? [`${requirement}: make sure ${configPath} sets an \`adapter\` — without one the runtime refuses the whole config.`] : []),
-    ...(missing.length > 0 ? [`Install ${missing.join(", ")} (added to package.json; email sends its sign-in links with it): \`${input.installCommand ?? "npm install"}\`.`] : []),
+    ...(missing.length > 0 ? [`Install ${missing.join(", ")} (added to package.json; ${providerPackageReasons(entries, missing)}): \`${input.installCommand ?? "npm install"}\`.`] : []),
     ...providerSetupSteps(entries, input.authBaseUrl, filled),
     ...signInButtonSteps(entries, input.signIn, read),
     ...nitroTraceSteps(entries, read),

@@ -7,7 +7,8 @@ import type { DatabaseTaskResult } from "../engine/app-database.js";
 import { describeTarget, reachFix, type DatabaseLookup } from "./app-database.js";
 import type { Detection } from "./detect.js";
 import { isIgnored } from "./gitignore.js";
-import { adapterRequirement, isPasskey } from "./passwordless.js";
+import { listedDependencies } from "./package-json.js";
+import { adapterRequirement, isPasskey, providerPackageReasons, providerPackages } from "./passwordless.js";
 import { ROTATION_KEYS, SECRET_KEY } from "./secret.js";
 
 export interface Finding {
@@ -24,6 +25,8 @@ export interface DoctorInput {
   /** The text of the auth config module, when found. */
   authConfig: { path: string; text: string } | null;
   installedRuntime: string | undefined;
+  /** The app's package.json text, when there is one. */
+  packageJson?: string | null;
   cliVersion: string;
   database: DatabaseLookup;
   /** The database's migration status; `undefined` when not checked. */
@@ -78,7 +81,8 @@ export function configuredProviders(config: string): string[] {
   return names;
 }
 
-function providers({ authConfig, env, database }: DoctorInput): Finding[] {
+function providers(input: DoctorInput): Finding[] {
+  const { authConfig, env, database } = input;
   if (!authConfig) return [{ level: "warning", message: "no auth config found (src/auth.ts)", fix: "run `npx auth-init`" }];
   const used = configuredProviders(authConfig.text);
   const entries = providerCatalog.filter((p) => used.includes(p.importName));
@@ -94,6 +98,16 @@ function providers({ authConfig, env, database }: DoctorInput): Finding[] {
       level: "error",
       message: `${authConfig.path} lists Passkey but does not turn on \`experimental: { enableWebAuthn: true }\`: the runtime refuses the config`,
       fix: "run `npx auth add-provider passkey` (it adds the switch), or add it to the config by hand",
+    });
+  }
+  // The runtime imports these only when the provider is used: a missing one fails at the first sign-in, not at start.
+  const listed = input.packageJson ? listedDependencies(input.packageJson) : undefined;
+  const unlisted = listed ? Object.keys(providerPackages(entries)).filter((name) => !(name in listed)) : [];
+  if (unlisted.length > 0) {
+    findings.push({
+      level: "error",
+      message: `${unlisted.join(" and ")} not in package.json (${providerPackageReasons(entries, unlisted)}): sign-in with it fails`,
+      fix: `install it: npm install ${unlisted.join(" ")}`,
     });
   }
   const requirement = adapterRequirement(entries);

@@ -3,8 +3,8 @@
  * app's database (one-time sign-in tokens; the passkeys' public keys), so the
  * runtime refuses a config that lists them without an adapter — the whole
  * config, every sign-in and session check. `auth-init` and `auth add-provider`
- * say so before writing such a config. Also the package the email provider
- * needs in the app (nodemailer).
+ * say so before writing such a config. Also the packages they need in the
+ * app (nodemailer, @simplewebauthn/server).
  */
 import type { ProviderCatalogEntry } from "@gatehouse/runtime/providers/catalog";
 import { DRIVER_VERSIONS } from "./init/versions.js";
@@ -30,9 +30,31 @@ export function adapterRequirement(entries: readonly ProviderCatalogEntry[]): st
   return `${list(needing.map((entry) => entry.id))} need${needing.length === 1 ? "s" : ""} a database (${reasons.join(", ")})`;
 }
 
-/** Packages a provider needs in the app: the email provider sends its mails with nodemailer, which the runtime imports only then. */
+/**
+ * Packages a provider needs in the app, which the runtime imports only when
+ * that provider is used (optional peers, so apps without it stay small).
+ */
+const PROVIDER_PACKAGES = {
+  email: { name: "nodemailer", why: "email sends its sign-in links with it" },
+  webauthn: { name: "@simplewebauthn/server", why: "passkeys are verified with it" },
+} as const;
+
 export function providerPackages(providers: readonly ProviderCatalogEntry[]): Record<string, string> {
-  return providers.some((p) => p.type === "email") ? { nodemailer: DRIVER_VERSIONS.nodemailer } : {};
+  return Object.fromEntries(packagesOf(providers).map(({ name }) => [name, DRIVER_VERSIONS[name]]));
+}
+
+/** Why each of `names` is needed: "email sends its sign-in links with it; passkeys are verified with it". */
+export function providerPackageReasons(providers: readonly ProviderCatalogEntry[], names: readonly string[]): string {
+  return packagesOf(providers)
+    .filter(({ name }) => names.includes(name))
+    .map(({ why }) => why)
+    .join("; ");
+}
+
+function packagesOf(providers: readonly ProviderCatalogEntry[]) {
+  return Object.entries(PROVIDER_PACKAGES)
+    .filter(([type]) => providers.some((p) => p.type === type))
+    .map(([, needed]) => needed);
 }
 
 /** `A`, `A and B`, `A, B and C`. */

@@ -92,6 +92,20 @@ describe("planAddProviders: email and passkey", () => {
     expect(result.ok && result.plan.nextSteps[0]).toMatch(/^Passkeys \(WebAuthn\) are experimental in the runtime/);
   });
 
+  it("passkey and email together: both packages added to package.json, one install step saying why each", () => {
+    const files = { "src/auth.ts": CONFIG, "package.json": '{\n\t"name": "app",\n\t"dependencies": {\n\t\t"@gatehouse/runtime": "^0.1.0"\n\t}\n}\n' };
+    const result = planAddProviders({ entries: [EMAIL, PASSKEY], configPath: "src/auth.ts", read: (path) => files[path as keyof typeof files] ?? null, authBaseUrl: "x" });
+    const after = applied(result, files);
+    expect(JSON.parse(after["package.json"]!).dependencies).toEqual({
+      "@gatehouse/runtime": "^0.1.0",
+      nodemailer: DRIVER_VERSIONS.nodemailer,
+      "@simplewebauthn/server": DRIVER_VERSIONS["@simplewebauthn/server"],
+    });
+    expect(result.ok && result.plan.nextSteps[0]).toBe(
+      "Install nodemailer, @simplewebauthn/server (added to package.json; email sends its sign-in links with it; passkeys are verified with it): `npm install`.",
+    );
+  });
+
   it("in a SolidStart 2 app (nitro.config.ts), says which packages traceDeps must keep, unless it does", () => {
     const nitro = `import { defineConfig } from "nitro/config";\nexport default defineConfig({ traceDeps: ["@electric-sql/pglite"] });\n`;
     const steps = (files: Record<string, string>) => {
@@ -225,8 +239,8 @@ describe("auth add-provider email / passkey (built binary)", () => {
     expect(run.stdout).toContain("Set AUTH_EMAIL_SERVER to your SMTP server's URL");
     expect(run.stdout).toContain("Browsers make and use them only on https or on http://localhost");
     expect(run.stdout).toContain("Add the email sign-in form to src/routes/signin/+page.svelte");
-    expect(run.stdout).toContain("Install nodemailer (added to package.json; email sends its sign-in links with it): `npm install`.");
-    expect(JSON.parse(read(dir, "package.json")).dependencies.nodemailer).toBe(DRIVER_VERSIONS.nodemailer);
+    expect(run.stdout).toContain("Install nodemailer, @simplewebauthn/server (added to package.json; email sends its sign-in links with it; passkeys are verified with it): `npm install`.");
+    expect(JSON.parse(read(dir, "package.json")).dependencies).toMatchObject({ nodemailer: DRIVER_VERSIONS.nodemailer, "@simplewebauthn/server": DRIVER_VERSIONS["@simplewebauthn/server"] });
     const before = snapshotDir(dir);
     const again = auth(["add-provider", "passkey", "email"], dir);
     expect(again.code).toBe(0);

@@ -10,7 +10,7 @@ import { diagnose, type DoctorInput } from "../../src/generators/doctor.js";
 const PGLITE: DatabaseLookup = { found: true, target: { kind: "pglite", dir: ".pglite" } };
 const NO_DATABASE: DatabaseLookup = { found: false, reason: "the app has no database driver (pg, @electric-sql/pglite or better-sqlite3) in package.json" };
 
-function findings(config: string, env: Record<string, string> = {}, database: DatabaseLookup = PGLITE) {
+function findings(config: string, env: Record<string, string> = {}, database: DatabaseLookup = PGLITE, packageJson?: string) {
   const input: DoctorInput = {
     detection: { hasPackageJson: true, frameworks: [{ id: "sveltekit", major: 2 }], packageManager: "npm", typescript: true, existingAuth: [] },
     env: { AUTH_SECRET: "x".repeat(43), ...env },
@@ -20,6 +20,7 @@ function findings(config: string, env: Record<string, string> = {}, database: Da
     installedRuntime: "0.1.0",
     cliVersion: "0.1.0",
     database,
+    ...(packageJson === undefined ? {} : { packageJson }),
   };
   return diagnose(input).filter((f) => f.level !== "ok" || f.message.startsWith("provider"));
 }
@@ -43,6 +44,20 @@ describe("auth doctor: email and passkey", () => {
       fix: "run `npx auth add-provider passkey` (it adds the switch), or add it to the config by hand",
     });
     expect(findings(config("Passkey", ", experimental: { enableWebAuthn: false }")).some((f) => f.message.includes("does not turn on"))).toBe(true);
+  });
+
+  it("the packages they need: one not in package.json is a problem naming it and the install; listed ones are fine", () => {
+    const pkg = (dependencies: Record<string, string>) => JSON.stringify({ name: "app", dependencies: { "@gatehouse/runtime": "^0.1.0", ...dependencies } });
+    const both = config("Nodemailer, Passkey", ", experimental: { enableWebAuthn: true }");
+    const env = { AUTH_EMAIL_SERVER: "smtp://127.0.0.1:2525", AUTH_EMAIL_FROM: "app@example.com" };
+    expect(findings(both, env, PGLITE, pkg({}))).toContainEqual({
+      level: "error",
+      message: "nodemailer and @simplewebauthn/server not in package.json (email sends its sign-in links with it; passkeys are verified with it): sign-in with it fails",
+      fix: "install it: npm install nodemailer @simplewebauthn/server",
+    });
+    expect(findings(both, env, PGLITE, pkg({ nodemailer: "^8.0.11" }))).toContainEqual(expect.objectContaining({ message: expect.stringMatching(/^@simplewebauthn\/server not in package.json \(passkeys/) }));
+    const listed = findings(both, env, PGLITE, pkg({ nodemailer: "^8.0.11", "@simplewebauthn/server": "^14.0.3" }));
+    expect(listed.filter((f) => f.message.includes("not in package.json"))).toEqual([]);
   });
 
   it("either one in an app without a database: a problem naming the provider and the fix; OAuth alone is fine", () => {

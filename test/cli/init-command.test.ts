@@ -177,7 +177,7 @@ describe("auth-init (built binary)", () => {
     expect(config).toContain("experimental: { enableWebAuthn: true }");
     expect(config).toContain("import { adapter } from '$lib/server/db';");
     for (const file of [".env", ".env.example"]) expect(read(dir, file)).toMatch(/\nAUTH_EMAIL_SERVER=\n# [^\n]*\nAUTH_EMAIL_FROM=\n$/);
-    expect(JSON.parse(read(dir, "package.json")).dependencies).toEqual({ "@electric-sql/pglite": expect.any(String), "@gatehouse/runtime": "^0.1.0", nodemailer: expect.any(String) });
+    expect(JSON.parse(read(dir, "package.json")).dependencies).toEqual({ "@electric-sql/pglite": expect.any(String), "@gatehouse/runtime": "^0.1.0", nodemailer: expect.any(String), "@simplewebauthn/server": expect.any(String) });
     expect(run.stdout).toContain("email and passkey need a database (Email link keeps its one-time sign-in tokens there, Passkey the passkeys): they use the embedded PGlite database (.pglite/");
     expect(run.stdout).toContain("Set AUTH_EMAIL_SERVER to your SMTP server's URL");
     expect(run.stdout).toContain("open http://localhost:5173/signin");

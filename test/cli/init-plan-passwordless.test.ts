@@ -94,10 +94,13 @@ describe.each(["sveltekit", "solid-start-v2"] as const)("planInit with email and
     expect(p.nextSteps.join("\n")).toMatch(/open http:\/\/localhost:5173\/signin;/);
   });
 
-  it("email: nodemailer in the app's dependencies (the runtime imports it to send the links); passkeys need no package", () => {
+  it("email: nodemailer, passkeys: @simplewebauthn/server in the app's dependencies (optional peers the runtime imports when used)", () => {
     expect(both().dependencies.nodemailer).toBe(DRIVER_VERSIONS.nodemailer);
+    expect(both().dependencies["@simplewebauthn/server"]).toBe(DRIVER_VERSIONS["@simplewebauthn/server"]);
     expect(JSON.parse(after(both(), "package.json")!).dependencies.nodemailer).toBe(DRIVER_VERSIONS.nodemailer);
     expect(plan(app, { providers: ["passkey"] }).dependencies.nodemailer).toBeUndefined();
+    expect(plan(app, { providers: ["passkey"] }).dependencies["@simplewebauthn/server"]).toBe(DRIVER_VERSIONS["@simplewebauthn/server"]);
+    expect(plan(app, { providers: ["email"] }).dependencies["@simplewebauthn/server"]).toBeUndefined();
   });
 
   it(".env and .env.example: AUTH_EMAIL_SERVER and AUTH_EMAIL_FROM as empty placeholders under a comment saying what goes there", () => {

@@ -13,4 +13,6 @@ export const DRIVER_VERSIONS = {
   "@types/node": "^20.19.43",
   // The email provider's SMTP client: the runtime imports it when it sends a sign-in link.
   nodemailer: "^8.0.11",
+  // Passkeys' verification: the runtime imports it on the first WebAuthn request.
+  "@simplewebauthn/server": "^14.0.3",
 } as const;
