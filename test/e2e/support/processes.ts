@@ -49,13 +49,24 @@ export interface RunningServer {
   stop: () => Promise<void>;
 }
 
+/** Signals the child's process group (it is its leader), or the child alone if the group is gone. */
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-child.pid!, signal);
+  } catch {
+    child.kill(signal);
+  }
+}
+
 /** Starts a long-running server and waits until it answers HTTP on 127.0.0.1. */
 export async function startServer(
   command: string,
   args: string[],
   { cwd, env, port, readyPath = "/" }: { cwd: string; env: Record<string, string | undefined>; port: number; readyPath?: string },
 ): Promise<RunningServer> {
-  const child: ChildProcess = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  // A process group of its own: `npm start` runs the server as a grandchild (npm -> sh -> node),
+  // which a signal to npm alone leaves running. Stopping signals the whole group.
+  const child: ChildProcess = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));
@@ -65,8 +76,8 @@ export async function startServer(
     new Promise<void>((resolve) => {
       if (exited) return resolve();
       child.once("exit", () => resolve());
-      child.kill("SIGTERM");
-      setTimeout(() => child.kill("SIGKILL"), 5000).unref();
+      signalGroup(child, "SIGTERM");
+      setTimeout(() => signalGroup(child, "SIGKILL"), 5000).unref();
     });
   const deadline = Date.now() + 60_000;
   for (;;) {
