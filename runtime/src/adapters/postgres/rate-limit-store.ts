@@ -3,7 +3,8 @@
  * `rate_limits` table (migration 0002), shared by every process on the
  * database. One statement per hit, atomic under concurrency.
  */
-import type { RateLimitHit, RateLimitStore } from "../../core/rate-limit/types.js";
+import type { RateLimitStore } from "../../core/rate-limit/types.js";
+import { sqlRateLimitStore } from "../sql/rate-limit-store.js";
 import { toSqlClient, type PostgresClient } from "./connect.js";
 import { toDate, type Timestamp } from "./rows.js";
 
@@ -43,21 +44,15 @@ const SWEEP = "DELETE FROM rate_limits WHERE expires <= $1";
  */
 export function PostgresRateLimitStore(db: PostgresClient, options: PostgresRateLimitStoreOptions = {}): RateLimitStore {
   const client = toSqlClient(db, "PostgresRateLimitStore");
-  const now = options.now ?? (() => Date.now());
-  let lastSweep = 0;
-  return {
-    async hit(key, windowSeconds): Promise<RateLimitHit> {
-      const time = Math.floor(now());
-      if (time - lastSweep >= windowSeconds * 1000) {
-        lastSweep = time;
-        await client.query(SWEEP, [new Date(time)]);
-      }
-      const { rows } = await client.query<{ count: number | string; expires: Timestamp }>(HIT, [key, new Date(time), new Date(time + windowSeconds * 1000)]);
-      const row = rows[0]!;
-      return { count: Number(row.count), resetAt: toDate(row.expires).getTime() };
+  return sqlRateLimitStore(
+    {
+      sweep: (now) => client.query(SWEEP, [new Date(now)]),
+      async hit(key, now, windowEnd) {
+        const { rows } = await client.query<{ count: number | string; expires: Timestamp }>(HIT, [key, new Date(now), new Date(windowEnd)]);
+        return { count: Number(rows[0]!.count), resetAt: toDate(rows[0]!.expires).getTime() };
+      },
+      reset: (key) => client.query(RESET, [key]),
     },
-    async reset(key) {
-      await client.query(RESET, [key]);
-    },
-  };
+    options.now,
+  );
 }

@@ -4,7 +4,8 @@
  * file. One statement per hit: SQLite runs it under its write lock, so
  * concurrent hits are counted exactly.
  */
-import type { RateLimitHit, RateLimitStore } from "../../core/rate-limit/types.js";
+import type { RateLimitStore } from "../../core/rate-limit/types.js";
+import { sqlRateLimitStore } from "../sql/rate-limit-store.js";
 import { toSqliteClient, type SqliteConnect, type SqliteDatabase } from "./connect.js";
 
 export interface SqliteRateLimitStoreOptions {
@@ -44,21 +45,15 @@ const SWEEP = "DELETE FROM rate_limits WHERE expires <= ?";
  */
 export function SqliteRateLimitStore(db: SqliteDatabase | SqliteConnect, options: SqliteRateLimitStoreOptions = {}): RateLimitStore {
   const client = toSqliteClient(db, "SqliteRateLimitStore");
-  const now = options.now ?? (() => Date.now());
-  let lastSweep = 0;
-  return {
-    async hit(key, windowSeconds): Promise<RateLimitHit> {
-      const time = Math.floor(now());
-      if (time - lastSweep >= windowSeconds * 1000) {
-        lastSweep = time;
-        await client.query(SWEEP, [time]);
-      }
-      const { rows } = await client.query<{ count: number | bigint; expires: number | bigint }>(HIT, [key, time + Math.round(windowSeconds * 1000), time, time]);
-      const row = rows[0]!;
-      return { count: Number(row.count), resetAt: Number(row.expires) };
+  return sqlRateLimitStore(
+    {
+      sweep: (now) => client.query(SWEEP, [now]),
+      async hit(key, now, windowEnd) {
+        const { rows } = await client.query<{ count: number | bigint; expires: number | bigint }>(HIT, [key, windowEnd, now, now]);
+        return { count: Number(rows[0]!.count), resetAt: Number(rows[0]!.expires) };
+      },
+      reset: (key) => client.query(RESET, [key]),
     },
-    async reset(key) {
-      await client.query(RESET, [key]);
-    },
-  };
+    options.now,
+  );
 }
