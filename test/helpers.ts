@@ -186,3 +186,24 @@ export const ADAPTER_WRITES: ReadonlySet<string> = new Set([
   "createVerificationToken",
   "useVerificationToken",
 ]);
+
+/**
+ * `adapter` with every method call recorded by name, in order: `calls` (reads
+ * included, to count round trips) and `writes` (the `ADAPTER_WRITES` among them).
+ */
+export function recordAdapterCalls<A extends object>(adapter: A): { adapter: A; calls: string[]; writes: string[] } {
+  const calls: string[] = [];
+  const writes: string[] = [];
+  const wrapped = new Proxy(adapter, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        calls.push(String(property));
+        if (ADAPTER_WRITES.has(String(property))) writes.push(String(property));
+        return value.apply(target, args);
+      };
+    },
+  });
+  return { adapter: wrapped, calls, writes };
+}

@@ -6,18 +6,18 @@
  */
 import { describe, expect, it } from "vitest";
 import type { AuthConfig, RateLimitOptions } from "@gatehouse/runtime";
-import { CookieJar, call, csrfToken, locationOf, storesSession } from "../helpers.js";
+import { CookieJar, call, csrfToken, locationOf, recordAdapterCalls, storesSession } from "../helpers.js";
 import { ledgerAdapter } from "../email/support/adapter.js";
 import { followLink, requestLink } from "../email/support/flow.js";
 import { emailSetup, useMailServer } from "../email/support/setup.js";
 import { linkIn } from "../email/support/smtp.js";
-import { isLimited, recordCalls } from "./support.js";
+import { isLimited } from "./support.js";
 
 const mail = useMailServer();
 
 function setup(rateLimit: RateLimitOptions) {
   const ledger = ledgerAdapter();
-  const recorded = recordCalls(ledger);
+  const recorded = recordAdapterCalls(ledger);
   const { config, log } = emailSetup(mail(), { adapter: recorded.adapter, rateLimit });
   return { config, log, ledger, calls: recorded.calls };
 }

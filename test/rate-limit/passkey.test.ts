@@ -5,14 +5,14 @@
  */
 import { describe, expect, it } from "vitest";
 import { MemoryAdapter } from "@gatehouse/runtime/adapters/memory";
-import { storesSession } from "../helpers.js";
+import { recordAdapterCalls, storesSession } from "../helpers.js";
 import { CookieJar, clearsChallenge, fetchOptions, newAuthenticator, passkeySetup, postCallback, signIn, signUp } from "../webauthn/support/flow.js";
-import { addressFromHeader, isLimited, recordCalls } from "./support.js";
+import { addressFromHeader, isLimited } from "./support.js";
 
 describe("passkey callbacks with rateLimit", () => {
   it("the 4th callback from one address in a window is a 429 that reads and writes nothing; other addresses go on", async () => {
     const memory = MemoryAdapter();
-    const recorded = recordCalls(memory);
+    const recorded = recordAdapterCalls(memory);
     const address = { "x-test-client-address": "198.51.100.30" };
     const { config } = passkeySetup({ rateLimit: { ip: 3, clientAddress: addressFromHeader } }, recorded.adapter);
     const authenticator = newAuthenticator();

@@ -5,7 +5,7 @@
  * must not even look a user up), and a clock the tests move by hand.
  */
 import { vi } from "vitest";
-import type { Adapter, AuthConfig, RateLimitOptions } from "@gatehouse/runtime";
+import type { AuthConfig, RateLimitOptions } from "@gatehouse/runtime";
 import { Credentials } from "@gatehouse/runtime/providers";
 import { CookieJar, SECRET, USER, call, captureLogger, csrfToken } from "../helpers.js";
 
@@ -67,21 +67,6 @@ export function isLimited(response: Response, window = 900): boolean {
   return response.status === 429 && Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= window;
 }
 
-/** `adapter` with every method call recorded by name, reads included. */
-export function recordCalls<A extends Adapter>(adapter: A): { adapter: A; calls: string[] } {
-  const calls: string[] = [];
-  const wrapped = new Proxy(adapter, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver);
-      if (typeof value !== "function") return value;
-      return (...args: unknown[]) => {
-        calls.push(String(property));
-        return value.apply(target, args);
-      };
-    },
-  });
-  return { adapter: wrapped, calls };
-}
 
 /** A clock that starts now and moves only when told. */
 export function manualClock(start = Date.now()) {

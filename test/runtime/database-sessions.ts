@@ -8,6 +8,7 @@ import type { Adapter, AdapterUser, AuthConfig } from "@gatehouse/runtime";
 import { Credentials } from "@gatehouse/runtime/providers";
 import {
   CookieJar,
+  recordAdapterCalls,
   SECRET,
   call,
   captureLogger,
@@ -29,21 +30,6 @@ export interface DatabaseTarget {
 const COOKIE = "authjs.session-token";
 const DAY = 24 * 60 * 60;
 
-/** Records every adapter call, so tests can count database round trips. */
-function recording(adapter: Adapter): { adapter: Adapter; calls: string[] } {
-  const calls: string[] = [];
-  const wrapped = new Proxy(adapter, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver);
-      if (typeof value !== "function") return value;
-      return (...args: unknown[]) => {
-        calls.push(String(property));
-        return value.apply(target, args);
-      };
-    },
-  });
-  return { adapter: wrapped, calls };
-}
 
 export function runDatabaseSessionTests(target: DatabaseTarget): void {
   describe(`database sessions on ${target.name}`, () => {
@@ -92,7 +78,7 @@ export function runDatabaseSessionTests(target: DatabaseTarget): void {
     }
 
     it("is the default strategy with an adapter: the cookie holds only a token, stored as a session row", async () => {
-      const { adapter } = recording(base);
+      const { adapter } = recordAdapterCalls(base);
       const { jar, response } = await signedIn(config(adapter));
       expect(response.status).toBe(302);
       const cookie = setCookies(response).find((c) => c.name === COOKIE)!;
@@ -118,7 +104,7 @@ export function runDatabaseSessionTests(target: DatabaseTarget): void {
     });
 
     it("reads the session in one adapter call when no extension is due", async () => {
-      const { adapter, calls } = recording(base);
+      const { adapter, calls } = recordAdapterCalls(base);
       const cfg = config(adapter);
       const { jar } = await signedIn(cfg);
       calls.length = 0;
@@ -142,7 +128,7 @@ export function runDatabaseSessionTests(target: DatabaseTarget): void {
     });
 
     it("updateAge 0 extends the session on every access and shows the new expires", async () => {
-      const { adapter, calls } = recording(base);
+      const { adapter, calls } = recordAdapterCalls(base);
       const cfg = config(adapter, { session: { updateAge: 0, maxAge: 3600 } });
       const { jar } = await signedIn(cfg);
       const token = jar.get(COOKIE)!;
@@ -160,7 +146,7 @@ export function runDatabaseSessionTests(target: DatabaseTarget): void {
     });
 
     it("with the default updateAge the session is extended only once a day has passed", async () => {
-      const { adapter, calls } = recording(base);
+      const { adapter, calls } = recordAdapterCalls(base);
       const cfg = config(adapter);
       const { jar } = await signedIn(cfg);
       calls.length = 0;
@@ -231,7 +217,7 @@ export function runDatabaseSessionTests(target: DatabaseTarget): void {
     });
 
     it("garbage and oversized tokens are a null session and the cookie is cleared", async () => {
-      const { adapter, calls } = recording(base);
+      const { adapter, calls } = recordAdapterCalls(base);
       const cfg = config(adapter);
       for (const value of ["not-a-session", "x".repeat(5000)]) {
         calls.length = 0;
@@ -309,7 +295,7 @@ export function runDatabaseSessionTests(target: DatabaseTarget): void {
     });
 
     it("the jwt strategy with an adapter still keeps the session in the cookie", async () => {
-      const { adapter, calls } = recording(base);
+      const { adapter, calls } = recordAdapterCalls(base);
       const cfg = config(adapter, { session: { strategy: "jwt" } });
       const { jar } = await signedIn(cfg);
       expect(jar.get(COOKIE)!.split(".")).toHaveLength(5);

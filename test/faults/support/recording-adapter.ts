@@ -4,7 +4,7 @@
  */
 import type { Adapter } from "@gatehouse/runtime";
 import { MemoryAdapter } from "@gatehouse/runtime/adapters/memory";
-import { ADAPTER_WRITES } from "../../helpers.js";
+import { recordAdapterCalls } from "../../helpers.js";
 
 export interface RecordingAdapter {
   adapter: Adapter;
@@ -13,15 +13,6 @@ export interface RecordingAdapter {
 }
 
 export function recordingAdapter(): RecordingAdapter {
-  const inner = MemoryAdapter() as unknown as Record<string, unknown>;
-  const writes: string[] = [];
-  const adapter: Record<string, unknown> = {};
-  for (const [name, method] of Object.entries(inner)) {
-    if (typeof method !== "function") continue;
-    adapter[name] = (...args: unknown[]) => {
-      if (ADAPTER_WRITES.has(name)) writes.push(name);
-      return (method as (...a: unknown[]) => unknown).apply(inner, args);
-    };
-  }
-  return { adapter: adapter as Adapter, writes };
+  const { adapter, writes } = recordAdapterCalls(MemoryAdapter());
+  return { adapter, writes };
 }

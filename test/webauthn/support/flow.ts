@@ -7,26 +7,11 @@ import { expect } from "vitest";
 import type { Adapter, AuthConfig } from "@gatehouse/runtime";
 import { MemoryAdapter } from "@gatehouse/runtime/adapters/memory";
 import { Passkey } from "@gatehouse/runtime/providers";
-import { ADAPTER_WRITES, CookieJar, ORIGIN, SECRET, call, captureLogger, csrfToken, isCleared, setCookies, storesSession } from "../../helpers.js";
+import { CookieJar, recordAdapterCalls, ORIGIN, SECRET, call, captureLogger, csrfToken, isCleared, setCookies, storesSession } from "../../helpers.js";
 import { SoftwareAuthenticator } from "./authenticator.js";
 
 export const CHALLENGE_COOKIE = "authjs.challenge";
 
-/** `adapter` with every write call recorded in `writes` (method names, in order). */
-export function recordWrites<A extends Adapter>(adapter: A): { adapter: A; writes: string[] } {
-  const writes: string[] = [];
-  const wrapped = new Proxy(adapter, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver);
-      if (typeof value !== "function" || !ADAPTER_WRITES.has(String(property))) return value;
-      return (...args: unknown[]) => {
-        writes.push(String(property));
-        return value.apply(target, args);
-      };
-    },
-  });
-  return { adapter: wrapped, writes };
-}
 
 export interface PasskeySetup {
   config: AuthConfig;
@@ -39,7 +24,7 @@ export interface PasskeySetup {
 /** A passkey config on a fresh memory adapter (database sessions unless `session` says otherwise). */
 export function passkeySetup(overrides: Partial<AuthConfig> = {}, adapter?: Adapter): PasskeySetup {
   const memory = MemoryAdapter();
-  const recorded = recordWrites(adapter ?? memory);
+  const recorded = recordAdapterCalls(adapter ?? memory);
   const logs = captureLogger();
   const events: { name: string; message: any }[] = [];
   const record = (name: string) => (message: unknown) => void events.push({ name, message });
