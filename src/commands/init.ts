@@ -4,7 +4,7 @@
  * load ts-morph, handlebars or the prompts.
  */
 import { Command, Option } from "commander";
-import { ADAPTERS, FRAMEWORKS, STRATEGIES } from "../generators/init/answers.js";
+import { ADAPTERS, FRAMEWORKS, STRATEGIES } from "../generators/init/choices.js";
 
 export interface InitOptions {
   framework?: string;

@@ -6,6 +6,11 @@
  * each run. Better Auth's CLI is installed once into the temp folder (it is not a
  * dependency of this repository); BENCH_CLI_REFERENCE=0 leaves it out.
  *
+ * Every command runs without NODE_EXTRA_CA_CERTS: Node reads and parses that CA
+ * file at every start, before any code of the CLI runs (on the project's VM, where
+ * the sandbox sets it to the system bundle, it doubles Node's own start). When it
+ * is set, two more rows show what it costs, with it kept.
+ *
  *   node test/bench/cli.mjs          (also the last part of `npm run bench`)
  */
 import { spawnSync } from "node:child_process";
@@ -37,11 +42,15 @@ function referenceBin() {
   return bin;
 }
 
-/** Wall time of one run, in ms; `prepare` (untimed) returns the cwd. */
-function timeRun(command, args, prepare) {
+const EXTRA_CA_CERTS = process.env.NODE_EXTRA_CA_CERTS;
+const cleanEnv = { ...process.env };
+delete cleanEnv.NODE_EXTRA_CA_CERTS;
+
+/** Wall time of one run, in ms; `prepare` (untimed) returns the cwd; `env` defaults to the clean one. */
+function timeRun(command, args, prepare, env = cleanEnv) {
   const cwd = prepare ? prepare() : tmpdir();
   const started = performance.now();
-  const result = spawnSync(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
+  const result = spawnSync(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
   const elapsed = performance.now() - started;
   if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} failed:\n${result.stderr}`);
   return elapsed;
@@ -67,19 +76,26 @@ const scenarios = [
   { name: "secret (write .env)", ours: [AUTH, ["secret", "--yes"]], prepare: freshApp },
   { name: "auth-init --yes --no-install", ours: [AUTH_INIT, ["--yes", "--no-install", "--runtime", "^0.1.0"]], prepare: freshApp, note: "better-auth init: interactive only" },
 ];
+if (EXTRA_CA_CERTS) {
+  const kept = { ...process.env };
+  scenarios.push(
+    { name: "node -e 0, NODE_EXTRA_CA_CERTS kept", ours: [process.execPath, ["-e", "0"]], env: kept, note: "-" },
+    { name: "secret (print one), NODE_EXTRA_CA_CERTS kept", ours: [AUTH, ["secret", "--raw"]], env: kept, theirs: reference && [reference, ["secret"]] },
+  );
+}
 
 console.log(`\nCLI cold start (Node ${process.version}; ${RUNS} runs each, alternating; a new process per run):`);
 const rows = [];
 try {
   for (const scenario of scenarios) {
     const times = { ours: [], theirs: [] };
-    timeRun(...scenario.ours, scenario.prepare); // warm the file cache once, untimed
-    if (scenario.theirs) timeRun(...scenario.theirs);
+    timeRun(...scenario.ours, scenario.prepare, scenario.env); // warm the file cache once, untimed
+    if (scenario.theirs) timeRun(...scenario.theirs, undefined, scenario.env);
     for (let run = 0; run < RUNS; run++) {
       const order = run % 2 === 0 ? ["ours", "theirs"] : ["theirs", "ours"];
       for (const side of order) {
         if (!scenario[side]) continue;
-        times[side].push(timeRun(...scenario[side], side === "ours" ? scenario.prepare : undefined));
+        times[side].push(timeRun(...scenario[side], side === "ours" ? scenario.prepare : undefined, scenario.env));
       }
     }
     const ours = quantile(times.ours, 0.5);
@@ -98,5 +114,10 @@ try {
 console.table(rows);
 const p50 = (name) => rows.find((row) => row.command === name)["gatehouse p50"];
 console.log(
-  `Targets: auth secret and auth --help under 150 ms median (${p50("secret (print one)")}, ${p50("--help")}; Node's own start is ${p50("node -e 0 (Node's own start)")} of it); auth-init --yes --no-install under 2 s (${rows.at(-1)["gatehouse p50"]}).`,
+  `Targets: auth secret and auth --help under 150 ms median (${p50("secret (print one)")}, ${p50("--help")}; Node's own start is ${p50("node -e 0 (Node's own start)")} of it); auth-init --yes --no-install under 2 s (${p50("auth-init --yes --no-install")}).`,
 );
+if (EXTRA_CA_CERTS) {
+  console.log(
+    `NODE_EXTRA_CA_CERTS (${EXTRA_CA_CERTS}) is set here and was removed for the rows above: Node loads that file at every start (node -e 0 ${p50("node -e 0, NODE_EXTRA_CA_CERTS kept")} with it, ${p50("node -e 0 (Node's own start)")} without).`,
+  );
+}

@@ -393,7 +393,7 @@ describe("auth secret starts light", () => {
     ["--rotate", ["--rotate"], { ".env": "AUTH_SECRET=old\n" }],
     ["--raw", ["--raw"], {}],
     ["a refusal without a terminal", [], { ".env": "AUTH_SECRET=old\n" }],
-  ] as const)("%s loads no ts-morph, handlebars, execa, diff or @clack/prompts", (_, args, files) => {
+  ] as const)("%s loads no ts-morph, handlebars, execa, diff, @clack/prompts or runtime module", (_, args, files) => {
     const { run, modules } = authRecordingModules(["secret", ...args], tempApp({ ...files }));
     expect(run.stderr).not.toMatch(/^node:|record-modules/m);
     expect([0, 2]).toContain(run.code);
@@ -402,6 +402,8 @@ describe("auth secret starts light", () => {
     expect(modules).toContainEqual(expect.stringMatching(/^file:.*node_modules\/commander\//));
     expect(modules).toContainEqual(expect.stringMatching(/^cjs:.*node_modules[\\/]commander[\\/]lib[\\/]command\.js$/));
     expect(modules.filter((module) => HEAVY.test(module))).toEqual([]);
+    // Registering `init` needs its flag choices, not the provider catalog behind its answers.
+    expect(modules.filter((module) => /[\\/](runtime[\\/]dist|@gatehouse)[\\/]/.test(module))).toEqual([]);
   });
 });
 

@@ -5,13 +5,9 @@
 import { findProvider, providerCatalog } from "@gatehouse/runtime/providers/catalog";
 import type { Framework } from "../detect.js";
 import { adapterRequirement } from "../passwordless.js";
+import { ADAPTERS, FRAMEWORKS, STRATEGIES, type AdapterChoice, type Strategy } from "./choices.js";
 
-export const FRAMEWORKS: readonly Framework[] = ["sveltekit", "solid-start"];
-export const STRATEGIES = ["jwt", "database"] as const;
-export const ADAPTERS = ["pglite", "postgres", "sqlite", "hosted-store", "none"] as const;
-
-export type Strategy = (typeof STRATEGIES)[number];
-export type AdapterChoice = (typeof ADAPTERS)[number];
+export { ADAPTERS, FRAMEWORKS, STRATEGIES, type AdapterChoice, type Strategy };
 
 export interface InitAnswers {
   framework: Framework;

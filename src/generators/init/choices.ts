@@ -1,0 +1,13 @@
+/**
+ * The values `auth-init` accepts for its choice flags. A module of its own, free
+ * of imports, because `auth`'s command registration needs them on every start:
+ * the answers module would bring the provider catalog into `auth secret` too.
+ */
+import type { Framework } from "../detect.js";
+
+export const FRAMEWORKS: readonly Framework[] = ["sveltekit", "solid-start"];
+export const STRATEGIES = ["jwt", "database"] as const;
+export const ADAPTERS = ["pglite", "postgres", "sqlite", "hosted-store", "none"] as const;
+
+export type Strategy = (typeof STRATEGIES)[number];
+export type AdapterChoice = (typeof ADAPTERS)[number];
