@@ -46,9 +46,10 @@ export async function fetchOptions(
   jar: CookieJar,
   query: Record<string, string> = {},
   provider = "passkey",
+  headers?: Record<string, string>,
 ): Promise<{ response: Response; body: any }> {
   const search = new URLSearchParams(query).toString();
-  const response = await call(config, `/auth/webauthn-options/${provider}${search ? `?${search}` : ""}`, { jar });
+  const response = await call(config, `/auth/webauthn-options/${provider}${search ? `?${search}` : ""}`, { jar, headers });
   return { response, body: await response.clone().json() };
 }
 

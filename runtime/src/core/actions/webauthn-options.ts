@@ -9,6 +9,7 @@ import { callAdapter } from "../adapter.js";
 import type { RequestContext } from "../context.js";
 import { InvalidRequest, UnknownAction } from "../errors.js";
 import { pathProvider } from "../guards.js";
+import { limitSignIn } from "../rate-limit/limit.js";
 import { NO_STORE } from "../response.js";
 import { sealChallenge, type Challenge } from "../webauthn/challenge.js";
 import { planOptions, requestedAction } from "../webauthn/infer.js";
@@ -34,6 +35,12 @@ export async function webauthnOptionsAction(ctx: RequestContext): Promise<Respon
   const signedIn = await signedInUser(ctx);
   // Signed in, the session says who it is: the form fields are not consulted.
   const info = signedIn ? null : await userInfoOf(ctx, provider);
+  // A form that names someone is a user lookup whose answer (that user's passkey
+  // ids, or that there is no such user) tells who has an account: with rateLimit
+  // on it counts against the client's address like a sign-in attempt, so
+  // accounts cannot be enumerated faster than passwords guessed. Passkey
+  // autofill (no email) and signed-in requests name no one and are not counted.
+  if (info && ctx.config.rateLimit) await limitSignIn(ctx, provider.id, []);
   const plan = planOptions(requested, signedIn, info);
 
   const adapter = ctx.config.adapter!;
