@@ -160,6 +160,16 @@ describe.each(["sveltekit", "solid-start-v2"] as const)("planInit with email and
     expect(emailOnly).not.toContain("webauthn");
   });
 
+  it("the sign-in page: with two or more forms that each ask for an email, a heading says which way each signs in", () => {
+    const headings = (providers: string[]) => [...after(plan(app, { providers }), signInPage(app))!.matchAll(/<h2>(.*)<\/h2>/g)].map((m) => m[1]);
+    expect(headings(["credentials", "email", "passkey", "github"])).toEqual(["With a password", "With a link by email", "With a passkey", "With another account"]);
+    expect(headings(["email", "passkey"])).toEqual(["With a link by email", "With a passkey"]);
+    // One email field: the page's own heading is enough.
+    expect(headings(["credentials", "github"])).toEqual([]);
+    expect(headings(["email"])).toEqual([]);
+    expect(headings(["passkey", "github"])).toEqual([]);
+  });
+
   it("the protected page: an \"Add a passkey\" button (signIn('passkey', { action: 'register' })) with passkeys only", () => {
     const page = after(both(), protectedPage(app))!;
     expect(page).toContain(`await signIn(${q}passkey${q}, { action: ${q}register${q} });`);

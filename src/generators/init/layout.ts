@@ -78,6 +78,11 @@ export interface InitTemplateData extends TemplateData {
   signInPageErrors: boolean;
   /** Error types with a message of their own on the sign-in page (OAuth's, email's); otherwise one message for all. */
   errorMessages: boolean;
+  /**
+   * Two or more of password, email link and passkey: each form, with its own
+   * Email field, gets a heading saying which way it signs in.
+   */
+  methodHeadings: boolean;
   /** The providers the config lists bare (the runtime reads their env itself): all but credentials, in order. */
   bareProviders: { importName: string }[];
   minPasswordLength: number;

@@ -124,6 +124,7 @@ function templateData(answers: InitAnswers, layout: FrameworkLayout): InitTempla
     passkey,
     signInPageErrors: oauthProviders.length > 0 || email || passkey,
     errorMessages: oauthProviders.length > 0 || email,
+    methodHeadings: [credentials, email, passkey].filter(Boolean).length > 1,
     bareProviders: providers.filter((p) => p.type !== "credentials").map(({ importName }) => ({ importName })),
     minPasswordLength: MIN_PASSWORD_LENGTH,
     pgliteDir: PGLITE_DIR,
