@@ -170,6 +170,21 @@ describe.each(["sveltekit", "solid-start-v2"] as const)("planInit with email and
     expect(headings(["passkey", "github"])).toEqual([]);
   });
 
+  it("the config limits sign-in attempts per email address (not per client address) when there are passwords or email links", () => {
+    const config = (providers: string[]) => after(plan(app, { providers }), "src/auth.ts")!;
+    for (const providers of [["credentials"], ["email"], ["credentials", "email", "passkey", "github"]]) {
+      expect(config(providers), providers.join(",")).toMatch(/^\s+rateLimit: \{ ip: false \},$/m);
+    }
+    // Passkeys are counted per client address only, OAuth not at all: nothing to limit per email.
+    for (const providers of [["passkey"], ["github"], ["passkey", "github"]]) expect(config(providers), providers.join(",")).not.toContain("rateLimit");
+    if (app === "sveltekit") {
+      // The password form shows the handler's message instead of SvelteKit's 429 error page.
+      expect(after(plan(app, { providers: ["credentials"] }), "src/routes/signin/+page.server.ts")).toContain(
+        "if (isHttpError(error, 429)) return fail(429, { error: error.body.message });",
+      );
+    }
+  });
+
   it("the protected page: an \"Add a passkey\" button (signIn('passkey', { action: 'register' })) with passkeys only", () => {
     const page = after(both(), protectedPage(app))!;
     expect(page).toContain(`await signIn(${q}passkey${q}, { action: ${q}register${q} });`);

@@ -16,7 +16,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CookieJar } from "../helpers.js";
-import { EMAIL, NAME, signUpOutAndIn, signUpWithTakenEmail } from "./support/account-flow.js";
+import { EMAIL, NAME, signUpOutAndIn, signUpWithTakenEmail, tooManyWrongPasswords } from "./support/account-flow.js";
 import { hasChromium, useBrowser } from "./support/browser.js";
 import { http } from "./support/http.js";
 import { LOGIN, PROVIDER, PROVIDER_EMAIL, signInWithProviderTwice, signInWithTakenEmail, startProviderFor, type AppProvider } from "./support/oauth-flow.js";
@@ -172,6 +172,15 @@ describe.each(VERSIONS)("auth-init --yes in a SolidStart %s app", (version) => {
       await page.waitForURL(`${origin}/signin?callbackUrl=%2Fprotected`);
       await shot(page, "taken-email");
     }, 60_000);
+
+    it("the sixth wrong password for one email address in 15 minutes: the handler's page says too many attempts (429)", async () => {
+      const page = await freshPage();
+      await tooManyWrongPasswords(page, account(), async () => {
+        await expect.poll(() => page.locator("h1").innerText()).toBe("Too many attempts");
+        expect(await page.locator(".message").innerText()).toMatch(/^There have been too many sign-in attempts\. Please try again in about 15 minutes\.$/);
+        await shot(page, "too-many-attempts");
+      });
+    }, 120_000);
 
     it.skipIf(version !== OAUTH_VERSION)("sign in with Keycloak through the provider's login and consent pages, sign out, sign in again as the same person", async () => {
       await signInWithProviderTwice(await freshPage(), shot, account(), provider!.server);

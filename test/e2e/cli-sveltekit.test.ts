@@ -18,7 +18,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EMAIL, signUpOutAndIn, signUpWithTakenEmail } from "./support/account-flow.js";
+import { EMAIL, signUpOutAndIn, signUpWithTakenEmail, tooManyWrongPasswords } from "./support/account-flow.js";
 import { hasChromium, useBrowser } from "./support/browser.js";
 import { startCliSvelteKitApp, type CliSvelteKitApp } from "./support/cli-sveltekit-app.js";
 import { LOGIN, PROVIDER, PROVIDER_EMAIL, signInWithProviderTwice, signInWithTakenEmail, startProviderFor, type AppProvider } from "./support/oauth-flow.js";
@@ -172,6 +172,15 @@ for (const variant of variants) {
         await page.waitForURL(`${origin}/signin?redirectTo=%2Fprotected`);
         await shot(page, "taken-email");
       }, 60_000);
+
+      it.skipIf(!variant.credentials)("the sixth wrong password for one email address in 15 minutes: the form says too many attempts", async () => {
+        const page = await freshPage();
+        await tooManyWrongPasswords(page, account(), async () => {
+          await expect.poll(() => page.locator("[role=alert]").innerText()).toBe("Too many sign-in attempts. Please wait a few minutes and try again.");
+          expect(page.url()).toBe(`${app.server.origin}/signin`);
+          await shot(page, "too-many-attempts");
+        });
+      }, 120_000);
 
       it.skipIf(!variant.oauth)("sign in with Keycloak through the provider's login and consent pages, sign out, sign in again as the same person", async () => {
         await signInWithProviderTwice(await freshPage(), shot, account(), provider!.server);

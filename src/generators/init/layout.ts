@@ -83,6 +83,12 @@ export interface InitTemplateData extends TemplateData {
    * Email field, gets a heading saying which way it signs in.
    */
   methodHeadings: boolean;
+  /**
+   * Passwords or email links: the config limits their attempts per email
+   * address (`rateLimit: { ip: false }`). Not per client address: behind a proxy
+   * the app would see one address for everyone until told which header to trust.
+   */
+  rateLimit: boolean;
   /** The providers the config lists bare (the runtime reads their env itself): all but credentials, in order. */
   bareProviders: { importName: string }[];
   minPasswordLength: number;

@@ -125,6 +125,7 @@ function templateData(answers: InitAnswers, layout: FrameworkLayout): InitTempla
     signInPageErrors: oauthProviders.length > 0 || email || passkey,
     errorMessages: oauthProviders.length > 0 || email,
     methodHeadings: [credentials, email, passkey].filter(Boolean).length > 1,
+    rateLimit: credentials || email,
     bareProviders: providers.filter((p) => p.type !== "credentials").map(({ importName }) => ({ importName })),
     minPasswordLength: MIN_PASSWORD_LENGTH,
     pgliteDir: PGLITE_DIR,

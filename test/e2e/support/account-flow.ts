@@ -77,6 +77,29 @@ export async function signUpWithTakenEmail(page: Page, app: AccountApp): Promise
   expect(await page.locator("[role=alert]").innerText()).toContain("Could not create an account");
 }
 
+/** An address of its own: the account flows above never sign in with it, so its locked count stops nothing else. */
+export const LOCKED_EMAIL = "guessed-at@example.com";
+
+/**
+ * The config's `rateLimit: { ip: false }`: five wrong passwords for one email
+ * address are refused as wrong, the sixth attempt is refused as too many (the
+ * password is not even checked). `refusal` checks how the app shows that.
+ */
+export async function tooManyWrongPasswords(page: Page, app: AccountApp, refusal: (page: Page) => Promise<void>): Promise<void> {
+  await page.goto(`${app.origin}/signin`);
+  for (let attempt = 1; attempt <= 6; attempt++) {
+    await page.fill("input[name=email]", LOCKED_EMAIL);
+    await page.fill("input[name=password]", `wrong password ${attempt}`);
+    // Waiting for the POST's answer: the alert of the attempt before is still on the page.
+    await Promise.all([page.waitForResponse((response) => response.request().method() === "POST"), page.click("button:has-text('Sign in')")]);
+    await page.waitForLoadState("load");
+    if (attempt === 6) break;
+    await expectOneAlert(page);
+    expect(await page.locator("[role=alert]").innerText()).toBe("Invalid email or password.");
+  }
+  await refusal(page);
+}
+
 /**
  * The page shows exactly one alert. It comes after a password hash (scrypt,
  * 32 MiB), which takes seconds on a busy 2-vCPU machine: wait for it that long.
