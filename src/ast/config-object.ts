@@ -3,14 +3,23 @@
  * holds `providers` (passed to `SvelteKitAuth`, returned by a config function,
  * or exported) — for the passwordless providers: whether it sets an `adapter`
  * (email links and passkeys need one), and `experimental: { enableWebAuthn: true }`
- * (passkeys), added or merged into an existing `experimental`. Text in, text
- * out, idempotent.
+ * (passkeys), added or merged into an existing `experimental`, and
+ * `rateLimit: { ip: false }` (email links). Text in, text out, idempotent.
  */
 import { Node, SyntaxKind, type ObjectLiteralExpression, type SourceFile } from "ts-morph";
-import { appendItems, parse, unwrap, type SourceText } from "./source.js";
+import { appendItems, insertItemBefore, parse, unwrap, type SourceText } from "./source.js";
 
 /** The comment above the `experimental` entry this adds, as `auth-init` writes it in new configs. */
 export const WEBAUTHN_COMMENT = "Passkeys (WebAuthn) are experimental in the runtime: it runs them only when this is on.";
+
+/** The config entry limiting sign-in attempts per email address, and the comment above it, as `auth-init` writes them. */
+export const RATE_LIMIT_ENTRY = "rateLimit: { ip: false }";
+export const RATE_LIMIT_COMMENT: readonly string[] = [
+  "At most 5 sign-in attempts per email address in 15 minutes (password and email link),",
+  "counted in this process's memory (several processes: a store such as PostgresRateLimitStore).",
+  "To count per client address too, remove `ip: false` once the app sees its visitors' own",
+  "addresses (behind a proxy: once told which header holds them), or all share the proxy's count.",
+];
 
 /** `set`: the config has an `adapter`; `missing`: it surely has none; `unknown`: it cannot be told from the text (a spread, no config object found). */
 export type AdapterPresence = "set" | "missing" | "unknown";
@@ -60,6 +69,24 @@ export function enableWebAuthn(entry: SourceText): EnableWebAuthnResult {
     return { ok: true, text: file.getFullText(), changed: true };
   }
   return unchanged;
+}
+
+export type LimitSignInsResult = { ok: true; text: string; changed: boolean } | { ok: false; reason: string };
+
+/**
+ * `rateLimit: { ip: false }` just before the config object's `providers` (where
+ * `auth-init` writes it), unless it has a `rateLimit` already (the app's own,
+ * kept as it is, `false` included).
+ */
+export function limitSignIns(entry: SourceText): LimitSignInsResult {
+  const parsed = parse(entry);
+  if (!parsed) return { ok: false, reason: `${entry.path} does not parse as TypeScript` };
+  const { file } = parsed;
+  const config = findConfigObject(file, entry.path);
+  if ("reason" in config) return config;
+  if (config.getProperty("rateLimit")) return { ok: true, text: entry.text, changed: false };
+  insertItemBefore(file, config, config.getPropertyOrThrow("providers"), { text: RATE_LIMIT_ENTRY, comment: RATE_LIMIT_COMMENT.join("\n") });
+  return { ok: true, text: file.getFullText(), changed: true };
 }
 
 /** The one object literal of the module with a `providers` key. */

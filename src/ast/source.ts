@@ -41,7 +41,7 @@ export function unwrap(node: Node | undefined): Node | undefined {
 export interface NewItem {
   /** `GitHub`, `experimental: { enableWebAuthn: true }`. */
   text: string;
-  /** A `//` comment line above it (without the `//`), when the literal is written one item per line. */
+  /** `//` comment lines above it (without the `//`; `\n` between lines), when the literal is written one item per line. */
   comment?: string;
 }
 
@@ -50,6 +50,23 @@ export interface NewItem {
  * per line with the last item's indentation when it spans lines, a trailing
  * comma kept where there was one; `[a, b]` and `{ a, b }` on one line stay so.
  */
+/**
+ * Inserts `item` into `literal` as the entry before `before` (one of its
+ * properties), above that entry's own leading comments, in the literal's layout.
+ */
+export function insertItemBefore(file: SourceFile, literal: ObjectLiteralExpression, before: Node, item: NewItem): void {
+  if (!literal.getText().includes("\n")) {
+    file.insertText(before.getStart(), `${item.text}, `);
+    return;
+  }
+  const text = file.getFullText();
+  const start = before.getLeadingCommentRanges()[0]?.getPos() ?? before.getStart();
+  const lineStart = text.lastIndexOf("\n", start) + 1;
+  const indent = /^[ \t]*/.exec(text.slice(lineStart))![0];
+  const comment = item.comment ? item.comment.split("\n").map((line) => `${indent}// ${line}\n`).join("") : "";
+  file.insertText(lineStart, `${comment}${indent}${item.text},\n`);
+}
+
 export function appendItems(file: SourceFile, literal: ArrayLiteralExpression | ObjectLiteralExpression, items: readonly NewItem[]): void {
   const array = Node.isArrayLiteralExpression(literal);
   const existing: Node[] = array ? literal.getElements() : literal.getProperties();
@@ -69,7 +86,8 @@ export function appendItems(file: SourceFile, literal: ArrayLiteralExpression | 
   }
   const lineStart = text.lastIndexOf("\n", last.getStart()) + 1;
   const indent = /^[ \t]*/.exec(text.slice(lineStart))![0];
-  const lines = items.map((item) => `${item.comment ? `\n${indent}// ${item.comment}` : ""}\n${indent}${item.text}`);
+  const comment = (text: string) => text.split("\n").map((line) => `\n${indent}// ${line}`).join("");
+  const lines = items.map((item) => `${item.comment ? comment(item.comment) : ""}\n${indent}${item.text}`);
   if (trailingComma) file.insertText(last.getEnd() + between.indexOf(",") + 1, lines.map((line) => `${line},`).join(""));
   else file.insertText(last.getEnd(), lines.map((line) => `,${line}`).join(""));
 }

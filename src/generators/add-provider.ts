@@ -7,11 +7,11 @@
  */
 import type { ProviderCatalogEntry } from "@gatehouse/runtime/providers/catalog";
 import { addProviders, PROVIDERS_MODULE } from "../ast/add-providers.js";
-import { configAdapter, enableWebAuthn } from "../ast/config-object.js";
+import { configAdapter, enableWebAuthn, limitSignIns, RATE_LIMIT_ENTRY } from "../ast/config-object.js";
 import { addEdit, emptyPlan, type Plan } from "../plan/plan.js";
 import { ensureEnvKeys, hasEnvValue } from "./env.js";
 import { addToPackageJson, listedDependencies } from "./package-json.js";
-import { adapterRequirement, isPasskey, providerPackageReasons, providerPackages } from "./passwordless.js";
+import { adapterRequirement, isEmail, isPasskey, providerPackageReasons, providerPackages } from "./passwordless.js";
 import { callbackUrl, envKeyComment, isOAuthProvider, providerSetupSteps } from "./provider-setup.js";
 
 export interface AddProviderInput {
@@ -51,6 +51,12 @@ export function planAddProviders(input: AddProviderInput): AddProviderPlan {
     const enabled = enableWebAuthn({ path: configPath, text: edits.get(configPath) ?? config });
     if (!enabled.ok) return { ok: false, reason: enabled.reason, byHand };
     if (enabled.changed) edits.set(configPath, enabled.text);
+  }
+  if (entries.some(isEmail)) {
+    // Each link request sends a mail: without a limit, anyone can mail-bomb an address.
+    const limited = limitSignIns({ path: configPath, text: edits.get(configPath) ?? config });
+    if (!limited.ok) return { ok: false, reason: limited.reason, byHand };
+    if (limited.changed) edits.set(configPath, limited.text);
   }
 
   const plan = emptyPlan();
@@ -128,6 +134,7 @@ function manualSteps(entries: readonly ProviderCatalogEntry[], configPath: strin
     `  import { ${names} } from "${PROVIDERS_MODULE}";`,
     `  providers: [..., ${names}]`,
     ...(entries.some(isPasskey) ? ["  experimental: { enableWebAuthn: true }"] : []),
+    ...(entries.some(isEmail) ? [`  ${RATE_LIMIT_ENTRY}`] : []),
     ...(keys.length ? [`and set ${keys.join(", ")} in .env.`] : []),
   ].join("\n");
 }

@@ -18,6 +18,11 @@ export function isPasskey(entry: ProviderCatalogEntry): boolean {
   return entry.type === "webauthn";
 }
 
+/** Email links: each request sends a mail, so the config limits them (`rateLimit`). */
+export function isEmail(entry: ProviderCatalogEntry): boolean {
+  return entry.type === "email";
+}
+
 /**
  * Which of `entries` need a database and why, or `undefined` when none does:
  * "email and passkey need a database (Email link keeps its one-time sign-in

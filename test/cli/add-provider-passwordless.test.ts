@@ -213,6 +213,16 @@ describe.each([
     const withoutPages = (text: string) => text.replace(/\t\/\/ Refused sign-ins[^\n]*\n[^\n]*\n\tpages: [^\n]*\n/, "");
     expect(withoutPages(added["src/auth.ts"]!)).toBe(withoutPages(initConfig(["credentials", "email", "passkey"])));
   });
+
+  it("GitHub alone, then add-provider email = github,email: the rate limit comes with the email links", () => {
+    const files = { "src/auth.ts": initConfig(["github"]) };
+    expect(files["src/auth.ts"]).not.toContain("rateLimit");
+    const added = applied(planAddProviders({ entries: [EMAIL], configPath: "src/auth.ts", read: (path) => files[path as keyof typeof files] ?? null, authBaseUrl: "x" }), files);
+    expect(added["src/auth.ts"]).toBe(initConfig(["github", "email"]));
+    // Passkeys alone are not limited per email address: nothing is added for them.
+    const passkey = applied(planAddProviders({ entries: [PASSKEY], configPath: "src/auth.ts", read: (path) => files[path as keyof typeof files] ?? null, authBaseUrl: "x" }), files);
+    expect(passkey["src/auth.ts"]).not.toContain("rateLimit");
+  });
 });
 
 describe("auth add-provider email / passkey (built binary)", () => {

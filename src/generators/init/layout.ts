@@ -89,6 +89,8 @@ export interface InitTemplateData extends TemplateData {
    * the app would see one address for everyone until told which header to trust.
    */
   rateLimit: boolean;
+  /** The comment above `rateLimit`, one line each: the one `auth add-provider email` writes. */
+  rateLimitComment: readonly string[];
   /** The providers the config lists bare (the runtime reads their env itself): all but credentials, in order. */
   bareProviders: { importName: string }[];
   minPasswordLength: number;

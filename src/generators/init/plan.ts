@@ -5,6 +5,7 @@
  */
 import { DEFAULT_BRANCH, HOSTED_STORE_ENV } from "@gatehouse/runtime/adapters/hosted-store";
 import { findProvider, type ProviderCatalogEntry } from "@gatehouse/runtime/providers/catalog";
+import { RATE_LIMIT_COMMENT } from "../../ast/config-object.js";
 import type { ProjectSnapshot } from "../../engine/project.js";
 import { addEdit, addNewFile, emptyPlan, type Plan } from "../../plan/plan.js";
 import type { PackageManager } from "../detect.js";
@@ -126,6 +127,7 @@ function templateData(answers: InitAnswers, layout: FrameworkLayout): InitTempla
     errorMessages: oauthProviders.length > 0 || email,
     methodHeadings: [credentials, email, passkey].filter(Boolean).length > 1,
     rateLimit: credentials || email,
+    rateLimitComment: RATE_LIMIT_COMMENT,
     bareProviders: providers.filter((p) => p.type !== "credentials").map(({ importName }) => ({ importName })),
     minPasswordLength: MIN_PASSWORD_LENGTH,
     pgliteDir: PGLITE_DIR,

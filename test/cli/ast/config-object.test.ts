@@ -1,10 +1,11 @@
 /**
  * The edits and reads of the auth config object for passwordless providers, as
  * input/output fixtures: `enableWebAuthn` (added, merged into an existing
- * `experimental`, each run a second time with no change) and `configAdapter`.
+ * `experimental`, each run a second time with no change), `limitSignIns` and
+ * `configAdapter`.
  */
 import { describe, expect, it } from "vitest";
-import { configAdapter, enableWebAuthn, WEBAUTHN_COMMENT } from "../../../src/ast/config-object.js";
+import { configAdapter, enableWebAuthn, limitSignIns, RATE_LIMIT_COMMENT, WEBAUTHN_COMMENT } from "../../../src/ast/config-object.js";
 
 /** Runs the edit, then checks that a second run changes nothing. */
 function enabled(text: string): string {
@@ -86,5 +87,44 @@ describe("configAdapter", () => {
     ["unknown", `export const config = { providers: [ `],
   ] as const)("%s: %j", (expected, text) => {
     expect(configAdapter({ path: "src/auth.ts", text })).toBe(expected);
+  });
+});
+
+/** Runs `limitSignIns`, then checks that a second run changes nothing. */
+function limited(text: string): string {
+  const result = limitSignIns({ path: "src/auth.ts", text });
+  if (!result.ok) throw new Error(result.reason);
+  expect(result.changed).toBe(result.text !== text);
+  expect(limitSignIns({ path: "src/auth.ts", text: result.text })).toEqual({ ok: true, text: result.text, changed: false });
+  return result.text;
+}
+
+describe("limitSignIns", () => {
+  const comment = (indent: string) => RATE_LIMIT_COMMENT.map((line) => `${indent}// ${line}\n`).join("");
+
+  it("`rateLimit: { ip: false }` just before `providers`, under the comment auth-init writes, in the file's indentation", () => {
+    expect(limited(SVELTEKIT)).toBe(SVELTEKIT.replace("\tproviders: [", `${comment("\t")}\trateLimit: { ip: false },\n\tproviders: [`));
+    const solid = `export const authConfig: SolidAuthConfig = {\n  adapter,\n  providers: [Nodemailer],\n};\n`;
+    expect(limited(solid)).toBe(`export const authConfig: SolidAuthConfig = {\n  adapter,\n${comment("  ")}  rateLimit: { ip: false },\n  providers: [Nodemailer],\n};\n`);
+  });
+
+  it("above a comment of the app's that belongs to `providers`", () => {
+    const text = `export default { adapter,\n  // Our sign-in methods.\n  providers: [Nodemailer] };\n`;
+    expect(limited(text)).toBe(`export default { adapter,\n${comment("  ")}  rateLimit: { ip: false },\n  // Our sign-in methods.\n  providers: [Nodemailer] };\n`);
+  });
+
+  it("a one-line config object stays on one line", () => {
+    expect(limited(`export const config = { adapter, providers: [Nodemailer] };\n`)).toBe(`export const config = { adapter, rateLimit: { ip: false }, providers: [Nodemailer] };\n`);
+  });
+
+  it("the app's own rateLimit is kept as it is, `false` included", () => {
+    for (const own of ["rateLimit: false", "rateLimit: { ip: 10, identifier: 3 }", "rateLimit"]) {
+      const text = `export const config = { adapter, ${own}, providers: [Nodemailer] };\n`;
+      expect(limitSignIns({ path: "src/auth.ts", text })).toEqual({ ok: true, text, changed: false });
+    }
+  });
+
+  it("no config object to edit: a reason, nothing changed", () => {
+    expect(limitSignIns({ path: "src/auth.ts", text: "export const x = 1;\n" })).toEqual({ ok: false, reason: "src/auth.ts has no config object with `providers`" });
   });
 });
