@@ -42,11 +42,9 @@ export type EnableWebAuthnResult = { ok: true; text: string; changed: boolean } 
  * value of it is the app's own choice and is left as it is.
  */
 export function enableWebAuthn(entry: SourceText): EnableWebAuthnResult {
-  const parsed = parse(entry);
-  if (!parsed) return { ok: false, reason: `${entry.path} does not parse as TypeScript` };
-  const { file } = parsed;
-  const config = findConfigObject(file, entry.path);
-  if ("reason" in config) return config;
+  const opened = openConfig(entry);
+  if ("reason" in opened) return opened;
+  const { file, config } = opened;
   const unchanged = { ok: true as const, text: entry.text, changed: false };
 
   const experimental = config.getProperty("experimental");
@@ -79,14 +77,20 @@ export type LimitSignInsResult = { ok: true; text: string; changed: boolean } | 
  * kept as it is, `false` included).
  */
 export function limitSignIns(entry: SourceText): LimitSignInsResult {
-  const parsed = parse(entry);
-  if (!parsed) return { ok: false, reason: `${entry.path} does not parse as TypeScript` };
-  const { file } = parsed;
-  const config = findConfigObject(file, entry.path);
-  if ("reason" in config) return config;
+  const opened = openConfig(entry);
+  if ("reason" in opened) return opened;
+  const { file, config } = opened;
   if (config.getProperty("rateLimit")) return { ok: true, text: entry.text, changed: false };
   insertItemBefore(file, config, config.getPropertyOrThrow("providers"), { text: RATE_LIMIT_ENTRY, comment: RATE_LIMIT_COMMENT.join("\n") });
   return { ok: true, text: file.getFullText(), changed: true };
+}
+
+/** The module parsed for editing, and its config object; or why it cannot be edited. */
+function openConfig(entry: SourceText): { file: SourceFile; config: ObjectLiteralExpression } | { ok: false; reason: string } {
+  const parsed = parse(entry);
+  if (!parsed) return { ok: false, reason: `${entry.path} does not parse as TypeScript` };
+  const config = findConfigObject(parsed.file, entry.path);
+  return "reason" in config ? config : { file: parsed.file, config };
 }
 
 /** The one object literal of the module with a `providers` key. */

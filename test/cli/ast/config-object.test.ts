@@ -7,14 +7,18 @@
 import { describe, expect, it } from "vitest";
 import { configAdapter, enableWebAuthn, limitSignIns, RATE_LIMIT_COMMENT, WEBAUTHN_COMMENT } from "../../../src/ast/config-object.js";
 
+type ConfigEdit = typeof enableWebAuthn | typeof limitSignIns;
+
 /** Runs the edit, then checks that a second run changes nothing. */
-function enabled(text: string): string {
-  const result = enableWebAuthn({ path: "src/auth.ts", text });
+function editedTwice(edit: ConfigEdit, text: string): string {
+  const result = edit({ path: "src/auth.ts", text });
   if (!result.ok) throw new Error(result.reason);
   expect(result.changed).toBe(result.text !== text);
-  expect(enableWebAuthn({ path: "src/auth.ts", text: result.text })).toEqual({ ok: true, text: result.text, changed: false });
+  expect(edit({ path: "src/auth.ts", text: result.text })).toEqual({ ok: true, text: result.text, changed: false });
   return result.text;
 }
+const enabled = (text: string) => editedTwice(enableWebAuthn, text);
+const limited = (text: string) => editedTwice(limitSignIns, text);
 
 const SVELTEKIT = `import { SvelteKitAuth } from '@gatehouse/runtime/sveltekit';
 import { Passkey } from '@gatehouse/runtime/providers';
@@ -89,15 +93,6 @@ describe("configAdapter", () => {
     expect(configAdapter({ path: "src/auth.ts", text })).toBe(expected);
   });
 });
-
-/** Runs `limitSignIns`, then checks that a second run changes nothing. */
-function limited(text: string): string {
-  const result = limitSignIns({ path: "src/auth.ts", text });
-  if (!result.ok) throw new Error(result.reason);
-  expect(result.changed).toBe(result.text !== text);
-  expect(limitSignIns({ path: "src/auth.ts", text: result.text })).toEqual({ ok: true, text: result.text, changed: false });
-  return result.text;
-}
 
 describe("limitSignIns", () => {
   const comment = (indent: string) => RATE_LIMIT_COMMENT.map((line) => `${indent}// ${line}\n`).join("");
