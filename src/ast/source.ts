@@ -45,11 +45,17 @@ export interface NewItem {
   comment?: string;
 }
 
-/**
- * Appends items as text after the last one, the way the literal is written: one
- * per line with the last item's indentation when it spans lines, a trailing
- * comma kept where there was one; `[a, b]` and `{ a, b }` on one line stay so.
- */
+/** Where the line holding `pos` starts, and its indentation. */
+function lineAt(text: string, pos: number): { lineStart: number; indent: string } {
+  const lineStart = text.lastIndexOf("\n", pos) + 1;
+  return { lineStart, indent: /^[ \t]*/.exec(text.slice(lineStart))![0] };
+}
+
+/** An item's comment as `//` lines, each indented and ending in a newline; "" without one. */
+function commentLines(item: NewItem, indent: string): string {
+  return item.comment ? item.comment.split("\n").map((line) => `${indent}// ${line}\n`).join("") : "";
+}
+
 /**
  * Inserts `item` into `literal` as the entry before `before` (one of its
  * properties), above that entry's own leading comments, in the literal's layout.
@@ -59,14 +65,16 @@ export function insertItemBefore(file: SourceFile, literal: ObjectLiteralExpress
     file.insertText(before.getStart(), `${item.text}, `);
     return;
   }
-  const text = file.getFullText();
   const start = before.getLeadingCommentRanges()[0]?.getPos() ?? before.getStart();
-  const lineStart = text.lastIndexOf("\n", start) + 1;
-  const indent = /^[ \t]*/.exec(text.slice(lineStart))![0];
-  const comment = item.comment ? item.comment.split("\n").map((line) => `${indent}// ${line}\n`).join("") : "";
-  file.insertText(lineStart, `${comment}${indent}${item.text},\n`);
+  const { lineStart, indent } = lineAt(file.getFullText(), start);
+  file.insertText(lineStart, `${commentLines(item, indent)}${indent}${item.text},\n`);
 }
 
+/**
+ * Appends items as text after the last one, the way the literal is written: one
+ * per line with the last item's indentation when it spans lines, a trailing
+ * comma kept where there was one; `[a, b]` and `{ a, b }` on one line stay so.
+ */
 export function appendItems(file: SourceFile, literal: ArrayLiteralExpression | ObjectLiteralExpression, items: readonly NewItem[]): void {
   const array = Node.isArrayLiteralExpression(literal);
   const existing: Node[] = array ? literal.getElements() : literal.getProperties();
@@ -84,10 +92,8 @@ export function appendItems(file: SourceFile, literal: ArrayLiteralExpression | 
     file.insertText(last.getEnd(), items.map((item) => `, ${item.text}`).join(""));
     return;
   }
-  const lineStart = text.lastIndexOf("\n", last.getStart()) + 1;
-  const indent = /^[ \t]*/.exec(text.slice(lineStart))![0];
-  const comment = (text: string) => text.split("\n").map((line) => `\n${indent}// ${line}`).join("");
-  const lines = items.map((item) => `${item.comment ? comment(item.comment) : ""}\n${indent}${item.text}`);
+  const { indent } = lineAt(text, last.getStart());
+  const lines = items.map((item) => `\n${commentLines(item, indent)}${indent}${item.text}`);
   if (trailingComma) file.insertText(last.getEnd() + between.indexOf(",") + 1, lines.map((line) => `${line},`).join(""));
   else file.insertText(last.getEnd(), lines.map((line) => `,${line}`).join(""));
 }

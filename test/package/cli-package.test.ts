@@ -6,7 +6,7 @@
  * checkout's node_modules would resolve it anyway).
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -34,7 +34,7 @@ beforeAll(async () => {
   const cliTarball = readdirSync(work).find((name) => name.startsWith("gatehouse-") && name.endsWith(".tgz"));
   if (!cliTarball) throw new Error(`npm pack wrote no CLI tarball to ${work}`);
   cpSync(join(REPO_ROOT, "test/cli/fixtures/sveltekit-minimal"), join(work, "template"), { recursive: true });
-  execFileSync("mkdir", [consumer]);
+  mkdirSync(consumer);
   // Only the CLI is installed, as `npx auth-init` does; its runtime dependency comes
   // from the packed checkout (the override) instead of the registry.
   const overrides = { "@gatehouse/runtime": `file:${runtimeTarball}` };
