@@ -10,8 +10,8 @@
  * IPC channel, out of the timed part: `{ id, mint: [{ clientId, redirectUri,
  * codeChallenge, nonce }] }` is answered with `{ id, codes }`. Each code is made
  * with oidc-provider's own model API, as its authorization endpoint makes them
- * once the user has logged in and consented (one grant, the user's consent,
- * serves every code), so the token endpoint checks it as any other code.
+ * once the user has logged in and consented (a grant, the user's consent, then
+ * the code), so the token endpoint checks it as any other code.
  */
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { createServer } from "node:http";
@@ -51,15 +51,17 @@ const provider = new Provider(issuer, {
 const errors = [];
 provider.on("server_error", (_ctx, error) => errors.push(String(error?.stack ?? error)));
 
-/** The user's consent, once per client: what the authorization endpoint finds on a returning user. */
-const grants = new Map();
+/**
+ * The user's consent, a grant of its own per code, as the authorization endpoint
+ * makes one at each consent. One grant shared by every code would be an artefact
+ * of the bench: oidc-provider's in-memory adapter lists a grant's tokens in one
+ * Map that it scans on every token save, so the token endpoint would slow down
+ * with every code the run has used (tens of thousands).
+ */
 async function grantFor(clientId) {
-  if (!grants.has(clientId)) {
-    const grant = new provider.Grant({ accountId: ACCOUNT, clientId });
-    grant.addOIDCScope(SCOPE);
-    grants.set(clientId, await grant.save());
-  }
-  return grants.get(clientId);
+  const grant = new provider.Grant({ accountId: ACCOUNT, clientId });
+  grant.addOIDCScope(SCOPE);
+  return grant.save();
 }
 
 async function mint({ clientId, redirectUri, codeChallenge, nonce }) {
