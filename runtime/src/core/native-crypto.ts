@@ -13,6 +13,14 @@ export interface NodeCryptoApi {
   createHmac(algorithm: string, key: unknown): { update(data: Uint8Array): unknown; digest(): Uint8Array };
   createHash(algorithm: string): { update(data: string): { digest(encoding: "hex"): string } };
   createSecretKey(key: Uint8Array): unknown;
+  /** A signature check; `key` may be a WebCrypto `CryptoKey`. */
+  verify(
+    digest: string | null,
+    data: Uint8Array,
+    key: { key: unknown; padding?: number; saltLength?: number; dsaEncoding?: "der" | "ieee-p1363" },
+    signature: Uint8Array,
+  ): boolean;
+  constants: { RSA_PKCS1_PSS_PADDING: number };
 }
 
 export const nodeCrypto: NodeCryptoApi | undefined = (() => {

@@ -22,6 +22,7 @@ export interface IdTokenClaims {
   [claim: string]: unknown;
 }
 
+/** The default signing algorithm, the one every provider supports. */
 export const ID_TOKEN_ALG = "RS256";
 const PUBLISHED_KID = "rogue-published";
 
@@ -32,23 +33,26 @@ interface SigningKey {
 
 /** The IdP's key material: what `/jwks` serves, and the private keys to sign with. */
 export interface RogueKeys {
+  /** The JWS algorithm of every key. */
+  alg: string;
   jwks: { keys: JWK[] };
   sign(claims: IdTokenClaims, key: RogueSigningKey): Promise<string>;
 }
 
-export async function createRogueKeys(): Promise<RogueKeys> {
-  const published = await generateKeyPair(ID_TOKEN_ALG, { extractable: true });
+export async function createRogueKeys(alg: string = ID_TOKEN_ALG): Promise<RogueKeys> {
+  const published = await generateKeyPair(alg, { extractable: true });
   const keys: Record<RogueSigningKey, SigningKey> = {
     published: { kid: PUBLISHED_KID, privateKey: published.privateKey },
-    unknown: { kid: "rogue-unknown", privateKey: (await generateKeyPair(ID_TOKEN_ALG)).privateKey },
-    impostor: { kid: PUBLISHED_KID, privateKey: (await generateKeyPair(ID_TOKEN_ALG)).privateKey },
+    unknown: { kid: "rogue-unknown", privateKey: (await generateKeyPair(alg)).privateKey },
+    impostor: { kid: PUBLISHED_KID, privateKey: (await generateKeyPair(alg)).privateKey },
   };
-  const publicJwk = { ...(await exportJWK(published.publicKey)), kid: PUBLISHED_KID, alg: ID_TOKEN_ALG, use: "sig" };
+  const publicJwk = { ...(await exportJWK(published.publicKey)), kid: PUBLISHED_KID, alg, use: "sig" };
   return {
+    alg,
     jwks: { keys: [publicJwk] },
     sign: (claims, key) =>
       new SignJWT(claims)
-        .setProtectedHeader({ alg: ID_TOKEN_ALG, kid: keys[key].kid, typ: "JWT" })
+        .setProtectedHeader({ alg, kid: keys[key].kid, typ: "JWT" })
         .sign(keys[key].privateKey),
   };
 }

@@ -24,7 +24,7 @@ import { listenOnLoopback } from "./loopback-server.js";
 import { withOverrides } from "./overrides.js";
 import { authenticateClient, checkPkce, OAuthError, type RogueClient } from "./rogue-idp-checks.js";
 import { recordRequest, respondToClient, sendJson, sendText, type RecordedRequest } from "./rogue-idp-http.js";
-import { createRogueKeys, epochSeconds, ID_TOKEN_ALG, type IdTokenClaims, type RogueSigningKey } from "./rogue-idp-tokens.js";
+import { createRogueKeys, epochSeconds, type IdTokenClaims, type RogueSigningKey } from "./rogue-idp-tokens.js";
 
 export { basicCredentials, type RogueClient } from "./rogue-idp-checks.js";
 export type { RecordedRequest } from "./rogue-idp-http.js";
@@ -57,6 +57,8 @@ export interface RogueIdpBehavior {
 export interface StartRogueIdpOptions extends Partial<RogueIdpBehavior> {
   /** Known clients. Default: one confidential client `rogue-client` / `rogue-secret`. */
   clients?: RogueClient[];
+  /** The JWS algorithm of its keys and ID tokens (advertised in discovery). Default RS256. */
+  idTokenAlg?: string;
 }
 
 export interface RogueIdp {
@@ -99,7 +101,7 @@ interface PendingCode {
 
 /** Starts the rogue IdP on 127.0.0.1 with a random port. Close it in `afterAll`. */
 export async function startRogueIdp(options: StartRogueIdpOptions = {}): Promise<RogueIdp> {
-  const { clients = DEFAULT_CLIENTS, ...initial } = options;
+  const { clients = DEFAULT_CLIENTS, idTokenAlg, ...initial } = options;
   const defaults: RogueIdpBehavior = {
     subject: "rogue-user",
     idToken: {},
@@ -112,7 +114,7 @@ export async function startRogueIdp(options: StartRogueIdpOptions = {}): Promise
     userinfo: {},
     discovery: {},
   };
-  const keys = await createRogueKeys();
+  const keys = await createRogueKeys(idTokenAlg);
   const loopback = await listenOnLoopback(() => handle);
   const issuer = loopback.origin;
   const url = (path: string) => new URL(path, issuer).href;
@@ -135,7 +137,7 @@ export async function startRogueIdp(options: StartRogueIdpOptions = {}): Promise
         response_modes_supported: ["query", "fragment", "form_post"],
         grant_types_supported: ["authorization_code", "refresh_token"],
         subject_types_supported: ["public"],
-        id_token_signing_alg_values_supported: [ID_TOKEN_ALG],
+        id_token_signing_alg_values_supported: [keys.alg],
         code_challenge_methods_supported: ["S256"],
         token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post", "none"],
         scopes_supported: ["openid", "email", "profile"],
