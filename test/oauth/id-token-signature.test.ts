@@ -165,6 +165,40 @@ describe("tokens and keys the native engine hands to jose: the same error either
   });
 });
 
+describe("runtimes the native engine cannot serve", () => {
+  afterEach(() => {
+    vi.resetModules();
+    vi.doUnmock("../../runtime/src/core/native-crypto.js");
+  });
+
+  /** jws-verify.ts loaded with another `nodeCrypto`: none (an edge runtime), or one whose `verify` throws. */
+  async function engineWith(nodeCrypto: object | undefined) {
+    vi.resetModules();
+    vi.doMock("../../runtime/src/core/native-crypto.js", () => ({ nodeCrypto }));
+    return import("../../runtime/src/core/jws-verify.js");
+  }
+
+  const refusesCryptoKeys = {
+    constants,
+    verify: () => {
+      throw new TypeError("unsupported key");
+    },
+  };
+
+  it.each([
+    ["no node:crypto (edge runtimes): jose is the default", undefined],
+    ["a node:crypto whose verify takes no CryptoKey: jose gives the verdict", refusesCryptoKeys],
+  ])("%s; an honest token is valid, a forged one is not", async (_, nodeCrypto) => {
+    const module = await engineWith(nodeCrypto);
+    expect(module.defaultSignatureEngine).toBe(nodeCrypto ? "native" : "jose");
+    const { publicKey, privateKey } = await generateKeyPair("ES256");
+    const keys = await jwksOf(publicKey, { alg: "ES256" });
+    const jwt = await new SignJWT(CLAIMS).setProtectedHeader({ alg: "ES256", kid: KID }).sign(privateKey);
+    await expect(module.verifyJwtSignature(jwt, keys)).resolves.toBeUndefined();
+    await expect(module.verifyJwtSignature(withPayload(jwt, { ...CLAIMS, sub: "mallory" }), keys)).rejects.toThrow("signature verification failed");
+  });
+});
+
 describe("through the handler: a provider that signs with another algorithm", () => {
   const idps = new Map<string, RogueIdp>();
   afterAll(async () => {

@@ -110,8 +110,9 @@ async function verifyNatively(api: NodeCryptoApi, jws: string, keys: JWTVerifyGe
   try {
     return api.verify(algorithm.digest, encoder.encode(`${encodedHeader}.${payload}`), options, signatureBytes) ? "valid" : "invalid";
   } catch {
-    // A signature OpenSSL cannot even parse (wrong length for the curve...) is not a valid one.
-    return "invalid";
+    // A signature OpenSSL cannot parse (wrong length for the curve...), or a runtime whose
+    // node:crypto takes no CryptoKey: jose gives the verdict, so a valid token is never refused here.
+    return "jose";
   }
 }
 
