@@ -15,8 +15,8 @@
  * RSA-PSS, ECDSA or Ed25519 algorithms, and a public verify key of that
  * algorithm, hash and curve (RSA of 2048 bits or more). Anything else, and any
  * signature node:crypto throws on, goes to jose's `compactVerify`, which accepts
- * or refuses it with its own error. The
- * claims are not looked at here: oauth4webapi validated them before.
+ * or refuses it with its own error. The claims are not looked at here:
+ * oauth4webapi validated them before.
  */
 import { base64url, compactVerify, decodeProtectedHeader, errors, type JWTVerifyGetKey } from "jose";
 import { nodeCrypto, type NodeCryptoApi } from "./native-crypto.js";
