@@ -18,6 +18,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser } from "@gatehouse/runtime";
+import { describeAdoptUnprovenUser } from "./conformance-adopt-unproven-user.js";
 import { describeCreateUserWithAccount } from "./conformance-create-with-account.js";
 
 export interface ConformanceTarget {
@@ -43,6 +44,8 @@ export interface ConformanceTarget {
     noUpdateAccount?: string;
     /** The adapter has no `createUserWithAccount` (a gatehouse extension: Auth.js adapters lack it). */
     noCreateUserWithAccount?: string;
+    /** The adapter has no `adoptUnprovenUser` (a gatehouse extension: Auth.js adapters lack it). */
+    noAdoptUnprovenUser?: string;
   };
 }
 
@@ -118,6 +121,7 @@ export function runAdapterConformance(target: ConformanceTarget): void {
   const noGetAccount = target.limits?.noGetAccount;
   const noUpdateAccount = target.limits?.noUpdateAccount;
   const noCreateUserWithAccount = target.limits?.noCreateUserWithAccount;
+  const noAdoptUnprovenUser = target.limits?.noAdoptUnprovenUser;
   /** Tests that read an account back field by field need `getAccount`. */
   const itWithGetAccount = (title: string, fn: () => Promise<void>) =>
     noGetAccount ? it.skip(`${title} (skipped: ${noGetAccount})`, fn) : it(title, fn);
@@ -189,6 +193,7 @@ export function runAdapterConformance(target: ConformanceTarget): void {
       if (!noAuthenticators) methods.push(...AUTHENTICATOR_METHODS);
       if (!noUpdateAccount) methods.push("updateAccount");
       if (!noCreateUserWithAccount) methods.push("createUserWithAccount");
+      if (!noAdoptUnprovenUser) methods.push("adoptUnprovenUser");
       const missing = methods.filter((m) => typeof a[m] !== "function");
       expect(missing).toEqual(noGetAccount ? ["getAccount"] : []);
     });
@@ -489,6 +494,17 @@ export function runAdapterConformance(target: ConformanceTarget): void {
       userInput,
       attempt,
       userFields,
+      noAuthenticators,
+      noGetAccount,
+    });
+
+    describeAdoptUnprovenUser({
+      skip: noAdoptUnprovenUser,
+      adapter: () => a,
+      next,
+      userInput,
+      userFields,
+      expectSameInstant,
       noAuthenticators,
       noGetAccount,
     });

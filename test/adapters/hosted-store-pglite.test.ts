@@ -19,6 +19,7 @@ import {
 } from "../../runtime/src/adapters/hosted-store/index.js";
 import { fromPGlite } from "../../runtime/src/adapters/postgres/pglite.js";
 import { runAdapterConformance } from "./conformance.js";
+import { checkAdoptionDeletesPassword } from "./support/hosted-store-checks.js";
 import { modulePathOf, readSqlFiles, renderModule } from "./support/inline-migrations.mjs";
 import { openPGlite } from "./support/pglite.js";
 
@@ -28,6 +29,7 @@ const SVC_TABLES = [
   "svc_authenticators",
   "svc_migrations",
   "svc_sessions",
+  "svc_user_passwords",
   "svc_users",
   "svc_users_accounts",
   "svc_users_sessions",
@@ -168,7 +170,8 @@ describe("migrate() on PGlite", () => {
   it("concurrent runs apply each migration exactly once", async () => {
     const { branch, client } = freshBranch("concurrent");
     const results = await Promise.all([migrate(client), migrate(client), migrate(client)]);
-    expect(results.flatMap((result) => result.applied)).toEqual(ALL);
+    // Sorted: which run applied which migration, and so the order of the lists, is up to the lock.
+    expect(results.flatMap((result) => result.applied).sort()).toEqual(ALL);
     expect(await ledger(branch)).toEqual(ALL);
   });
 
@@ -193,7 +196,7 @@ describe("inlined migrations", () => {
 
   it("the module's migrations equal the .sql files, in order", () => {
     const files = readSqlFiles("hosted-store");
-    expect(files.map((f) => f.name)).toEqual(["0001_init"]);
+    expect(files.map((f) => f.name)).toEqual(["0001_init", "0002_user_passwords"]);
     expect(migrations).toEqual(files);
   });
 });
@@ -347,6 +350,15 @@ describe("record metadata", () => {
     expect(after.version).toBe(2);
     expect(after.created_at).toEqual(before.created_at);
     expect(after.updated_at.getTime()).toBeGreaterThan(before.updated_at.getTime());
+  });
+});
+
+describe("adoptUnprovenUser and passwords", () => {
+  it("deletes the user's password record and join rows, no other user's, in its one transaction", async () => {
+    const { branch, client } = freshBranch("adopt");
+    await migrate(client);
+    await checkAdoptionDeletesPassword(db, branch);
+    expect(await joinMismatches(branch)).toBe(0);
   });
 });
 

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HostedStoreAdapter, HostedStoreClient, migrate, migrations } from "../../runtime/src/adapters/hosted-store/index.js";
 import { fromPg } from "../../runtime/src/adapters/postgres/pg.js";
 import { runAdapterConformance } from "./conformance.js";
+import { checkAdoptionDeletesPassword } from "./support/hosted-store-checks.js";
 import { createTestDatabase, type TestDatabase } from "./support/postgres-server.js";
 
 const serverUrl = process.env.DATABASE_URL;
@@ -103,7 +104,8 @@ describe.skipIf(!serverUrl)(
         // Separate stores with their own pools, as separate processes would have: the advisory lock is all that orders them.
         const stores = Array.from({ length: 5 }, () => storeFor(fresh.url, "preview"));
         const results = await Promise.all(stores.map((store) => migrate(store)));
-        expect(results.flatMap((result) => result.applied)).toEqual(ALL);
+        // Sorted: which run applied which migration, and so the order of the lists, is up to the lock.
+        expect(results.flatMap((result) => result.applied).sort()).toEqual(ALL);
         const db = await stores[0]!.connection();
         const { rows } = await db.query<{ name: string }>(`SELECT name FROM "preview".svc_migrations ORDER BY name`, []);
         expect(rows.map((row) => row.name)).toEqual(ALL);
@@ -152,6 +154,9 @@ describe.skipIf(!serverUrl)(
       expect(winners).toHaveLength(1);
       expect((await first.getAccount("1", "github"))?.refresh_token).toBe(`r-${winners[0]}`);
     });
+
+    it("adoptUnprovenUser deletes the user's password record and join rows, no other user's, in its one transaction", () =>
+      checkAdoptionDeletesPassword(fromPg(pool), "main"));
 
     it("BIGINT comes back from pg as a string; the adapter returns numbers", async () => {
       await reset();

@@ -14,6 +14,7 @@ import { modulePath, readSqlFiles, renderModule } from "./support/inline-migrati
 import { openPGlite } from "./support/pglite.js";
 import {
   NO_EXTRA_FIELDS,
+  checkAdoptionDeletesPassword,
   checkAdoptsAuthjsDatabase,
   checkConcurrent,
   checkIdempotent,
@@ -84,7 +85,7 @@ describe("inlined migrations", () => {
 
   it("the module's migrations equal the .sql files, in order", () => {
     const files = readSqlFiles();
-    expect(files.map((f) => f.name)).toEqual(["0001_init", "0002_rate_limits"]);
+    expect(files.map((f) => f.name)).toEqual(["0001_init", "0002_rate_limits", "0003_user_passwords"]);
     expect(migrations).toEqual(files);
   });
 });
@@ -154,6 +155,8 @@ describe("PostgresAdapter on PGlite, beyond the suite", () => {
     const { rows } = await db.query<{ token_type: string; scope: string | null }>("SELECT token_type, scope FROM accounts", []);
     expect(rows).toEqual([{ token_type: "bearer", scope: null }]);
   });
+
+  it("adoptUnprovenUser deletes the user's password row, no other, in its one transaction", () => checkAdoptionDeletesPassword(db));
 
   it("rejects what is not a client, a pg Pool or a PGlite", () => {
     expect(() => PostgresAdapter({} as SqlClient)).toThrow(TypeError);

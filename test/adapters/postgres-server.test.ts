@@ -15,6 +15,7 @@ import { fromPg } from "../../runtime/src/adapters/postgres/pg.js";
 import { runAdapterConformance } from "./conformance.js";
 import {
   NO_EXTRA_FIELDS,
+  checkAdoptionDeletesPassword,
   checkAdoptsAuthjsDatabase,
   checkConcurrent,
   checkIdempotent,
@@ -99,6 +100,7 @@ describe.skipIf(!serverUrl)(
         tokenTypeAsLinked: "@auth/pg-adapter 1.11.3 returns token_type as linked",
         noUpdateAccount: "@auth/pg-adapter 1.11.3 has no updateAccount (a gatehouse extension, not in Auth.js)",
         noCreateUserWithAccount: "@auth/pg-adapter 1.11.3 has no createUserWithAccount (a gatehouse extension, not in Auth.js)",
+        noAdoptUnprovenUser: "@auth/pg-adapter 1.11.3 has no adoptUnprovenUser (a gatehouse extension, not in Auth.js)",
       },
     });
 
@@ -156,6 +158,10 @@ describe.skipIf(!serverUrl)(
           await Promise.all(pools.map((p) => p.end()));
         }
       });
+    });
+
+    describe("adoptUnprovenUser and passwords", () => {
+      it("deletes the user's password row, no other, in its one transaction", () => checkAdoptionDeletesPassword(fromPg(pool)));
     });
 
     describe("fromPg", () => {

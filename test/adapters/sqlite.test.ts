@@ -110,7 +110,7 @@ function migrateTests(driver: Driver): void {
       const before = Date.now();
       expect(await migrate(db)).toEqual({ applied: ALL });
       expect(ledger(db)).toEqual(ALL);
-      expect(tables(db)).toEqual(["accounts", "authenticators", "gatehouse_migrations", "rate_limits", "sessions", "users", "verification_token"]);
+      expect(tables(db)).toEqual(["accounts", "authenticators", "gatehouse_migrations", "rate_limits", "sessions", "user_passwords", "users", "verification_token"]);
       const [row] = db.prepare("SELECT applied_at FROM gatehouse_migrations").all() as { applied_at: number }[];
       expect(row!.applied_at).toBeGreaterThanOrEqual(before);
       expect(row!.applied_at).toBeLessThanOrEqual(Date.now());
@@ -119,7 +119,7 @@ function migrateTests(driver: Driver): void {
       expect(ledger(db)).toEqual(ALL);
       // For people who apply the .sql files with their own tool, maybe twice.
       for (const migration of migrations) db.exec(migration.sql);
-      expect(tables(db)).toHaveLength(7);
+      expect(tables(db)).toHaveLength(8);
       db.close();
     });
 
@@ -188,6 +188,38 @@ function migrateTests(driver: Driver): void {
   });
 }
 
+/** `adoptUnprovenUser` and `user_passwords`, which no adapter method reads (so the conformance suite cannot see it). */
+function adoptionTests(driver: Driver): void {
+  describe(`adoptUnprovenUser and passwords on ${driver.name}`, () => {
+    it("deletes the user's password row, no other, in its one transaction", async () => {
+      const db = driver.open(":memory:");
+      await migrate(db);
+      const adapter = SqliteAdapter(db);
+      await adapter.createUser({ id: "claimed", email: "claimed@example.com", emailVerified: null });
+      await adapter.createUser({ id: "proven", email: "proven@example.com", emailVerified: new Date("2024-02-03T04:05:06.789Z") });
+      await adapter.createUser({ id: "bystander", email: "bystander@example.com", emailVerified: null });
+      db.exec(`INSERT INTO user_passwords ("userId", hash) VALUES ('claimed', 'h1'), ('proven', 'h2'), ('bystander', 'h3')`);
+      const passwords = () =>
+        (db.prepare(`SELECT "userId" FROM user_passwords ORDER BY "userId"`).all() as { userId: string }[]).map((row) => row.userId);
+
+      const now = new Date("2025-06-07T08:09:10.123Z");
+      expect(await adapter.adoptUnprovenUser("claimed", { email: "claimed@example.com", emailVerified: now })).toMatchObject({ revoked: true });
+      expect(await adapter.adoptUnprovenUser("proven", { email: "proven@example.com", emailVerified: now })).toMatchObject({ revoked: false });
+      expect(await adapter.adoptUnprovenUser("bystander", { email: "someone@example.com", emailVerified: now })).toBeNull();
+      expect(passwords()).toEqual(["bystander", "proven"]);
+
+      // The password's delete fails (it comes last): the user stays unproven with its account and password.
+      await adapter.linkAccount({ userId: "bystander", type: "oauth", provider: "github", providerAccountId: "1" });
+      db.exec(`CREATE TRIGGER refuse_delete BEFORE DELETE ON user_passwords BEGIN SELECT RAISE(ABORT, 'refused'); END`);
+      await expect(adapter.adoptUnprovenUser("bystander", { email: "bystander@example.com", emailVerified: now })).rejects.toThrow(/refused/);
+      expect((await adapter.getUser("bystander"))?.emailVerified).toBeNull();
+      expect((await adapter.getUserByAccount({ provider: "github", providerAccountId: "1" }))?.id).toBe("bystander");
+      expect(passwords()).toEqual(["bystander", "proven"]);
+      db.close();
+    });
+  });
+}
+
 for (const driver of drivers) {
   if (driver.skip) {
     describe.skip(`sqlite adapter on ${driver.name} (skipped: ${driver.skip})`, () => {
@@ -198,6 +230,7 @@ for (const driver of drivers) {
   conformance(driver, "memory");
   conformance(driver, "file");
   migrateTests(driver);
+  adoptionTests(driver);
 }
 
 describe("inlined sqlite migrations", () => {
@@ -207,7 +240,7 @@ describe("inlined sqlite migrations", () => {
 
   it("the module's migrations equal the .sql files, in order", () => {
     const files = readSqlFiles("sqlite");
-    expect(files.map((f) => f.name)).toEqual(["0001_init", "0002_rate_limits"]);
+    expect(files.map((f) => f.name)).toEqual(["0001_init", "0002_rate_limits", "0003_user_passwords"]);
     expect(migrations).toEqual(files);
   });
 });

@@ -203,7 +203,7 @@ describe("SQLite (better-sqlite3): db.ts opens .data/auth.sqlite's stand-in on f
     const db = await app.db.database();
     expect((await db.query("PRAGMA journal_mode")).rows).toEqual([{ journal_mode: "wal" }]);
     const { rows } = await db.query<{ name: string }>("SELECT name FROM gatehouse_migrations ORDER BY name");
-    expect(rows.map((r) => r.name)).toEqual(["0001_init", "0002_rate_limits", "app_0001_user_passwords"]);
+    expect(rows.map((r) => r.name)).toEqual(["0001_init", "0002_rate_limits", "0003_user_passwords", "app_0001_user_passwords"]);
   });
 });
 
@@ -249,7 +249,7 @@ describe("hosted store (pg.Pool on PGlite): db.ts of --adapter hosted-store, on 
   it("the svc_ tables and svc_user_passwords are in the branch's schema, recorded in its svc_migrations; updates are touched like svc_ records", async () => {
     const db = await app.db.database();
     const { rows } = await db.query<{ name: string }>(`SELECT name FROM "preview".svc_migrations ORDER BY name`);
-    expect(rows.map((r) => r.name)).toEqual(["0001_init", "app_0001_user_passwords"]);
+    expect(rows.map((r) => r.name)).toEqual(["0001_init", "0002_user_passwords", "app_0001_user_passwords"]);
     const [row] = (await db.query<{ version: number }>(`UPDATE "preview".svc_user_passwords SET hash = hash RETURNING version`)).rows;
     expect(row?.version).toBe(1);
     expect((await db.query(`SELECT to_regclass('public.svc_users') AS t`)).rows).toEqual([{ t: null }]);

@@ -92,7 +92,8 @@ describe("first and later sign-ins (database sessions)", () => {
     expect(writes).toEqual(["createUserWithAccount", "createSession"]);
 
     const user = await adapter.getUserByAccount({ provider: "oidc", providerAccountId: "ada" });
-    expect(user).toMatchObject({ email: "ada@example.test", name: expect.any(String), emailVerified: null });
+    // The provider says email_verified: true, so the new user's address is proven.
+    expect(user).toMatchObject({ email: "ada@example.test", name: expect.any(String), emailVerified: expect.any(Date) });
     const account = await adapter.getAccount("ada", "oidc");
     expect(account).toMatchObject({ userId: user!.id, type: "oidc", provider: "oidc", providerAccountId: "ada", token_type: "bearer" });
     expect(account!.access_token).toEqual(expect.any(String));
@@ -167,9 +168,9 @@ describe("JWT sessions with an adapter", () => {
 });
 
 describe("linking accounts", () => {
-  it("an existing user with the same email but no link is refused with OAuthAccountNotLinked; nothing is stored", async () => {
+  it("an existing user who proved the same email but has no link is refused with OAuthAccountNotLinked; nothing is stored", async () => {
     const { config, adapter, writes, logs } = setup();
-    const existing = await adapter.createUser({ id: "", email: "eve@example.test", emailVerified: null });
+    const existing = await adapter.createUser({ id: "", email: "eve@example.test", emailVerified: new Date() });
     writes.length = 0;
     const jar = new CookieJar();
     const { callback } = await signInThroughProvider(config, jar, "oidc", { login: "eve" });
@@ -183,9 +184,9 @@ describe("linking accounts", () => {
     expect(logs.errors.some((e) => e.name === "OAuthAccountNotLinked")).toBe(true);
   });
 
-  it("allowDangerousEmailAccountLinking links the account to that user instead", async () => {
+  it("allowDangerousEmailAccountLinking links the account to that user instead, when the provider vouches for the address", async () => {
     const { config, adapter, writes, events } = setup({}, { allowDangerousEmailAccountLinking: true });
-    const existing = await adapter.createUser({ id: "", email: "fay@example.test", emailVerified: null });
+    const existing = await adapter.createUser({ id: "", email: "fay@example.test", emailVerified: new Date() });
     writes.length = 0;
     await signInThroughProvider(config, new CookieJar(), "oidc", { login: "fay" });
     expect(writes).toEqual(["linkAccount", "createSession"]);

@@ -14,6 +14,7 @@ import {
   captureLogger,
   csrfToken,
   isCleared,
+  sessionSetCookies,
   setCookies,
   signInWithCredentials,
 } from "../helpers.js";
@@ -294,7 +295,8 @@ export function runDatabaseSessionTests(target: DatabaseTarget): void {
       expect(error.message).toContain("updateSession");
     });
 
-    it("the jwt strategy with an adapter still keeps the session in the cookie", async () => {
+    it("the jwt strategy with an adapter still keeps the session in the cookie: a user with a proven address costs no lookup", async () => {
+      await base.updateUser!({ id: ada.id, emailVerified: new Date() });
       const { adapter, calls } = recordAdapterCalls(base);
       const cfg = config(adapter, { session: { strategy: "jwt" } });
       const { jar } = await signedIn(cfg);
@@ -303,6 +305,21 @@ export function runDatabaseSessionTests(target: DatabaseTarget): void {
       const body = await (await call(cfg, "/auth/session", { jar })).json();
       expect(body.user.email).toBe("ada@example.com");
       expect(calls).toEqual([]);
+    });
+
+    it("the jwt strategy: a user whose address is unproven is looked up on each read, and the session ends once the address is proven", async () => {
+      const { adapter, calls } = recordAdapterCalls(base);
+      const cfg = config(adapter, { session: { strategy: "jwt" } });
+      const { jar } = await signedIn(cfg);
+      calls.length = 0;
+      expect((await (await call(cfg, "/auth/session", { jar })).json()).user.email).toBe("ada@example.com");
+      expect(calls).toEqual(["getUser"]);
+      // Its owner proved the address elsewhere (the user was handed over): this claimer's session is over.
+      await base.updateUser!({ id: ada.id, emailVerified: new Date() });
+      const ended = await call(cfg, "/auth/session", { jar });
+      expect(await ended.json()).toBeNull();
+      expect(sessionSetCookies(ended).every(isCleared)).toBe(true);
+      expect(sessionSetCookies(ended)).not.toHaveLength(0);
     });
 
     it("a JWT session cookie given to the database strategy is a null session and is cleared", async () => {

@@ -163,6 +163,18 @@ export function MemoryAdapter(options: MemoryAdapterOptions = {}): MemoryAdapter
       return copy(user);
     },
 
+    async adoptUnprovenUser(userId, { email, emailVerified }) {
+      const current = users.get(userId);
+      if (!current || current.email !== email) return null;
+      // Checked and written with no await between: of two racing calls, the second finds the address proven.
+      if (current.emailVerified) return { user: copy(current), revoked: false };
+      // Whoever created the user only claimed the address: nothing of theirs stays (this adapter stores no passwords).
+      withoutUser(userId);
+      const adopted: AdapterUser = { ...current, emailVerified: copy(emailVerified) };
+      users.set(userId, adopted);
+      return { user: copy(adopted), revoked: true };
+    },
+
     async getUser(id) {
       return copyOrNull(users.get(id));
     },

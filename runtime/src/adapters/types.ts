@@ -102,6 +102,36 @@ export interface Adapter {
     account: AdapterNewAccount,
     authenticator?: Omit<AdapterAuthenticator, "userId">,
   ): Awaitable<AdapterUser>;
+  /**
+   * gatehouse extension (not in Auth.js): hands a user whose email address was
+   * never proven to the person who has just proven it (followed an email link
+   * to it, or signed in with a provider that vouches for it).
+   *
+   * Whoever created that user only claimed the address, so nothing they set up
+   * may come along: in ONE transaction, and only while the user still has
+   * `email` and `emailVerified` is `null`, it deletes every account linked to
+   * the user (OAuth, OIDC, email, passkey), its authenticators, its sessions and
+   * its password (the `user_passwords` row of gatehouse's schema), then sets
+   * `emailVerified`. Name, image and the user's id (so the app's own rows) stay.
+   * Returns the updated user and `revoked: true`.
+   *
+   * When the address is already proven (another request proved it first) it
+   * changes nothing and returns the user with `revoked: false`; when the user is
+   * gone or has another email now, `null`.
+   *
+   * @example An email link proves the address of a user a password sign-up created
+   * ```ts
+   * const holder = await adapter.getUserByEmail("ada@example.com");
+   * if (holder && !holder.emailVerified) {
+   *   const adopted = await adapter.adoptUnprovenUser?.(holder.id, { email: holder.email, emailVerified: new Date() });
+   *   // adopted.user: no accounts, passkeys, sessions or password left; the prover's own are added next.
+   * }
+   * ```
+   */
+  adoptUnprovenUser?(
+    userId: string,
+    proof: { email: string; emailVerified: Date },
+  ): Awaitable<{ user: AdapterUser; revoked: boolean } | null>;
   getUser?(id: string): Awaitable<AdapterUser | null>;
   getUserByEmail?(email: string): Awaitable<AdapterUser | null>;
   getUserByAccount?(

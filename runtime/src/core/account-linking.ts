@@ -1,9 +1,13 @@
 /**
  * Who an OAuth/OIDC sign-in is: the user already linked to the provider account,
- * the signed-in user (who links a new provider), or a new user. An existing user
- * with the same email but no link is refused (`OAuthAccountNotLinked`) unless the
- * provider opts into email linking. The plan is made before anything is written,
- * so the `signIn` callback can refuse with nothing stored.
+ * the signed-in user (who links a new provider), or a new user. An address the
+ * provider does not vouch for is only a claim: it finds nobody, so an existing
+ * user with that email refuses the sign-in (`OAuthAccountNotLinked`), whatever
+ * `allowDangerousEmailAccountLinking` says. A vouched-for address proves it:
+ * it takes over a user who only claimed it (see `proven-email.ts`), and links
+ * to a user who proved it only where the provider opts into email linking.
+ * The plan is made before anything is written, so the `signIn` callback can
+ * refuse with nothing stored.
  */
 import { ACCOUNT_TOKEN_FIELDS } from "../adapters/account-token-fields.js";
 import type { AdapterAccount, AdapterAccountUpdate, AdapterNewUser, AdapterUser } from "../adapters/types.js";
@@ -12,21 +16,28 @@ import { callAdapter } from "./adapter.js";
 import type { RequestContext } from "./context.js";
 import { AdapterError, OAuthAccountNotLinked } from "./errors.js";
 import { emit } from "./events.js";
+import { adoptUnprovenUser, emailProven, markEmailProven } from "./proven-email.js";
 import { signedInUser } from "./session-user.js";
 
 export type LinkPlan =
   /** No adapter: the provider's profile is the user (JWT sessions only). */
   | { kind: "profile"; user: User }
-  | { kind: "existing"; user: AdapterUser }
+  /** `proves`: the provider vouches for the user's address, which was not proven yet. */
+  | { kind: "existing"; user: AdapterUser; proves: boolean }
   | { kind: "link"; user: AdapterUser }
-  | { kind: "create"; user: User };
+  /** The user holds the address on a claim only; the provider vouches for it. */
+  | { kind: "adopt"; user: AdapterUser }
+  | { kind: "create"; user: User; emailProven: boolean };
 
-export async function planOAuthUser(
-  ctx: RequestContext,
-  profileUser: User & { id: string },
-  account: Account,
-  allowEmailLinking: boolean,
-): Promise<LinkPlan> {
+/** What the callback read from the provider: the mapped user, the account, and whether the provider vouches for the email. */
+export interface OAuthIdentity {
+  user: User & { id: string };
+  account: Account;
+  emailProven: boolean;
+}
+
+export async function planOAuthUser(ctx: RequestContext, identity: OAuthIdentity, allowEmailLinking: boolean): Promise<LinkPlan> {
+  const { user: profileUser, account } = identity;
   const adapter = ctx.config.adapter;
   if (!adapter) return { kind: "profile", user: profileUser };
   const key = { provider: account.provider, providerAccountId: account.providerAccountId };
@@ -37,20 +48,27 @@ export async function planOAuthUser(
         `The ${account.provider} account ${account.providerAccountId} is already linked to another user than the one signed in.`,
       );
     }
-    return { kind: "existing", user: linked };
+    return existingPlan(linked, identity);
   }
   if (current) return { kind: "link", user: current };
   const byEmail = profileUser.email ? await callAdapter(adapter, "getUserByEmail", profileUser.email) : null;
-  if (byEmail) {
+  if (!byEmail) return { kind: "create", user: profileUser, emailProven: identity.emailProven };
+  if (identity.emailProven) {
+    if (!emailProven(byEmail)) return { kind: "adopt", user: byEmail };
     if (allowEmailLinking) return { kind: "link", user: byEmail };
-    // The same person's concurrent first sign-in may have created the user and be about to link.
-    const raced = await waitForLinkedUser(ctx, key);
-    if (raced) return { kind: "existing", user: raced };
-    throw new OAuthAccountNotLinked(
-      `A user with the email of this ${account.provider} account exists but has not linked it; sign in the way you did before, then link ${account.provider} while signed in.`,
-    );
   }
-  return { kind: "create", user: profileUser };
+  // The same person's concurrent first sign-in may have created the user and be about to link.
+  const raced = await waitForLinkedUser(ctx, key);
+  if (raced) return existingPlan(raced, identity);
+  throw new OAuthAccountNotLinked(
+    identity.emailProven
+      ? `A user with the email of this ${account.provider} account exists but has not linked it; sign in the way you did before, then link ${account.provider} while signed in.`
+      : `A user with the email of this ${account.provider} account exists, and ${account.provider} does not vouch that the address is this person's: sign in the way you did before, then link ${account.provider} while signed in.`,
+  );
+}
+
+function existingPlan(user: AdapterUser, identity: OAuthIdentity): LinkPlan {
+  return { kind: "existing", user, proves: identity.emailProven && !emailProven(user) && user.email === identity.user.email };
 }
 
 /** The account's key and the token fields it carries (absent fields keep their stored values). */
@@ -111,16 +129,18 @@ export async function applyOAuthPlan(ctx: RequestContext, plan: LinkPlan, accoun
       // A new sign-in brings new tokens; keep the stored ones current.
       await callAdapter(adapter, "updateAccount", tokenUpdate(account));
     }
-    return { user: plan.user, isNewUser: false };
+    // This account's owner already signs in as the user; proving the address hands them nothing new.
+    const user = plan.proves ? await markEmailProven(ctx, plan.user) : plan.user;
+    return { user, isNewUser: false };
   }
   if (plan.kind === "create" && typeof adapter.createUserWithAccount === "function") {
-    return createLinkedUser(ctx, plan.user, account, profileUser);
+    return createLinkedUser(ctx, newUserOf(plan.user, plan.emailProven), account, profileUser);
   }
   let user: AdapterUser;
   let isNewUser = false;
   if (plan.kind === "create") {
     try {
-      user = await callAdapter(adapter, "createUser", newUserOf(plan.user) as AdapterUser);
+      user = await callAdapter(adapter, "createUser", newUserOf(plan.user, plan.emailProven) as AdapterUser);
     } catch (error) {
       // Two first sign-ins of the same person at once: the other one created the user (and links it).
       const raced = await waitForLinkedUser(ctx, account);
@@ -129,6 +149,8 @@ export async function applyOAuthPlan(ctx: RequestContext, plan: LinkPlan, accoun
     }
     isNewUser = true;
     await emit(config, "createUser", { user });
+  } else if (plan.kind === "adopt") {
+    user = await adoptUnprovenUser(ctx, plan.user);
   } else {
     user = plan.user;
   }
@@ -146,10 +168,15 @@ export async function applyOAuthPlan(ctx: RequestContext, plan: LinkPlan, accoun
   return { user, isNewUser };
 }
 
-/** The user a first sign-in creates: the profile's fields, without the provider's id (the adapter assigns one). */
-function newUserOf(profile: User): AdapterNewUser {
+/**
+ * The user a first sign-in creates: the profile's fields, without the provider's
+ * id (the adapter assigns one), and `emailVerified` only when the provider vouches
+ * for the address (whatever `profile()` returned for it).
+ */
+function newUserOf(profile: User, proven: boolean): AdapterNewUser {
   const { id: _providerId, ...fields } = profile;
-  return { ...fields, email: fields.email ?? null, emailVerified: null } as AdapterNewUser;
+  const email = fields.email ?? null;
+  return { ...fields, email, emailVerified: proven && email ? new Date() : null } as AdapterNewUser;
 }
 
 /**
@@ -157,12 +184,12 @@ function newUserOf(profile: User): AdapterNewUser {
  * the user and the account are stored in one transaction, so a failure (or a
  * crash) leaves no user without its account, and there is nothing to undo.
  */
-async function createLinkedUser(ctx: RequestContext, planned: User, account: Account, profileUser: User): Promise<SignedInUser> {
+async function createLinkedUser(ctx: RequestContext, newUser: AdapterNewUser, account: Account, profileUser: User): Promise<SignedInUser> {
   const { config } = ctx;
   const { userId: _none, ...toLink } = account as AdapterAccount;
   let user: AdapterUser;
   try {
-    user = await callAdapter(config.adapter!, "createUserWithAccount", newUserOf(planned), toLink);
+    user = await callAdapter(config.adapter!, "createUserWithAccount", newUser, toLink);
   } catch (error) {
     // Two first sign-ins of the same person at once: the other one stored the user and its account first.
     const raced = await waitForLinkedUser(ctx, account).catch(() => null);

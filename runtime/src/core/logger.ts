@@ -11,7 +11,8 @@ export type WarningCode =
   | "env-url-basepath-mismatch"
   | "experimental-webauthn"
   | "rate-limited"
-  | "rate-limit-no-client-address";
+  | "rate-limit-no-client-address"
+  | "unproven-user-adopted";
 
 export interface LoggerInstance {
   warn: (code: WarningCode) => void;
@@ -29,6 +30,8 @@ const WARNING_TEXT: Record<WarningCode, string> = {
     "Sign-in attempts were refused by the rate limit (429): too many from one client address or at one identifier. Logged once per address or identifier and window.",
   "rate-limit-no-client-address":
     "rateLimit is on, but the client's address is unknown (plain Auth without rateLimit.clientAddress): only the per-identifier limit applies.",
+  "unproven-user-adopted":
+    "Someone proved an email address held by a user who had never proven it: that user's linked accounts, passkeys, sessions and password were removed before the prover signed in as them (see SECURITY.md, pre-account takeover).",
 };
 
 function formatCause(error: Error): string {

@@ -10,6 +10,7 @@ import type { RequestContext } from "./context.js";
 import { AccessDenied } from "./errors.js";
 import { emit } from "./events.js";
 import { createDatabaseSession, deleteDatabaseSession } from "./database-session.js";
+import { markUnprovenSession } from "./proven-email.js";
 import { clearSessionCookies, issueSession } from "./session-cookie.js";
 
 export interface SignInAttempt {
@@ -64,7 +65,7 @@ export async function completeSignIn(ctx: RequestContext, attempt: SignInAttempt
     };
     const trigger = isNewUser ? "signUp" : "signIn";
     const token = await config.callbacks.jwt({ token: defaultToken, user, account, profile, trigger, isNewUser });
-    cookies = token ? (await issueSession(ctx, token)).cookies : clearSessionCookies(ctx);
+    cookies = token ? (await issueSession(ctx, await markUnprovenSession(ctx, user, token))).cookies : clearSessionCookies(ctx);
   }
   await emit(config, "signIn", { user, account, profile, isNewUser });
   const target = await redirectTarget(ctx, attempt.callbackUrl ?? requestedCallbackUrl(ctx));

@@ -3,7 +3,7 @@
  * no name in its ID token: it posts the name once, on the user's first
  * sign-in, in a `user` form field, which `callbackProfile` reads.
  */
-import { accountId, joinName, text } from "./profile-fields.js";
+import { accountId, emailFromVerifiedClaim, joinName, text } from "./profile-fields.js";
 import type { OAuthConfig, OAuthUserConfig } from "./types.js";
 
 /** What Apple's `user` form field holds on the first sign-in (JSON). */
@@ -99,6 +99,8 @@ export function Apple(config?: OAuthUserConfig<AppleProfile>): OAuthConfig<Apple
         image: null,
       };
     },
+    // Apple's ID token says whether it verified the address, as `"true"` in some tokens; relay addresses always are.
+    verifiedEmail: emailFromVerifiedClaim,
     style: { bg: "#000", text: "#fff", brandColor: "#000" },
     options: config as Record<string, unknown>,
   };

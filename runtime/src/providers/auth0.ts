@@ -1,5 +1,5 @@
 /** Auth0, OpenID Connect: the profile is the ID token's claims. */
-import { userFromStandardClaims } from "./profile-fields.js";
+import { emailFromVerifiedClaim, userFromStandardClaims } from "./profile-fields.js";
 import type { OAuthConfig, OAuthUserConfig } from "./types.js";
 
 /** The claims of an Auth0 ID token (scope `openid profile email`). */
@@ -49,6 +49,8 @@ export function Auth0(config?: OAuthUserConfig<Auth0Profile>): OAuthConfig<Auth0
     profile(profile) {
       return userFromStandardClaims(profile, profile.nickname);
     },
+    // Auth0 sends its own (or the upstream connection's) verdict in the standard `email_verified` claim.
+    verifiedEmail: emailFromVerifiedClaim,
     style: { bg: "#EB5424", text: "#fff", brandColor: "#EB5424" },
     options: config as Record<string, unknown>,
   };

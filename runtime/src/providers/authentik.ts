@@ -1,5 +1,5 @@
 /** authentik, OpenID Connect: the profile is the ID token's claims. */
-import { accountId, firstText, text } from "./profile-fields.js";
+import { accountId, emailFromVerifiedClaim, firstText, text } from "./profile-fields.js";
 import type { OAuthConfig, OAuthUserConfig } from "./types.js";
 
 /** The claims of an authentik ID token (scope `openid profile email`). */
@@ -37,6 +37,11 @@ export interface AuthentikProfile {
  * `https://<authentik host>/application/o/<application slug>/`, trailing
  * slash included (it is part of authentik's issuer).
  *
+ * An address counts as verified only when the ID token says `email_verified:
+ * true`. authentik 2025.10 and later send `false` unless you add an email scope
+ * mapping that says otherwise; older versions send `true` for every address,
+ * verified or not, so on those set `verifiedEmail: () => null` or upgrade.
+ *
  * @example
  * ```ts
  * import { Authentik } from "@gatehouse/runtime/providers";
@@ -58,6 +63,8 @@ export function Authentik(config?: OAuthUserConfig<AuthentikProfile>): OAuthConf
         image: text(profile.picture),
       };
     },
+    // authentik's email scope mapping sets `email_verified` (false by default since 2025.10; older versions said true for every address).
+    verifiedEmail: emailFromVerifiedClaim,
     style: { bg: "#fd4b2d", text: "#fff", brandColor: "#fd4b2d" },
     options: config as Record<string, unknown>,
   };

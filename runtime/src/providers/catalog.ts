@@ -19,6 +19,13 @@ export interface ProviderCatalogEntry {
   readonly setupUrl?: string;
   /** What to know about the callback URL at this provider (https only, no localhost, where to enter it...). */
   readonly callbackNote?: string;
+  /**
+   * How the provider tells gatehouse an email is verified (OAuth and OIDC only):
+   * `"claim"` the OpenID Connect `email_verified` claim, `"api"` a field or call
+   * of the provider's own API, `"never"` it gives no such signal, so its
+   * addresses stay the user's claim. Matches the provider's `verifiedEmail`.
+   */
+  readonly emailVerification?: "claim" | "api" | "never";
 }
 
 /** `AUTH_<ID>_ID` and `AUTH_<ID>_SECRET` (and `AUTH_<ID>_ISSUER`), as core reads them. */
@@ -43,8 +50,9 @@ export const providerCatalog: readonly ProviderCatalogEntry[] = [
     setupUrl: "https://developer.apple.com/account/resources/identifiers/list/serviceId",
     callbackNote:
       "Apple accepts only https return URLs on a real domain (no localhost, no IP addresses): use a tunnel in development. AUTH_APPLE_SECRET is a JWT signed with your Sign in with Apple key, valid for at most 180 days: make it with createAppleClientSecret().",
+    emailVerification: "claim",
   },
-  { id: "auth0", name: "Auth0", importName: "Auth0", type: "oidc", env: envKeys("auth0", true), setupUrl: "https://manage.auth0.com/" },
+  { id: "auth0", name: "Auth0", importName: "Auth0", type: "oidc", env: envKeys("auth0", true), setupUrl: "https://manage.auth0.com/", emailVerification: "claim" },
   {
     id: "authentik",
     name: "authentik",
@@ -53,6 +61,7 @@ export const providerCatalog: readonly ProviderCatalogEntry[] = [
     env: envKeys("authentik", true),
     callbackNote:
       "Enter it as the redirect URI of an OAuth2/OpenID provider in your authentik admin interface (https://<authentik host>/if/admin/). The issuer is https://<authentik host>/application/o/<slug>/ with its trailing slash.",
+    emailVerification: "claim",
   },
   {
     id: "cognito",
@@ -61,8 +70,9 @@ export const providerCatalog: readonly ProviderCatalogEntry[] = [
     type: "oidc",
     env: envKeys("cognito", true),
     setupUrl: "https://console.aws.amazon.com/cognito/home",
+    emailVerification: "claim",
   },
-  { id: "discord", name: "Discord", importName: "Discord", type: "oauth", env: envKeys("discord"), setupUrl: "https://discord.com/developers/applications" },
+  { id: "discord", name: "Discord", importName: "Discord", type: "oauth", env: envKeys("discord"), setupUrl: "https://discord.com/developers/applications", emailVerification: "api" },
   {
     id: "facebook",
     name: "Facebook",
@@ -71,10 +81,11 @@ export const providerCatalog: readonly ProviderCatalogEntry[] = [
     env: envKeys("facebook"),
     setupUrl: "https://developers.facebook.com/apps/",
     callbackNote: "Facebook requires https redirect URIs; http://localhost works only while the app is in development mode.",
+    emailVerification: "never",
   },
-  { id: "github", name: "GitHub", importName: "GitHub", type: "oauth", env: envKeys("github"), setupUrl: "https://github.com/settings/developers" },
-  { id: "gitlab", name: "GitLab", importName: "GitLab", type: "oauth", env: envKeys("gitlab"), setupUrl: "https://gitlab.com/-/user_settings/applications" },
-  { id: "google", name: "Google", importName: "Google", type: "oidc", env: envKeys("google"), setupUrl: "https://console.cloud.google.com/apis/credentials" },
+  { id: "github", name: "GitHub", importName: "GitHub", type: "oauth", env: envKeys("github"), setupUrl: "https://github.com/settings/developers", emailVerification: "api" },
+  { id: "gitlab", name: "GitLab", importName: "GitLab", type: "oauth", env: envKeys("gitlab"), setupUrl: "https://gitlab.com/-/user_settings/applications", emailVerification: "api" },
+  { id: "google", name: "Google", importName: "Google", type: "oidc", env: envKeys("google"), setupUrl: "https://console.cloud.google.com/apis/credentials", emailVerification: "claim" },
   {
     id: "keycloak",
     name: "Keycloak",
@@ -83,8 +94,9 @@ export const providerCatalog: readonly ProviderCatalogEntry[] = [
     env: envKeys("keycloak", true),
     callbackNote:
       "Enter it as a valid redirect URI of an OpenID Connect client (client authentication on) in your realm's admin console. The issuer is https://<keycloak host>/realms/<realm>.",
+    emailVerification: "claim",
   },
-  { id: "linkedin", name: "LinkedIn", importName: "LinkedIn", type: "oidc", env: envKeys("linkedin"), setupUrl: "https://www.linkedin.com/developers/apps" },
+  { id: "linkedin", name: "LinkedIn", importName: "LinkedIn", type: "oidc", env: envKeys("linkedin"), setupUrl: "https://www.linkedin.com/developers/apps", emailVerification: "claim" },
   {
     id: "microsoft-entra-id",
     name: "Microsoft Entra ID",
@@ -94,6 +106,7 @@ export const providerCatalog: readonly ProviderCatalogEntry[] = [
     setupUrl: "https://entra.microsoft.com/#view/Microsoft_AAD_RegisteredApps/ApplicationsListBlade",
     callbackNote:
       "Add it as a redirect URI of platform \"Web\". The issuer names your tenant: https://login.microsoftonline.com/<tenant id>/v2.0 (the multi-tenant \"common\" issuer cannot be validated).",
+    emailVerification: "api",
   },
   {
     id: "okta",
@@ -103,6 +116,7 @@ export const providerCatalog: readonly ProviderCatalogEntry[] = [
     env: envKeys("okta", true),
     callbackNote:
       "Enter it as a sign-in redirect URI of an OIDC web app integration in your Okta Admin Console (https://<org>-admin.okta.com). The issuer is https://<org>.okta.com/oauth2/default (or your authorization server).",
+    emailVerification: "claim",
   },
   {
     id: "slack",
@@ -112,6 +126,7 @@ export const providerCatalog: readonly ProviderCatalogEntry[] = [
     env: envKeys("slack"),
     setupUrl: "https://api.slack.com/apps",
     callbackNote: "Slack accepts only https redirect URLs, localhost included: use a tunnel in development.",
+    emailVerification: "claim",
   },
   {
     id: "spotify",
@@ -121,8 +136,9 @@ export const providerCatalog: readonly ProviderCatalogEntry[] = [
     env: envKeys("spotify"),
     setupUrl: "https://developer.spotify.com/dashboard",
     callbackNote: "Spotify refuses localhost redirect URIs: use http://127.0.0.1:<port> in development (http is allowed for loopback addresses only).",
+    emailVerification: "never",
   },
-  { id: "twitch", name: "Twitch", importName: "Twitch", type: "oidc", env: envKeys("twitch"), setupUrl: "https://dev.twitch.tv/console/apps" },
+  { id: "twitch", name: "Twitch", importName: "Twitch", type: "oidc", env: envKeys("twitch"), setupUrl: "https://dev.twitch.tv/console/apps", emailVerification: "claim" },
   {
     id: "twitter",
     name: "X (Twitter)",
@@ -131,6 +147,7 @@ export const providerCatalog: readonly ProviderCatalogEntry[] = [
     env: envKeys("twitter"),
     setupUrl: "https://developer.x.com/en/portal/dashboard",
     callbackNote: "X rejects localhost callback URLs: use http://127.0.0.1:<port> in development.",
+    emailVerification: "never",
   },
   {
     id: "zitadel",
@@ -140,6 +157,7 @@ export const providerCatalog: readonly ProviderCatalogEntry[] = [
     env: envKeys("zitadel", true),
     callbackNote:
       "Enter it as a redirect URI of a Web application in your ZITADEL console (https://<instance>.zitadel.cloud/ui/console, or your own host). The issuer is the instance URL.",
+    emailVerification: "claim",
   },
 ];
 

@@ -1,5 +1,5 @@
 /** Amazon Cognito user pools, OpenID Connect: the profile is the ID token's claims. */
-import { userFromStandardClaims } from "./profile-fields.js";
+import { emailFromVerifiedClaim, userFromStandardClaims } from "./profile-fields.js";
 import type { OAuthConfig, OAuthUserConfig } from "./types.js";
 
 /** The claims of a Cognito ID token (scope `openid profile email`). */
@@ -20,7 +20,8 @@ export interface CognitoProfile {
   /** Federated sign-ins (Google, SAML...) list their identities here, as a JSON string. */
   identities?: string;
   email?: string;
-  email_verified?: boolean;
+  /** A boolean in ID tokens; the string `"true"`/`"false"` from the userinfo endpoint. */
+  email_verified?: boolean | "true" | "false";
   name?: string;
   given_name?: string;
   family_name?: string;
@@ -55,6 +56,8 @@ export function Cognito(config?: OAuthUserConfig<CognitoProfile>): OAuthConfig<C
     profile(profile) {
       return userFromStandardClaims(profile, profile.preferred_username, profile["cognito:username"]);
     },
+    // Cognito's `email_verified` user attribute (a string `"true"` from userinfo) says whether the pool verified the address.
+    verifiedEmail: emailFromVerifiedClaim,
     style: { bg: "#DD344C", text: "#fff", brandColor: "#C17B9E" },
     options: config as Record<string, unknown>,
   };

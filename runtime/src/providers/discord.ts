@@ -77,6 +77,8 @@ export function Discord(config?: OAuthUserConfig<DiscordProfile>): OAuthConfig<D
         image: avatarUrl(profile),
       };
     },
+    // Discord's `verified` flag says whether the user confirmed `email`.
+    verifiedEmail: (profile) => (profile.verified === true ? text(profile.email) : null),
     style: { bg: "#5865F2", text: "#fff", brandColor: "#5865F2" },
     options: config as Record<string, unknown>,
   };

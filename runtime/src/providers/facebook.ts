@@ -53,6 +53,8 @@ export function Facebook(config?: OAuthUserConfig<FacebookProfile>): OAuthConfig
         image: text(profile.picture?.data?.url),
       };
     },
+    // The Graph API returns `email` with no verification flag: it stays the user's claim.
+    verifiedEmail: () => null,
     style: { bg: "#0866FF", text: "#fff", brandColor: "#0866FF" },
     options: config as Record<string, unknown>,
   };

@@ -1,7 +1,8 @@
 /**
  * GitHub (github.com or GitHub Enterprise Server), OAuth 2. The profile is
- * `GET /user`; when the user keeps their email private it is picked from
- * `GET /user/emails`, primary and verified first.
+ * `GET /user`; `GET /user/emails` (read alongside) says whether the address is
+ * verified, and supplies one, primary and verified first, when the user keeps
+ * theirs private.
  */
 import type { Profile } from "../types.js";
 import { accountId, firstText, text, trimTrailingSlash } from "./profile-fields.js";
@@ -22,8 +23,13 @@ export interface GitHubProfile {
   company: string | null;
   blog: string | null;
   location: string | null;
-  /** The public email only; `null` when the user keeps it private (then `/user/emails` is read). */
+  /** The public email only; `null` when the user keeps it private (then one is picked from `/user/emails`). */
   email: string | null;
+  /**
+   * Added by this provider, not GitHub: whether `/user/emails` lists `email` as
+   * verified. `false` when that list could not be read (`user:email` not granted).
+   */
+  email_verified?: boolean;
   hireable: boolean | null;
   bio: string | null;
   twitter_username?: string | null;
@@ -72,34 +78,55 @@ function isEmailEntry(value: unknown): value is GitHubEmail {
   return typeof value === "object" && value !== null && typeof (value as GitHubEmail).email === "string";
 }
 
+/** The verified addresses of `/user/emails`, in GitHub's order. */
+function verifiedEntries(list: readonly GitHubEmail[]): GitHubEmail[] {
+  return list.filter((entry) => entry.verified === true && text(entry.email));
+}
+
 /**
  * The address to sign in with from `/user/emails`: the primary one if it is
  * verified, else any verified one, else none. An unverified address is never
- * used: anyone can add one to a GitHub account.
+ * picked: anyone can add one to a GitHub account.
  */
-function pickGitHubEmail(list: unknown): string | null {
-  if (!Array.isArray(list)) return null;
-  const verified = list.filter(isEmailEntry).filter((entry) => entry.verified === true && text(entry.email));
+function pickGitHubEmail(list: readonly GitHubEmail[]): string | null {
+  const verified = verifiedEntries(list);
   return (verified.find((entry) => entry.primary === true) ?? verified[0])?.email ?? null;
 }
 
 /** `/user/emails`, or `null` when it cannot be read (scope not granted, server error, odd body). */
-async function fetchVerifiedEmail(fetchFn: typeof fetch, url: string, accessToken: string | undefined): Promise<string | null> {
+async function fetchEmails(fetchFn: typeof fetch, url: string, accessToken: string | undefined): Promise<GitHubEmail[] | null> {
   try {
     const response = await fetchFn(url, { headers: apiHeaders(accessToken) });
     if (!response.ok) return null;
-    return pickGitHubEmail(await response.json());
+    const list: unknown = await response.json();
+    return Array.isArray(list) ? list.filter(isEmailEntry) : null;
   } catch {
-    // A missing email is not worth failing the sign-in over: the user signs in without one.
+    // Not worth failing the sign-in over: the user signs in with no verified email.
     return null;
   }
+}
+
+/**
+ * The profile's email and whether GitHub verified it: the public address when
+ * there is one (verified only if `/user/emails` lists exactly it as verified:
+ * a mismatch fails safe, as unverified), else one picked from `/user/emails`.
+ */
+function chooseEmail(publicEmail: string | null, list: readonly GitHubEmail[] | null): { email: string | null; email_verified: boolean } {
+  if (publicEmail !== null) {
+    const verified = list !== null && verifiedEntries(list).some((entry) => entry.email === publicEmail);
+    return { email: publicEmail, email_verified: verified };
+  }
+  const picked = list && pickGitHubEmail(list);
+  return { email: picked ?? null, email_verified: picked != null };
 }
 
 /**
  * Sign in with GitHub. Register an OAuth App at https://github.com/settings/developers
  * (callback URL: `<origin>/auth/callback/github`), then set `AUTH_GITHUB_ID` and
  * `AUTH_GITHUB_SECRET`. The default scope `read:user user:email` lets the
- * provider find a verified email when the user's is private.
+ * provider read the user's addresses: whether the email is verified, and a
+ * verified one when the user's is private. Without `user:email` the public
+ * address is still used, but only as the user's claim.
  *
  * @example
  * ```ts
@@ -124,14 +151,17 @@ export function GitHub(config?: GitHubUserConfig): OAuthConfig<GitHubProfile> {
       url: `${apiBase}/user`,
       async request({ tokens, provider }: UserinfoRequestContext): Promise<Profile> {
         const configured = typeof provider.userinfo === "object" ? provider.userinfo?.url : undefined;
-        const response = await provider.fetch(String(configured ?? `${apiBase}/user`), { headers: apiHeaders(tokens.access_token) });
+        // Both at once: even a public email needs /user/emails to say whether it is verified.
+        const [response, emails] = await Promise.all([
+          provider.fetch(String(configured ?? `${apiBase}/user`), { headers: apiHeaders(tokens.access_token) }),
+          fetchEmails(provider.fetch, `${apiBase}/user/emails`, tokens.access_token),
+        ]);
         if (!response.ok) throw new Error(`GitHub answered ${response.status} to GET /user`);
         const profile: unknown = await response.json();
         if (!profile || typeof profile !== "object" || Array.isArray(profile)) throw new Error("GitHub's GET /user is not a JSON object");
         const user = profile as GitHubProfile;
-        const email = text(user.email) ?? (await fetchVerifiedEmail(provider.fetch, `${apiBase}/user/emails`, tokens.access_token));
         // `Profile` types `id` as a string; GitHub's is a number until profile() maps it.
-        return { ...user, email } as unknown as Profile;
+        return { ...user, ...chooseEmail(text(user.email), emails) } as unknown as Profile;
       },
     },
     profile(profile) {
@@ -142,6 +172,8 @@ export function GitHub(config?: GitHubUserConfig): OAuthConfig<GitHubProfile> {
         image: text(profile.avatar_url),
       };
     },
+    // GitHub vouches only for addresses /user/emails lists as verified; userinfo.request records that in `email_verified`.
+    verifiedEmail: (profile) => (profile.email_verified === true ? text(profile.email) : null),
     style: { bg: "#24292f", text: "#fff", brandColor: "#24292f" },
     options: options as Record<string, unknown>,
   };

@@ -27,9 +27,10 @@ export interface GitLabProfile {
   work_information: string | null;
   local_time?: string | null;
   last_sign_in_at: string | null;
+  /** When the user confirmed `email`; `null` while unconfirmed. */
   confirmed_at: string | null;
   last_activity_on: string | null;
-  /** The primary email: GitLab confirms it before the account can sign in. */
+  /** The primary email; confirmed when `confirmed_at` is set. */
   email: string;
   theme_id: number;
   color_scheme_id: number;
@@ -55,6 +56,11 @@ export interface GitLabUserConfig extends OAuthUserConfig<GitLabProfile> {
  * (or your instance's `/-/user_settings/applications`) with the scope `read_user`
  * and the redirect URI `<origin>/auth/callback/gitlab`, then set `AUTH_GITLAB_ID`
  * and `AUTH_GITLAB_SECRET`.
+ *
+ * The address counts as verified when `confirmed_at` is set. A self-managed
+ * instance whose admin turned email confirmation off marks every account
+ * confirmed; there, set `verifiedEmail: () => null` unless you trust its users'
+ * addresses.
  *
  * @example
  * ```ts
@@ -82,6 +88,8 @@ export function GitLab(config?: GitLabUserConfig): OAuthConfig<GitLabProfile> {
         image: text(profile.avatar_url),
       };
     },
+    // GitLab sets `confirmed_at` once the primary address is confirmed (an instance with confirmation off sets it for everyone).
+    verifiedEmail: (profile) => (text(profile.confirmed_at) ? text(profile.email) : null),
     style: { bg: "#FC6D26", text: "#fff", brandColor: "#FC6D26" },
     options: options as Record<string, unknown>,
   };

@@ -1,5 +1,5 @@
 /** Google, OpenID Connect: the profile is the ID token's claims. */
-import { userFromStandardClaims } from "./profile-fields.js";
+import { emailFromVerifiedClaim, userFromStandardClaims } from "./profile-fields.js";
 import type { OAuthConfig, OAuthUserConfig } from "./types.js";
 
 /** The claims of a Google ID token (scope `openid profile email`). */
@@ -51,6 +51,8 @@ export function Google(config?: OAuthUserConfig<GoogleProfile>): OAuthConfig<Goo
     profile(profile) {
       return userFromStandardClaims(profile);
     },
+    // Google's `email_verified` claim says whether Google confirmed the account's address.
+    verifiedEmail: emailFromVerifiedClaim,
     style: { bg: "#fff", text: "#1f1f1f", brandColor: "#1a73e8" },
     options: config as Record<string, unknown>,
   };

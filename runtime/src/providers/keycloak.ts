@@ -1,5 +1,5 @@
 /** Keycloak, OpenID Connect: the profile is the ID token's claims. */
-import { userFromStandardClaims } from "./profile-fields.js";
+import { emailFromVerifiedClaim, userFromStandardClaims } from "./profile-fields.js";
 import type { OAuthConfig, OAuthUserConfig } from "./types.js";
 
 /** The claims of a Keycloak ID token (scope `openid profile email`). */
@@ -51,6 +51,8 @@ export function Keycloak(config?: OAuthUserConfig<KeycloakProfile>): OAuthConfig
     profile(profile) {
       return userFromStandardClaims(profile, profile.preferred_username);
     },
+    // Keycloak's `email_verified` claim mirrors the user's "Email verified" flag (set by its verify-email action or an admin).
+    verifiedEmail: emailFromVerifiedClaim,
     style: { bg: "#008aaa", text: "#fff", brandColor: "#428bca" },
     options: config as Record<string, unknown>,
   };

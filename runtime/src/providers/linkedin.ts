@@ -1,5 +1,5 @@
 /** Sign In with LinkedIn using OpenID Connect: the profile is the ID token's claims. */
-import { userFromStandardClaims } from "./profile-fields.js";
+import { emailFromVerifiedClaim, userFromStandardClaims } from "./profile-fields.js";
 import type { OAuthConfig, OAuthUserConfig } from "./types.js";
 
 /** The claims of a LinkedIn ID token (scope `openid profile email`). */
@@ -47,6 +47,8 @@ export function LinkedIn(config?: OAuthUserConfig<LinkedInProfile>): OAuthConfig
     profile(profile) {
       return userFromStandardClaims(profile);
     },
+    // LinkedIn's ID token carries the standard `email_verified` claim for the member's primary address.
+    verifiedEmail: emailFromVerifiedClaim,
     style: { bg: "#0a66c2", text: "#fff", brandColor: "#0a66c2" },
     options: config as Record<string, unknown>,
   };

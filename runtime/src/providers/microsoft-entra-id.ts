@@ -26,8 +26,14 @@ export interface MicrosoftEntraIDProfile {
   family_name?: string;
   /** The sign-in name (often a UPN such as `ada@contoso.onmicrosoft.com`); not necessarily a mailbox. */
   preferred_username?: string;
-  /** Only when the account has one and the `email` scope is granted; not verified for every account type. */
+  /** Only when the account has one and the `email` scope is granted; not verified (see `xms_edov`). */
   email?: string;
+  /**
+   * Optional claim "email domain owner verified": the tenant verified the
+   * domain of `email` (or the account is a Microsoft, Google or one-time-passcode
+   * one). Sent only when the app registration adds it to the ID token.
+   */
+  xms_edov?: boolean | string;
   login_hint?: string;
   nonce?: string;
   roles?: string[];
@@ -37,6 +43,11 @@ export interface MicrosoftEntraIDProfile {
   rh?: string;
   ver?: "2.0";
   [claim: string]: unknown;
+}
+
+/** `xms_edov` arrives as a boolean, or as `"true"` / `"1"` in some tokens. */
+function isEdovTrue(value: unknown): boolean {
+  return value === true || value === "true" || value === "1";
 }
 
 /** The square sizes Microsoft Graph serves profile photos in. */
@@ -104,6 +115,14 @@ async function fetchPhoto(fetchFn: typeof fetch, size: EntraPhotoSize, tokens: T
  * and is not used as a fallback for `preferred_username`, which need not be
  * a mailbox the user controls.
  *
+ * `email` is the account's mail attribute, which a tenant's admin can set to
+ * any address and Entra does not verify (the "nOAuth" takeover), so it counts
+ * as verified only when the ID token also carries the optional claim
+ * `xms_edov` as true. The app must enable that claim in its registration:
+ * Token configuration > Add optional claim > ID > `email` and `xms_edov`.
+ * Without it users still sign in, but their address is only a claim: it never
+ * links to or takes over an existing user.
+ *
  * @example
  * ```ts
  * import { MicrosoftEntraID } from "@gatehouse/runtime/providers";
@@ -130,6 +149,8 @@ export function MicrosoftEntraID(config?: MicrosoftEntraIDUserConfig): OAuthConf
         image: size ? await fetchPhoto(graphFetch, size, tokens) : null,
       };
     },
+    // `email` is a mail attribute any tenant admin can set, unverified ("nOAuth"); only the optional `xms_edov` claim vouches for it.
+    verifiedEmail: (profile) => (isEdovTrue(profile.xms_edov) ? text(profile.email) : null),
     style: { bg: "#0072c6", text: "#fff", brandColor: "#0072c6" },
     options: options as Record<string, unknown>,
   };

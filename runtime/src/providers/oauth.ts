@@ -12,7 +12,9 @@ export type OAuthProviderInput<P = Profile> = Omit<OAuthConfig<P>, "type">;
  * A plain OAuth 2 provider: explicit `authorization` and `token` endpoints, and
  * `userinfo` (a URL or a `request` function) to read the profile. Set `scope`
  * in `authorization.params`: the default, `openid profile email`, is only right
- * for OpenID Connect servers.
+ * for OpenID Connect servers. An email counts as verified when the profile has
+ * `email_verified: true` (the core's default); set `verifiedEmail` if your API
+ * says so differently, or `() => null` if it never verifies addresses.
  *
  * @example
  * ```ts
@@ -34,7 +36,8 @@ export function OAuth<P = Profile>(config: OAuthProviderInput<P>): OAuthConfig<P
  * An OpenID Connect provider: its `issuer` is enough (endpoints come from
  * discovery), and the profile is the validated ID token's claims. The client id,
  * secret and issuer can come from `AUTH_<ID>_ID`, `AUTH_<ID>_SECRET` and
- * `AUTH_<ID>_ISSUER`.
+ * `AUTH_<ID>_ISSUER`. An email counts as verified when the `email_verified`
+ * claim is true, unless `verifiedEmail` says otherwise.
  *
  * @example
  * ```ts

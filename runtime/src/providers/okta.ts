@@ -1,5 +1,5 @@
 /** Okta, OpenID Connect: the profile is the ID token's claims. */
-import { userFromStandardClaims } from "./profile-fields.js";
+import { emailFromVerifiedClaim, userFromStandardClaims } from "./profile-fields.js";
 import type { OAuthConfig, OAuthUserConfig } from "./types.js";
 
 /** The claims of an Okta ID token (scope `openid profile email`). */
@@ -56,6 +56,8 @@ export function Okta(config?: OAuthUserConfig<OktaProfile>): OAuthConfig<OktaPro
     profile(profile) {
       return userFromStandardClaims(profile, profile.preferred_username);
     },
+    // Okta's `email_verified` claim: true once the user confirmed the address (activation email or an admin).
+    verifiedEmail: emailFromVerifiedClaim,
     style: { bg: "#191919", text: "#fff", brandColor: "#191919" },
     options: config as Record<string, unknown>,
   };

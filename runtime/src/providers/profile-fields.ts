@@ -2,7 +2,8 @@
  * Readers for raw provider profiles. APIs leave fields out, send `null`, or send
  * `""` for "none"; `profile()` mappings use these so a missing name, email or
  * avatar becomes `null` instead of a crash or an empty string. Internal: not
- * exported from `@gatehouse/runtime/providers`.
+ * exported from `@gatehouse/runtime/providers` (core imports the email readers
+ * from here directly).
  */
 
 /** A non-empty string, or `null` for anything else (absent, `null`, `""`, a number...). */
@@ -39,6 +40,29 @@ export function firstText(...values: unknown[]): string | null {
 /** `https://example.com/` -> `https://example.com`: base URLs are joined with paths that start with `/`. */
 export function trimTrailingSlash(url: string): string {
   return url.replace(/\/+$/, "");
+}
+
+/** `true`, or the string `"true"` that some providers put in JSON claims (Apple, Cognito's userinfo). */
+export function isTrueClaim(value: unknown): boolean {
+  return value === true || value === "true";
+}
+
+/**
+ * The address the standard OpenID Connect `email_verified` claim vouches for:
+ * the profile's `email` when the claim is `true` or `"true"`, else `null`
+ * (`false`, `"false"`, absent, or no usable email). Core's default
+ * `verifiedEmail`, and what the catalog's OIDC providers use.
+ *
+ * @example
+ * ```ts
+ * emailFromVerifiedClaim({ email: "ada@example.com", email_verified: "true" }) // "ada@example.com"
+ * emailFromVerifiedClaim({ email: "ada@example.com" }) // null: no claim, no vouching
+ * ```
+ */
+export function emailFromVerifiedClaim(profile: unknown): string | null {
+  if (!profile || typeof profile !== "object") return null;
+  const { email, email_verified } = profile as { email?: unknown; email_verified?: unknown };
+  return isTrueClaim(email_verified) ? text(email) : null;
 }
 
 /** The standard OIDC claims a user is made of. */

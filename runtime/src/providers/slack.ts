@@ -1,5 +1,5 @@
 /** Sign in with Slack, OpenID Connect: the profile is the ID token's claims. */
-import { accountId, firstText, joinName, text } from "./profile-fields.js";
+import { accountId, emailFromVerifiedClaim, firstText, joinName, text } from "./profile-fields.js";
 import type { OAuthConfig, OAuthUserConfig } from "./types.js";
 
 /** The claims of a Slack ID token (scope `openid profile email`). */
@@ -77,6 +77,8 @@ export function Slack(config?: OAuthUserConfig<SlackProfile>): OAuthConfig<Slack
         image: firstText(profile.picture, profile["https://slack.com/user_image_512"]),
       };
     },
+    // Slack's ID token carries the standard `email_verified` claim for the member's address.
+    verifiedEmail: emailFromVerifiedClaim,
     style: { bg: "#4A154B", text: "#fff", brandColor: "#611f69" },
     options: config as Record<string, unknown>,
   };

@@ -64,6 +64,8 @@ export function Spotify(config?: OAuthUserConfig<SpotifyProfile>): OAuthConfig<S
         image: largestImage(profile.images),
       };
     },
+    // Spotify says the address is not verified: it vouches for none.
+    verifiedEmail: () => null,
     style: { bg: "#1DB954", text: "#000", brandColor: "#1DB954" },
     options: config as Record<string, unknown>,
   };

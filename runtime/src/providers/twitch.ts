@@ -1,5 +1,5 @@
 /** Twitch, OpenID Connect: the profile is the ID token's claims. */
-import { accountId, text } from "./profile-fields.js";
+import { accountId, emailFromVerifiedClaim, text } from "./profile-fields.js";
 import type { OAuthConfig, OAuthUserConfig } from "./types.js";
 
 /** The claims of a Twitch ID token, with the optional claims this provider requests. */
@@ -84,6 +84,8 @@ export function Twitch(config?: OAuthUserConfig<TwitchProfile>): OAuthConfig<Twi
         image: text(profile.picture),
       };
     },
+    // Twitch sends `email_verified` in the ID token because `claims` above asks for it.
+    verifiedEmail: emailFromVerifiedClaim,
     style: { bg: "#9146FF", text: "#fff", brandColor: "#9146FF" },
     options: config as Record<string, unknown>,
   };

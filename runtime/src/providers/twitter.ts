@@ -64,6 +64,8 @@ export function Twitter(config?: OAuthUserConfig<TwitterProfile>): OAuthConfig<T
         image: text(user.profile_image_url),
       };
     },
+    // X sends no verification flag; the opt-in `confirmed_email` stays a claim (an app that trusts it can set its own).
+    verifiedEmail: () => null,
     style: { bg: "#000", text: "#fff", brandColor: "#000" },
     options: config as Record<string, unknown>,
   };

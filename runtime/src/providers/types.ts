@@ -165,6 +165,28 @@ export interface OAuthConfig<P = Profile> extends CommonProviderOptions {
   /** Maps the provider's profile to the user. `id` becomes the account's `providerAccountId`. */
   profile?: (profile: P, tokens: TokenSet) => Awaitable<User>;
   /**
+   * The email address this provider vouches for (gatehouse extension): one it
+   * has verified belongs to the user, read from the raw profile; `null` when it
+   * did not verify it or cannot say. The user's email (what `profile()`
+   * returned) counts as proven only when it is this address.
+   *
+   * A proven address sets the new user's `emailVerified`, may link to an
+   * existing user (with `allowDangerousEmailAccountLinking`) and takes over a
+   * user whose address nobody had proven (stripped of what its creator set up).
+   * An unproven one is stored as the user's email but finds, links and takes
+   * over nothing.
+   *
+   * Default: the OpenID Connect `email_verified` claim (`true` or `"true"`)
+   * vouches for the profile's `email`. Catalog providers set their own (the
+   * claim, the provider's API, or never).
+   *
+   * @example A provider whose API says so in a field of its own
+   * ```ts
+   * verifiedEmail: (profile) => (profile.email_confirmed === true ? profile.email : null)
+   * ```
+   */
+  verifiedEmail?: (profile: P, tokens: TokenSet) => string | null | undefined;
+  /**
    * Reads extra profile fields from the callback's parameters (a `form_post`
    * callback arrives here as query parameters); the result is merged over the
    * profile before `profile()` runs. For providers that send user data outside

@@ -1,5 +1,5 @@
 /** ZITADEL, OpenID Connect: the profile is the ID token's claims. */
-import { userFromStandardClaims } from "./profile-fields.js";
+import { emailFromVerifiedClaim, userFromStandardClaims } from "./profile-fields.js";
 import type { OAuthConfig, OAuthUserConfig } from "./types.js";
 
 /** The claims of a ZITADEL ID token (scope `openid profile email`). */
@@ -63,6 +63,8 @@ export function Zitadel(config?: OAuthUserConfig<ZitadelProfile>): OAuthConfig<Z
     profile(profile) {
       return userFromStandardClaims(profile, profile.preferred_username);
     },
+    // ZITADEL's `email_verified` claim mirrors the user's verified flag (code by mail, or set by an admin or IdP).
+    verifiedEmail: emailFromVerifiedClaim,
     style: { bg: "#0f172a", text: "#fff", brandColor: "#ff705d" },
     options: config as Record<string, unknown>,
   };

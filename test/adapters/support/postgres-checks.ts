@@ -30,7 +30,7 @@ async function tables(db: SqlClient): Promise<string[]> {
 export async function checkIdempotent(db: SqlClient): Promise<void> {
   expect(await migrate(db)).toEqual({ applied: ALL });
   expect(await ledger(db)).toEqual(ALL);
-  expect(await tables(db)).toEqual(["accounts", "authenticators", "gatehouse_migrations", "rate_limits", "sessions", "users", "verification_token"]);
+  expect(await tables(db)).toEqual(["accounts", "authenticators", "gatehouse_migrations", "rate_limits", "sessions", "user_passwords", "users", "verification_token"]);
   const { rows } = await db.query<{ applied_at: Date }>("SELECT applied_at FROM gatehouse_migrations", []);
   expect(rows.every((row) => row.applied_at instanceof Date)).toBe(true);
 
@@ -38,7 +38,7 @@ export async function checkIdempotent(db: SqlClient): Promise<void> {
   expect(await ledger(db)).toEqual(ALL);
   // For people who apply the .sql files with their own tool, maybe twice.
   for (const migration of migrations) await db.query(migration.sql);
-  expect(await tables(db)).toHaveLength(7);
+  expect(await tables(db)).toHaveLength(8);
 }
 
 /** A later migration is applied on top; a failing one is rolled back entirely and not recorded. */
@@ -111,4 +111,41 @@ export async function checkAdoptsAuthjsDatabase(db: SqlClient): Promise<void> {
   expect(await adapter.getSessionAndUser("ada-session")).toBeNull();
   expect((await adapter.getUser(user.id))?.email).toBe("grace@example.com");
   expect(await migrate(db)).toEqual({ applied: [] });
+}
+
+/**
+ * `adoptUnprovenUser` and `user_passwords`, which no adapter method reads (so
+ * the conformance suite cannot see it): the adopted user's password row is
+ * deleted, a proven user's and another user's stay; a failing delete rolls
+ * back the whole adoption. Takes a migrated client and empties its tables.
+ */
+export async function checkAdoptionDeletesPassword(db: SqlClient): Promise<void> {
+  await db.query("TRUNCATE users, accounts, sessions, verification_token, authenticators, user_passwords CASCADE");
+  const adapter = PostgresAdapter(db);
+  const provenAt = new Date("2024-02-03T04:05:06.789Z");
+  await adapter.createUser({ id: "claimed", email: "claimed@example.com", emailVerified: null });
+  await adapter.createUser({ id: "proven", email: "proven@example.com", emailVerified: provenAt });
+  await adapter.createUser({ id: "bystander", email: "bystander@example.com", emailVerified: null });
+  await db.query(`INSERT INTO user_passwords ("userId", hash) VALUES ('claimed', 'h1'), ('proven', 'h2'), ('bystander', 'h3')`);
+  const passwords = async () =>
+    (await db.query<{ userId: string }>(`SELECT "userId" FROM user_passwords ORDER BY "userId"`, [])).rows.map((row) => row.userId);
+
+  const now = new Date("2025-06-07T08:09:10.123Z");
+  expect(await adapter.adoptUnprovenUser("claimed", { email: "claimed@example.com", emailVerified: now })).toMatchObject({ revoked: true });
+  expect(await adapter.adoptUnprovenUser("proven", { email: "proven@example.com", emailVerified: now })).toMatchObject({ revoked: false });
+  expect(await adapter.adoptUnprovenUser("bystander", { email: "someone@example.com", emailVerified: now })).toBeNull();
+  expect(await passwords()).toEqual(["bystander", "proven"]);
+
+  // The password's delete fails (it comes last): the user stays unproven with its account and password.
+  await adapter.linkAccount({ userId: "bystander", type: "oauth", provider: "github", providerAccountId: "1" });
+  await db.query(`CREATE FUNCTION refuse_delete() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$;
+    CREATE TRIGGER refuse_delete BEFORE DELETE ON user_passwords FOR EACH ROW EXECUTE FUNCTION refuse_delete();`);
+  try {
+    await expect(adapter.adoptUnprovenUser("bystander", { email: "bystander@example.com", emailVerified: now })).rejects.toThrow(/refused/);
+  } finally {
+    await db.query("DROP TRIGGER refuse_delete ON user_passwords; DROP FUNCTION refuse_delete();");
+  }
+  expect((await adapter.getUser("bystander"))?.emailVerified).toBeNull();
+  expect((await adapter.getUserByAccount({ provider: "github", providerAccountId: "1" }))?.id).toBe("bystander");
+  expect(await passwords()).toEqual(["bystander", "proven"]);
 }

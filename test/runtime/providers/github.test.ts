@@ -2,6 +2,7 @@
  * GitHub's `userinfo.request` over real HTTP: a `node:http` server on
  * 127.0.0.1 plays GitHub Enterprise (`/api/v3/user`, `/api/v3/user/emails`)
  * with recorded responses; the provider must use the `fetch` it is given.
+ * Whether the email is verified is tested in verified-email.test.ts.
  */
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -70,13 +71,20 @@ async function requestProfile(provider: OAuthConfig<any> = GitHub({ enterprise: 
 const USER = "/api/v3/user";
 const EMAILS = "/api/v3/user/emails";
 
+/** The paths GitHub was asked for, sorted: /user and /user/emails go out together, in no set order. */
+function paths(): string[] {
+  return received.map((r) => r.path).sort();
+}
+
 describe("GitHub userinfo.request", () => {
-  it("a public email: /user only, no /user/emails call", async () => {
+  it("a public email: kept, and /user/emails is read too (it says whether the address is verified)", async () => {
     routes[USER] = { body: fixture("github/user.json") };
-    const { user, calls } = await requestProfile();
+    const { profile, user, calls } = await requestProfile();
     expect(user).toEqual({ id: "583231", name: "The Octocat", email: "octocat@github.com", image: "https://avatars.githubusercontent.com/u/583231?v=4" });
-    expect(received.map((r) => r.path)).toEqual([USER]);
-    expect(calls).toBe(1);
+    // No /user/emails route here (404): the address stays, unverified.
+    expect(profile.email_verified).toBe(false);
+    expect(paths()).toEqual([USER, EMAILS]);
+    expect(calls).toBe(2);
   });
 
   it("sends the access token as a Bearer token, a User-Agent and the API's media type", async () => {
@@ -97,7 +105,7 @@ describe("GitHub userinfo.request", () => {
     const { profile, user, calls } = await requestProfile();
     expect(profile.email).toBe("monalisa@example.com");
     expect(user).toEqual({ id: "2", name: "monalisa", email: "monalisa@example.com", image: "https://avatars.githubusercontent.com/u/2?v=4" });
-    expect(received.map((r) => r.path)).toEqual([USER, EMAILS]);
+    expect(paths()).toEqual([USER, EMAILS]);
     expect(calls).toBe(2);
   });
 
@@ -148,7 +156,7 @@ describe("GitHub userinfo.request", () => {
   it("/user refuses the token: an error naming the status (core reports it as a callback error)", async () => {
     routes[USER] = { status: 401, body: fixture("github/user-401.json") };
     await expect(requestProfile()).rejects.toThrow("GitHub answered 401 to GET /user");
-    expect(received.map((r) => r.path)).toEqual([USER]);
+    expect(paths()).toEqual([USER, EMAILS]);
   });
 
   it("/user is not an object: an error", async () => {
@@ -161,7 +169,8 @@ describe("GitHub userinfo.request", () => {
     const provider = GitHub({ enterprise: { baseUrl } });
     const { user } = await requestProfile({ ...provider, userinfo: { ...(provider.userinfo as object), url: `${baseUrl}/custom/user` } });
     expect(user.email).toBe("octocat@github.com");
-    expect(received.map((r) => r.path)).toEqual(["/custom/user"]);
+    // /user/emails stays on the API base: only the profile's URL is configurable.
+    expect(paths()).toEqual([EMAILS, "/custom/user"]);
   });
 });
 

@@ -3,9 +3,13 @@
  * tables (see `runtime/migrations/hosted-store`). Every method is ONE
  * statement, so each is atomic on its own: an account or session and its join
  * row are inserted together by one statement (a data-modifying WITH), never
- * one without the other. `createUserWithAccount` runs the statements of
- * `createUser`, `linkAccount` (and `createAuthenticator`) in one transaction. Constraints (unique email, unique provider account,
- * links that cascade) keep the data consistent under concurrent requests, not
+ * one without the other. Two methods are one transaction each:
+ * `createUserWithAccount` runs the statements of `createUser`, `linkAccount`
+ * (and `createAuthenticator`); `adoptUnprovenUser` sets the user's
+ * `emailVerified` and deletes its accounts, sessions, authenticators and
+ * password (join rows go with their accounts and sessions, by cascade).
+ * Constraints (unique email, unique provider account, links that cascade) and
+ * conditional updates keep the data consistent under concurrent requests, not
  * read-then-write checks here.
  *
  * Reads go through the direct `user` links, the simplest query; the join
@@ -18,6 +22,7 @@ import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterNewUser, Ada
 import type { HostedStoreClient } from "./client.js";
 import { HostedStoreError } from "./errors.js";
 import { insertUserWithAccount } from "../sql/user-with-account.js";
+import { adoptUnprovenUser, type AdoptionSchema } from "../sql/adopt-unproven-user.js";
 import { insertAccount, insertAuthenticator, insertUser } from "./inserts.js";
 import {
   ACCOUNT_COLUMNS,
@@ -49,6 +54,23 @@ const UPDATABLE_USER_COLUMNS = [
 
 /** A statement, given the branch's table names. */
 type Statement = (t: Tables) => string;
+
+/** What `adoptUnprovenUser` changes in a branch: a user's record, and the records linked to it. */
+function adoptionIn(t: Tables): AdoptionSchema<unknown, UserRow> {
+  return {
+    users: t.users,
+    userColumns: USER_COLUMNS,
+    owned: [
+      [t.accounts, `"user"`],
+      [t.sessions, `"user"`],
+      [t.authenticators, `"user"`],
+      [t.passwords, `"user"`],
+    ],
+    placeholder: (n) => `$${n}`,
+    date: (date) => date,
+    toUser,
+  };
+}
 
 /**
  * The adapter for a hosted store migrated with `migrate()` (or the SQL files in
@@ -106,6 +128,11 @@ export function HostedStoreAdapter(client: HostedStoreClient): Required<Adapter>
         authenticator: (tx: SqlClient, a: AdapterAuthenticator) => insertAuthenticator(tx, t, a),
       };
       return insertUserWithAccount((fn) => db.transaction(fn), inserts, user, account, authenticator);
+    },
+
+    async adoptUnprovenUser(userId, proof) {
+      const { db, t } = await store();
+      return adoptUnprovenUser((fn) => db.transaction(fn), adoptionIn(t), userId, proof);
     },
 
     async getUser(id) {

@@ -14,6 +14,8 @@ export interface Tables {
   verificationTokens: string;
   /** Our extension: WebAuthn authenticators. */
   authenticators: string;
+  /** Our extension: the passwords of email + password accounts (migration 0002). */
+  passwords: string;
 }
 
 /** The tables of `branch`, which `getConfig()` has validated. */
@@ -28,5 +30,6 @@ export function tablesOf(branch: string): Tables {
     // camelCase as the specification spells it, so quoted.
     verificationTokens: `${schema}."svc_verificationTokens"`,
     authenticators: `${schema}.svc_authenticators`,
+    passwords: `${schema}.svc_user_passwords`,
   };
 }

@@ -1,16 +1,19 @@
 /**
  * `PostgresAdapter`: the whole adapter contract on the schema of
  * `runtime/migrations/postgres` (the Auth.js PostgreSQL tables plus
- * authenticators). Every method is one statement, except `createUserWithAccount`,
- * one transaction: constraints (unique email, unique provider account, foreign
- * keys that cascade) keep the data consistent under concurrent requests, not
- * read-then-write checks in this code.
+ * authenticators, and the passwords of email + password accounts). Every
+ * method is one statement, except `createUserWithAccount` and
+ * `adoptUnprovenUser`, one transaction each: constraints (unique email, unique
+ * provider account, foreign keys that cascade) and conditional updates keep the
+ * data consistent under concurrent requests, not read-then-write checks in this
+ * code.
  */
 import { postgresAccountUpdate } from "../sql/rows.js";
 import type { Adapter, AdapterUser } from "../types.js";
 import type { SqlClient } from "./client.js";
 import { toSqlClient, type PostgresClient } from "./connect.js";
 import { insertUserWithAccount } from "../sql/user-with-account.js";
+import { USER_OWNED_TABLES, adoptUnprovenUser, type AdoptionSchema } from "../sql/adopt-unproven-user.js";
 import { insertAccount, insertAuthenticator, insertUser } from "./inserts.js";
 import {
   ACCOUNT_COLUMNS,
@@ -44,6 +47,16 @@ const UPDATABLE_USER_COLUMNS = [
   ["emailVerified", `"emailVerified"`],
   ["image", "image"],
 ] as const satisfies ReadonlyArray<readonly [keyof AdapterUser, string]>;
+
+/** What `adoptUnprovenUser` changes: a user's row, and the rows of its accounts, sessions, authenticators and password. */
+const ADOPTION: AdoptionSchema<unknown, UserRow> = {
+  users: "users",
+  userColumns: USER_COLUMNS,
+  owned: USER_OWNED_TABLES,
+  placeholder: (n) => `$${n}`,
+  date: (date) => date,
+  toUser,
+};
 
 /**
  * The adapter for a PostgreSQL database migrated with `migrate()` (or the SQL
@@ -110,6 +123,8 @@ export function PostgresAdapter(client: PostgresClient): Required<Adapter> {
 
     createUserWithAccount: (user, account, authenticator) =>
       insertUserWithAccount((fn) => db.transaction(fn), { user: insertUser, account: insertAccount, authenticator: insertAuthenticator }, user, account, authenticator),
+
+    adoptUnprovenUser: (userId, proof) => adoptUnprovenUser((fn) => db.transaction(fn), ADOPTION, userId, proof),
 
     async getUser(id) {
       const row = await one<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE id = $1`, [id]);

@@ -1,16 +1,18 @@
 /**
  * `SqliteAdapter`: the whole adapter contract on the schema of
  * `runtime/migrations/sqlite` (the tables and columns of the PostgreSQL schema,
- * in SQLite types). Every method is one statement, except
- * `createUserWithAccount`, one transaction: constraints (unique email, unique
- * provider account, foreign keys that cascade) keep the data consistent, not
- * read-then-write checks in this code.
+ * in SQLite types, with the passwords of email + password accounts). Every
+ * method is one statement, except `createUserWithAccount` and
+ * `adoptUnprovenUser`, one transaction each: constraints (unique email, unique
+ * provider account, foreign keys that cascade) and conditional updates keep
+ * the data consistent, not read-then-write checks in this code.
  */
 import { accountUpdates } from "../sql/rows.js";
 import type { Adapter, AdapterUser } from "../types.js";
 import type { SqliteClient, SqliteValue } from "./client.js";
 import { toSqliteClient, type SqliteConnect, type SqliteDatabase } from "./connect.js";
 import { insertUserWithAccount } from "../sql/user-with-account.js";
+import { USER_OWNED_TABLES, adoptUnprovenUser, type AdoptionSchema } from "../sql/adopt-unproven-user.js";
 import { insertAccount, insertAuthenticator, insertUser } from "./inserts.js";
 import {
   ACCOUNT_COLUMNS,
@@ -45,6 +47,16 @@ const UPDATABLE_USER_COLUMNS = [
   ["emailVerified", `"emailVerified"`, (value) => toMillisOrNull(value as Date | null, "emailVerified")],
   ["image", "image", (value) => value as string | null],
 ] as const satisfies ReadonlyArray<readonly [keyof AdapterUser, string, (value: unknown) => SqliteValue]>;
+
+/** What `adoptUnprovenUser` changes: a user's row, and the rows of its accounts, sessions, authenticators and password. */
+const ADOPTION: AdoptionSchema<SqliteValue, UserRow> = {
+  users: "users",
+  userColumns: USER_COLUMNS,
+  owned: USER_OWNED_TABLES,
+  placeholder: () => "?",
+  date: (date) => toMillis(date, "emailVerified"),
+  toUser,
+};
 
 /**
  * The adapter for a SQLite database migrated with `migrate()` (or the SQL files
@@ -113,6 +125,8 @@ export function SqliteAdapter(client: SqliteDatabase | SqliteConnect): Required<
 
     createUserWithAccount: (user, account, authenticator) =>
       insertUserWithAccount((fn) => db.transaction(fn), { user: insertUser, account: insertAccount, authenticator: insertAuthenticator }, user, account, authenticator),
+
+    adoptUnprovenUser: (userId, proof) => adoptUnprovenUser((fn) => db.transaction(fn), ADOPTION, userId, proof),
 
     async getUser(id) {
       const row = await one<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`, [id]);

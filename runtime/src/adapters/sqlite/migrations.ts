@@ -124,4 +124,32 @@ CREATE INDEX IF NOT EXISTS rate_limits_expires_idx ON rate_limits (expires);
 `,
   },
 
+  {
+    name: "0003_user_passwords",
+    sql: `-- gatehouse SQLite schema, migration 0003: passwords.
+--
+-- The password of an email + password account (the sign-up form of an app
+-- \`auth-init\` makes), one row per user: the hash (its parameters stored with
+-- it) and when it last changed, INTEGER milliseconds as every date of this
+-- schema (the default, from unixepoch('subsec'), needs SQLite >= 3.42).
+-- Hashes are kept apart from the users table, so no query for a user (or a
+-- session and its user) ever returns one by accident. The row goes with its
+-- user (ON DELETE CASCADE, on a connection with foreign keys on); the
+-- adapter's \`adoptUnprovenUser\` deletes it too, when the person who proves the
+-- user's email address takes over a user someone else had only claimed it for.
+--
+-- The very table that apps made by \`auth-init\` created themselves until now
+-- (their migration \`app_0001_user_passwords\`): on a database where theirs ran,
+-- this changes nothing, and theirs changes nothing after this one. Safe to run
+-- twice. Apply it with \`migrate()\` from @gatehouse/runtime/adapters/sqlite, or
+-- with your own migration tool.
+
+CREATE TABLE IF NOT EXISTS user_passwords (
+  "userId" TEXT NOT NULL PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+  hash TEXT NOT NULL,
+  "updatedAt" INTEGER NOT NULL DEFAULT (CAST(unixepoch('subsec') * 1000 AS INTEGER))
+) STRICT;
+`,
+  },
+
 ];

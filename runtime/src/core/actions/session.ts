@@ -9,6 +9,7 @@ import type { RequestContext } from "../context.js";
 import { emit } from "../events.js";
 import { JWTSessionError } from "../errors.js";
 import { requireCsrf } from "../guards.js";
+import { UNPROVEN_EMAIL_CLAIM, unprovenSessionRevoked } from "../proven-email.js";
 import { NO_STORE } from "../response.js";
 import { clearSessionCookies, copyPayload, issueSession, needsReissue, readSession } from "../session-cookie.js";
 import { databaseSessionAction } from "./session-database.js";
@@ -28,14 +29,20 @@ async function jwtSessionAction(ctx: RequestContext, isUpdate: boolean, data: un
   if (read.kind === "invalid") return { headers: NO_STORE, body: null, cookies: read.cookies };
 
   const { config } = ctx;
+  // Issued while the user's address was unproven: ends once its owner proved it (the user was handed over).
+  if (await unprovenSessionRevoked(ctx, read.decoded.payload)) {
+    return { headers: NO_STORE, body: null, cookies: clearSessionCookies(ctx) };
+  }
   try {
-    const token = await config.callbacks.jwt({
+    const callbackToken = await config.callbacks.jwt({
       token: copyPayload(read.decoded),
       ...(isUpdate ? { trigger: "update" as const, session: data } : {}),
     } as Parameters<typeof config.callbacks.jwt>[0]);
-    if (token === null || token === undefined) {
+    if (callbackToken === null || callbackToken === undefined) {
       return { headers: NO_STORE, body: null, cookies: clearSessionCookies(ctx) };
     }
+    // The callback may rebuild the token; the check above must still run on its next read.
+    const token = read.decoded.payload[UNPROVEN_EMAIL_CLAIM] === true ? { ...callbackToken, [UNPROVEN_EMAIL_CLAIM]: true } : callbackToken;
     let cookies: Cookie[] = [];
     let expires = typeof token.exp === "number" ? new Date(token.exp * 1000) : undefined;
     if (isUpdate || !expires || needsReissue(ctx, read.decoded, token)) {

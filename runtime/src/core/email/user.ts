@@ -1,7 +1,8 @@
 /**
  * Who a followed sign-in link is: the user with that address, or a new one. The
- * address is verified by the link itself, so `emailVerified` is set the first
- * time, and an `email` account records how the user signs in.
+ * link proves the address: a new user is created proven, and a user who held
+ * the address on a claim only is handed over without what its creator set up
+ * (see `proven-email.ts`). An `email` account records how the user signs in.
  */
 import type { AdapterAccount, AdapterNewUser, AdapterUser } from "../../adapters/types.js";
 import type { Account } from "../../types.js";
@@ -9,6 +10,7 @@ import { callAdapter } from "../adapter.js";
 import type { RequestContext } from "../context.js";
 import { AdapterError } from "../errors.js";
 import { emit } from "../events.js";
+import { adoptUnprovenUser, emailProven } from "../proven-email.js";
 import type { ResolvedEmailProvider } from "./provider.js";
 
 export interface EmailSignInPlan {
@@ -28,20 +30,17 @@ export async function planEmailUser(ctx: RequestContext, provider: ResolvedEmail
 /** Carries out the plan after the `signIn` callback agreed: create or verify the user, link the account. */
 export async function applyEmailPlan(ctx: RequestContext, plan: EmailSignInPlan): Promise<{ user: AdapterUser; account: Account; isNewUser: boolean }> {
   const { config } = ctx;
-  const adapter = config.adapter!;
   let user: AdapterUser;
   let isNewUser = false;
   let linked = false;
   if (plan.exists) {
     user = plan.user;
-    if (!user.emailVerified) {
-      user = await callAdapter(adapter, "updateUser", { id: user.id, emailVerified: new Date() });
-      await emit(config, "updateUser", { user });
-    }
   } else {
     ({ user, isNewUser, linked } = await createEmailUser(ctx, plan));
     if (isNewUser) await emit(config, "createUser", { user });
   }
+  // Also a user another request created meanwhile: a claim made at the same moment is a claim all the same.
+  if (!emailProven(user)) user = await adoptUnprovenUser(ctx, user);
   const account = { ...plan.account, userId: user.id };
   if (linked) await emit(config, "linkAccount", { user, account: { ...account, type: "email" } as AdapterAccount, profile: user });
   else await linkEmailAccount(ctx, user, account);

@@ -76,7 +76,7 @@ async function finishSignIn(ctx: RequestContext, provider: OAuthProvider): Promi
   const identity = await mapIdentity(oauth, metadata, client, exchanged, ctx.query, provider.id);
   ctx.config.logger.debug("OAuth profile read", { provider: provider.id, providerAccountId: identity.account.providerAccountId });
 
-  const plan = await planOAuthUser(ctx, identity.user, identity.account, oauth.allowDangerousEmailAccountLinking);
+  const plan = await planOAuthUser(ctx, identity, oauth.allowDangerousEmailAccountLinking);
   const asked = plan.kind === "existing" ? plan.user : identity.user;
   const redirect = await askSignInCallback(ctx, { user: asked, account: identity.account, profile: identity.profile });
   if (redirect !== undefined) return { redirect };

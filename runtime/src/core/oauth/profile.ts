@@ -17,6 +17,8 @@ export interface MappedIdentity {
   /** What `profile()` made of it; `id` is the provider's account id, email lowercased. */
   user: User & { id: string };
   account: Account;
+  /** The provider vouches for `user.email` (see `verifiedEmail`): only then is it the user's proven address. */
+  emailProven: boolean;
 }
 
 async function fetchProfile(
@@ -75,10 +77,12 @@ export async function mapIdentity(
   providerId: string,
 ): Promise<MappedIdentity> {
   let profile = await fetchProfile(oauth, metadata, client, exchanged, providerId);
+  const tokens: TokenSet = exchanged.tokens;
+  // Read from what the provider itself sent, before the unsigned callback parameters are merged in.
+  const vouched = readVerifiedEmail(oauth, profile, tokens, providerId);
   const extra = oauth.callbackProfile?.(callbackParams);
   // Signed claims win over what the unsigned callback parameters add.
   if (extra) profile = { ...extra, ...profile };
-  const tokens: TokenSet = exchanged.tokens;
   let mapped: User;
   try {
     mapped = await oauth.profile(profile, tokens);
@@ -101,5 +105,16 @@ export async function mapIdentity(
     type: oauth.kind,
     providerAccountId: id,
   };
-  return { profile, user, account };
+  return { profile, user, account, emailProven: email !== null && vouched === email };
+}
+
+/** The provider's verified address, lowercased as the user's email is; a `verifiedEmail` that throws fails the sign-in. */
+function readVerifiedEmail(oauth: OAuthRuntime, profile: Profile, tokens: TokenSet, providerId: string): string | null {
+  let vouched: unknown;
+  try {
+    vouched = oauth.verifiedEmail(profile, tokens);
+  } catch (error) {
+    throw new OAuthProfileParseError(`The verifiedEmail() of provider "${providerId}" threw.`, { err: error as Error, provider: providerId });
+  }
+  return typeof vouched === "string" && vouched !== "" ? vouched.toLowerCase() : null;
 }

@@ -18,6 +18,7 @@ import type { JWTVerifyGetKey } from "jose";
 import type { Account, Awaitable, TokenSet, User } from "../../types.js";
 import { InvalidEndpoints, InvalidProvider, type AuthError } from "../errors.js";
 import { customFetch } from "../symbols.js";
+import { emailFromVerifiedClaim } from "../../providers/profile-fields.js";
 import { defaultAccountFields, defaultProfile } from "./profile-defaults.js";
 
 const CLIENT_AUTH_METHODS = new Set(["client_secret_basic", "client_secret_post", "none"]);
@@ -65,6 +66,8 @@ export interface OAuthRuntime {
   /** An OIDC provider with `idToken: false` reads the profile from userinfo after validating the ID token. */
   userinfoAfterIdToken: boolean;
   profile: (profile: any, tokens: TokenSet) => Awaitable<User>;
+  /** The address the provider vouches for (its own `verifiedEmail`, else the standard `email_verified` claim). */
+  verifiedEmail: (profile: any, tokens: TokenSet) => string | null | undefined;
   account: (tokens: TokenSet) => Partial<Account> | undefined | void;
   callbackProfile?: (params: URLSearchParams) => Record<string, unknown> | undefined;
   allowDangerousEmailAccountLinking: boolean;
@@ -230,6 +233,7 @@ export function resolveOAuthRuntime(provider: OAuthConfig<any>, configProxyUrl: 
     profileFromIdToken: idToken,
     userinfoAfterIdToken: kind === "oidc" && provider.idToken === false,
     profile,
+    verifiedEmail: typeof provider.verifiedEmail === "function" ? provider.verifiedEmail : emailFromVerifiedClaim,
     account,
     callbackProfile: callbackProfileOf(provider),
     allowDangerousEmailAccountLinking: provider.allowDangerousEmailAccountLinking === true,
