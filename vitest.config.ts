@@ -9,6 +9,7 @@ export default defineConfig({
     alias: [
       { find: /^@gatehouse\/runtime$/, replacement: runtimeSrc("index.ts") },
       { find: /^@gatehouse\/runtime\/jwt$/, replacement: runtimeSrc("jwt.ts") },
+      { find: /^@gatehouse\/runtime\/password$/, replacement: runtimeSrc("password.ts") },
       { find: /^@gatehouse\/runtime\/providers$/, replacement: runtimeSrc("providers/index.ts") },
       { find: /^@gatehouse\/runtime\/solid-start$/, replacement: runtimeSrc("frameworks/solid-start/index.ts") },
       // `adapters/memory` -> adapters/memory.ts, `adapters/postgres` -> adapters/postgres/index.ts.

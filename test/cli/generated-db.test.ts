@@ -6,8 +6,12 @@
  * behind a pg-shaped pool, and the hosted store on the PostgreSQL server when
  * DATABASE_URL is set. Nothing is opened at import; the first use opens and
  * migrates; a sign-up is atomic (no user without a password, one winner for an email).
+ * Passwords are hashed by @gatehouse/runtime/password: a sign-up stores a PHC
+ * string, and a hash in the form these modules stored before (or unreadable) is
+ * handled at sign-in: the old form is replaced, a damaged one refuses.
  */
 import type { PGlite } from "@electric-sql/pglite";
+import { randomBytes, scrypt } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -81,14 +85,15 @@ afterAll(() => {
 interface Generated {
   dir: string;
   db: {
-    adapter: { getUser(id: string): Promise<{ id: string; name?: string | null; email: string } | null>; getUserByEmail(email: string): Promise<unknown> };
+    adapter: { getUser(id: string): Promise<{ id: string; name?: string | null; email: string } | null>; getUserByEmail(email: string): Promise<unknown>; updateUser(user: { id: string; emailVerified: Date }): Promise<unknown> };
     database(): Promise<{ query<Row>(sql: string, params?: unknown[]): Promise<{ rows: Row[] }> }>;
     createPasswordUser(name: string | null, email: string, hash: string): Promise<string | null>;
     findPasswordUser(email: string): Promise<{ id: string; name: string | null; email: string; hash: string } | null>;
+    updatePasswordHash(userId: string, previous: string, hash: string): Promise<boolean>;
   };
   passwords: {
     signUp(input: { email: unknown; password: unknown; name?: unknown }): Promise<{ ok: true; userId: string } | { ok: false; code: string }>;
-    verifyPassword(email: unknown, password: unknown): Promise<{ id: string; name: string | null; email: string } | null>;
+    verifyPassword(email: unknown, password: unknown): Promise<{ id: string; name: string | null; email: string; emailVerified: Date | null } | null>;
   };
 }
 
@@ -146,20 +151,124 @@ async function load(dir: string): Promise<Generated> {
 }
 
 const PASSWORD = "correct horse battery staple";
+const PHC = /^\$scrypt\$ln=15,r=8,p=3\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/;
+
+/** A hash as passwords.ts stored them before it used the runtime: node:crypto's scrypt, N written out, padded base64. */
+function legacyHash(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  return new Promise((resolve, reject) =>
+    scrypt(password.normalize("NFKC"), salt, 32, { N: 2 ** 15, r: 8, p: 3, maxmem: 64 * 1024 * 1024 }, (error, key) =>
+      error ? reject(error) : resolve(`$scrypt$N=32768,r=8,p=3$${salt.toString("base64")}$${key.toString("base64")}`),
+    ),
+  );
+}
+
+interface Users {
+  table: string;
+  count: (email: string) => Promise<number>;
+  /** Makes every UPDATE of the password table fail (a trigger), until the function it returns is called. */
+  blockPasswordUpdates: () => Promise<() => Promise<void>>;
+}
+
+/** A trigger that refuses every UPDATE of `table`, on PostgreSQL (the function lives in `schema`). */
+async function blockPostgresUpdates(app: Generated, schema: string, table: string): Promise<() => Promise<void>> {
+  const db = await app.db.database();
+  await db.query(`CREATE OR REPLACE FUNCTION ${schema}.refuse_update() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'updates refused by the test'; END $$`);
+  await db.query(`CREATE TRIGGER refuse_update BEFORE UPDATE ON ${schema}.${table} FOR EACH ROW EXECUTE FUNCTION ${schema}.refuse_update()`);
+  return async () => void (await db.query(`DROP TRIGGER refuse_update ON ${schema}.${table}`));
+}
 
 /** What every adapter's generated modules must do, once opened. */
-function passwordAccounts(app: () => Generated, users: { table: string; count: (email: string) => Promise<number> }): void {
+function passwordAccounts(app: () => Generated, users: Users): void {
   it("sign-up creates the user with a password; sign-in finds them (email case and spaces ignored); a wrong password is refused", async () => {
     const { passwords, db } = app();
     const created = await passwords.signUp({ email: " Ada@Example.com ", password: PASSWORD, name: " Ada Lovelace " });
     expect(created).toEqual({ ok: true, userId: expect.any(String) });
     const userId = (created as { userId: string }).userId;
-    expect(await passwords.verifyPassword("ADA@example.com", PASSWORD)).toEqual({ id: userId, name: "Ada Lovelace", email: "ada@example.com" });
+    // emailVerified, read with the hash, tells the runtime the address is not proven yet.
+    expect(await passwords.verifyPassword("ADA@example.com", PASSWORD)).toEqual({ id: userId, name: "Ada Lovelace", email: "ada@example.com", emailVerified: null });
     expect(await passwords.verifyPassword("ada@example.com", "not the password")).toBeNull();
     expect(await passwords.verifyPassword("nobody@example.com", PASSWORD)).toBeNull();
     // The adapter reads the same user: database sessions work for it.
     expect(await db.adapter.getUser(userId)).toMatchObject({ id: userId, name: "Ada Lovelace", email: "ada@example.com" });
-    expect((await db.findPasswordUser("ada@example.com"))?.hash).toMatch(/^\$scrypt\$N=32768,r=8,p=3\$/);
+    const proven = new Date("2026-11-25T12:00:00.123Z");
+    await db.adapter.updateUser({ id: userId, emailVerified: proven });
+    expect((await passwords.verifyPassword("ada@example.com", PASSWORD))?.emailVerified).toEqual(proven);
+    expect((await db.findPasswordUser("ada@example.com"))?.hash).toMatch(PHC);
+  });
+
+  it("a sign-up stores a PHC hash of the runtime's parameters, a new salt each time", async () => {
+    const { passwords, db } = app();
+    expect(await passwords.signUp({ email: "phc-1@example.com", password: PASSWORD })).toMatchObject({ ok: true });
+    expect(await passwords.signUp({ email: "phc-2@example.com", password: PASSWORD })).toMatchObject({ ok: true });
+    const [one, two] = await Promise.all([db.findPasswordUser("phc-1@example.com"), db.findPasswordUser("phc-2@example.com")]);
+    expect(one?.hash).toMatch(PHC);
+    expect(two?.hash).toMatch(PHC);
+    expect(one?.hash).not.toBe(two?.hash);
+  });
+
+  it("a hash in the old form signs in and is replaced by a PHC hash at that sign-in; a wrong password leaves it alone", async () => {
+    const { passwords, db } = app();
+    const created = await passwords.signUp({ email: "legacy@example.com", password: PASSWORD, name: "Old Timer" });
+    const userId = (created as { userId: string }).userId;
+    const legacy = await legacyHash(PASSWORD);
+    expect(await db.updatePasswordHash(userId, (await db.findPasswordUser("legacy@example.com"))!.hash, legacy)).toBe(true);
+
+    expect(await passwords.verifyPassword("legacy@example.com", "not the password")).toBeNull();
+    expect((await db.findPasswordUser("legacy@example.com"))?.hash).toBe(legacy);
+
+    expect(await passwords.verifyPassword("Legacy@Example.com", PASSWORD)).toEqual({ id: userId, name: "Old Timer", email: "legacy@example.com", emailVerified: null });
+    const replaced = (await db.findPasswordUser("legacy@example.com"))!.hash;
+    expect(replaced).toMatch(PHC);
+    // The new hash is the same password's, and is kept from then on.
+    expect(await passwords.verifyPassword("legacy@example.com", PASSWORD)).toMatchObject({ id: userId });
+    expect(await passwords.verifyPassword("legacy@example.com", "not the password")).toBeNull();
+    expect((await db.findPasswordUser("legacy@example.com"))?.hash).toBe(replaced);
+  });
+
+  it("updatePasswordHash replaces only the hash it was given: a stale one (the password changed meanwhile) changes nothing", async () => {
+    const { passwords, db } = app();
+    const created = await passwords.signUp({ email: "cas@example.com", password: PASSWORD });
+    const userId = (created as { userId: string }).userId;
+    const current = (await db.findPasswordUser("cas@example.com"))!.hash;
+    expect(await db.updatePasswordHash(userId, await legacyHash("an older password"), await legacyHash(PASSWORD))).toBe(false);
+    expect((await db.findPasswordUser("cas@example.com"))?.hash).toBe(current);
+  });
+
+  it("a re-hash that cannot be stored is logged and the sign-in goes on; the old hash keeps working until one is stored", async () => {
+    const { passwords, db } = app();
+    const created = await passwords.signUp({ email: "stuck@example.com", password: PASSWORD });
+    const userId = (created as { userId: string }).userId;
+    const legacy = await legacyHash(PASSWORD);
+    expect(await db.updatePasswordHash(userId, (await db.findPasswordUser("stuck@example.com"))!.hash, legacy)).toBe(true);
+
+    const unblock = await users.blockPasswordUpdates();
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      expect(await passwords.verifyPassword("stuck@example.com", PASSWORD)).toMatchObject({ id: userId, email: "stuck@example.com" });
+      expect(logged).toHaveBeenCalledTimes(1);
+      expect(String(logged.mock.calls[0]![0])).toContain(`could not replace the password hash of user ${userId}`);
+      expect(String(logged.mock.calls[0]!.join(" "))).not.toContain(PASSWORD);
+    } finally {
+      logged.mockRestore();
+      await unblock();
+    }
+    expect((await db.findPasswordUser("stuck@example.com"))?.hash).toBe(legacy);
+    expect(await passwords.verifyPassword("stuck@example.com", PASSWORD)).toMatchObject({ id: userId });
+    expect((await db.findPasswordUser("stuck@example.com"))?.hash).toMatch(PHC);
+  });
+
+  it("an unreadable stored hash refuses the sign-in without throwing, and is left as it is", async () => {
+    const { passwords, db } = app();
+    const created = await passwords.signUp({ email: "damaged@example.com", password: PASSWORD });
+    const userId = (created as { userId: string }).userId;
+    let previous = (await db.findPasswordUser("damaged@example.com"))!.hash;
+    for (const damaged of ["", "not a hash", "$scrypt$N=32768,r=8,p=3$!!!$!!!", "$scrypt$ln=21,r=8,p=3$c2FsdHNhbHRzYWx0c2FsdA$a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2U", "$scrypt$N=1000,r=8,p=3$c2FsdHNhbHRzYWx0c2FsdA==$a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2U="]) {
+      expect(await db.updatePasswordHash(userId, previous, damaged)).toBe(true);
+      previous = damaged;
+      await expect(passwords.verifyPassword("damaged@example.com", PASSWORD)).resolves.toBeNull();
+      expect((await db.findPasswordUser("damaged@example.com"))?.hash).toBe(damaged);
+    }
   });
 
   it(`a taken email is refused generically; two sign-ups racing for one email: exactly one wins, one row in ${users.table}`, async () => {
@@ -196,14 +305,20 @@ describe("SQLite (better-sqlite3): db.ts opens .data/auth.sqlite's stand-in on f
   passwordAccounts(() => app, {
     table: "users",
     count: async (email) => (await (await app.db.database()).query<{ n: number }>("SELECT count(*) AS n FROM users WHERE email = ?", [email])).rows[0]!.n,
+    blockPasswordUpdates: async () => {
+      const db = await app.db.database();
+      await db.query(`CREATE TRIGGER refuse_update BEFORE UPDATE ON user_passwords BEGIN SELECT RAISE(ABORT, 'updates refused by the test'); END`);
+      return async () => void (await db.query("DROP TRIGGER refuse_update"));
+    },
   });
 
-  it("the first use created the file (WAL) with the runtime's migrations and the app's password table", async () => {
+  it("the first use created the file (WAL) with the runtime's migrations, the password table included; the app adds none", async () => {
     expect(existsSync(file)).toBe(true);
     const db = await app.db.database();
     expect((await db.query("PRAGMA journal_mode")).rows).toEqual([{ journal_mode: "wal" }]);
     const { rows } = await db.query<{ name: string }>("SELECT name FROM gatehouse_migrations ORDER BY name");
-    expect(rows.map((r) => r.name)).toEqual(["0001_init", "0002_rate_limits", "0003_user_passwords", "app_0001_user_passwords"]);
+    expect(rows.map((r) => r.name)).toEqual(["0001_init", "0002_rate_limits", "0003_user_passwords"]);
+    expect((await db.query("SELECT name FROM sqlite_master WHERE name = 'user_passwords'")).rows).toHaveLength(1);
   });
 });
 
@@ -223,6 +338,15 @@ describe("PostgreSQL dialect (pg.Pool on PGlite): db.ts of --adapter postgres", 
   passwordAccounts(() => app, {
     table: "users",
     count: async (email) => Number((await (await app.db.database()).query<{ n: number }>("SELECT count(*) AS n FROM users WHERE email = $1", [email])).rows[0]!.n),
+    blockPasswordUpdates: () => blockPostgresUpdates(app, "public", "user_passwords"),
+  });
+
+  it("the runtime's migrations made the password table; the app adds none", async () => {
+    const db = await app.db.database();
+    // Parameters (none) given, so the pool runs one statement and answers its rows.
+    const { rows } = await db.query<{ name: string }>("SELECT name FROM gatehouse_migrations ORDER BY name", []);
+    expect(rows.map((r) => r.name)).toEqual(["0001_init", "0002_rate_limits", "0003_user_passwords"]);
+    expect((await db.query(`SELECT to_regclass('public.user_passwords')::text AS t`, [])).rows).toEqual([{ t: "user_passwords" }]);
   });
 });
 
@@ -244,12 +368,13 @@ describe("hosted store (pg.Pool on PGlite): db.ts of --adapter hosted-store, on 
   passwordAccounts(() => app, {
     table: "svc_users",
     count: async (email) => Number((await (await app.db.database()).query<{ n: number }>(`SELECT count(*) AS n FROM "preview".svc_users WHERE email = $1`, [email])).rows[0]!.n),
+    blockPasswordUpdates: () => blockPostgresUpdates(app, `"preview"`, "svc_user_passwords"),
   });
 
   it("the svc_ tables and svc_user_passwords are in the branch's schema, recorded in its svc_migrations; updates are touched like svc_ records", async () => {
     const db = await app.db.database();
     const { rows } = await db.query<{ name: string }>(`SELECT name FROM "preview".svc_migrations ORDER BY name`);
-    expect(rows.map((r) => r.name)).toEqual(["0001_init", "0002_user_passwords", "app_0001_user_passwords"]);
+    expect(rows.map((r) => r.name)).toEqual(["0001_init", "0002_user_passwords"]);
     const [row] = (await db.query<{ version: number }>(`UPDATE "preview".svc_user_passwords SET hash = hash RETURNING version`)).rows;
     expect(row?.version).toBe(1);
     expect((await db.query(`SELECT to_regclass('public.svc_users') AS t`)).rows).toEqual([{ t: null }]);
@@ -285,6 +410,37 @@ describe.skipIf(!serverUrl)(
     passwordAccounts(() => app, {
       table: "svc_users",
       count: async (email) => Number((await (await app.db.database()).query<{ n: number }>(`SELECT count(*) AS n FROM "main".svc_users WHERE email = $1`, [email])).rows[0]!.n),
+      blockPasswordUpdates: () => blockPostgresUpdates(app, `"main"`, "svc_user_passwords"),
+    });
+  },
+);
+
+describe.skipIf(!serverUrl)(
+  serverUrl
+    ? "PostgreSQL server: db.ts of --adapter postgres through a real pg.Pool"
+    : "PostgreSQL server (skipped: DATABASE_URL is not set; export DATABASE_URL=$(test/adapters/support/start-postgres.sh))",
+  () => {
+    const dir = render("postgres");
+    let database: TestDatabase | undefined;
+    // Saved and restored around this describe; pointed at a database of its own below.
+    useEnv({ DATABASE_URL: serverUrl });
+    let app: Generated;
+    beforeAll(async () => {
+      database = await createTestDatabase(serverUrl!, "generated_pg");
+      process.env.DATABASE_URL = database.url;
+      app = await load(dir);
+    }, 60_000);
+    afterAll(async () => {
+      const reports = vi.spyOn(console, "error").mockImplementation(() => {});
+      await database?.drop();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      reports.mockRestore();
+    });
+
+    passwordAccounts(() => app, {
+      table: "users",
+      count: async (email) => Number((await (await app.db.database()).query<{ n: number }>("SELECT count(*) AS n FROM users WHERE email = $1", [email])).rows[0]!.n),
+      blockPasswordUpdates: () => blockPostgresUpdates(app, "public", "user_passwords"),
     });
   },
 );

@@ -117,7 +117,7 @@ describe("planInit for SvelteKit", () => {
     expect(p.nextSteps.join("\n")).not.toContain("Set ");
   });
 
-  it("hosted-store: pg; HOSTED_STORE_DATABASE_URL from --database-url and HOSTED_STORE_BRANCH in .env; the password table next to svc_users", () => {
+  it("hosted-store: pg; HOSTED_STORE_DATABASE_URL from --database-url and HOSTED_STORE_BRANCH in .env; the password table is the runtime's", () => {
     const p = plan({ adapter: "hosted-store", databaseUrl: "postgres://app:pw@store.example.com:5432/app" });
     expect(p.dependencies).toEqual({ "@gatehouse/runtime": RUNTIME, pg: DRIVER_VERSIONS.pg });
     expect(p.devDependencies).toEqual({ "@types/pg": DRIVER_VERSIONS["@types/pg"], "@types/node": DRIVER_VERSIONS["@types/node"] });
@@ -125,7 +125,10 @@ describe("planInit for SvelteKit", () => {
     expect(after(p, ".env.example")).toBe("AUTH_SECRET=\nHOSTED_STORE_DATABASE_URL=\nHOSTED_STORE_BRANCH=\n");
     expect(after(p, ".gitignore")).toBeUndefined(); // .env is ignored already; no local database
     expect(after(p, "src/lib/server/db.ts")).toContain("export const adapter = HostedStoreAdapter(store);");
-    expect(after(p, "src/lib/server/schema.ts")).toContain('"user" text NOT NULL UNIQUE REFERENCES svc_users (id) ON DELETE CASCADE');
+    const schema = after(p, "src/lib/server/schema.ts")!;
+    expect(schema).toContain("from '@gatehouse/runtime/adapters/hosted-store'");
+    expect(schema).toContain("(svc_user_passwords) included");
+    expect(schema).not.toMatch(/CREATE TABLE|app_0001/);
     expect(p.env).toEqual([{ key: "AUTH_SECRET", filled: true }, { key: "HOSTED_STORE_DATABASE_URL", filled: true }, { key: "HOSTED_STORE_BRANCH", filled: true }]);
   });
 
@@ -139,7 +142,18 @@ describe("planInit for SvelteKit", () => {
   it("one passwords module for every database: its SQL lives in db.ts", () => {
     const texts = (["pglite", "postgres", "sqlite", "hosted-store"] as const).map((adapter) => after(plan({ adapter }), "src/lib/server/passwords.ts"));
     expect(new Set(texts).size).toBe(1);
-    expect(texts[0]).not.toMatch(/SELECT|INSERT/);
+    expect(texts[0]).not.toMatch(/SELECT|INSERT|UPDATE/);
+  });
+
+  it("the password hashing is the runtime's: the module imports it and carries no scrypt of its own; the schema adds no password table", () => {
+    for (const adapter of ["pglite", "postgres", "sqlite", "hosted-store"] as const) {
+      const p = plan({ adapter });
+      const passwords = after(p, "src/lib/server/passwords.ts")!;
+      expect(passwords).toContain("import { hashPassword, passwordMatches, passwordNeedsRehash } from '@gatehouse/runtime/password';");
+      expect(passwords).not.toMatch(/node:crypto|scrypt\(|timingSafeEqual/);
+      expect(after(p, "src/lib/server/db.ts")).toContain("export async function updatePasswordHash(userId: string, previous: string, hash: string): Promise<boolean>");
+      expect(after(p, "src/lib/server/schema.ts")).toMatch(/export const schema: readonly Migration\[\] = \[\n\t\.\.\.migrations,\n\];\n$/);
+    }
   });
 
   it("running again on the result changes nothing", () => {

@@ -187,7 +187,7 @@ describe.each(VERSIONS)("auth-init --yes in a SolidStart %s app", (version) => {
       expect(provider!.server.serverErrors).toEqual([]);
     }, 90_000);
 
-    it.skipIf(version !== OAUTH_VERSION)("Keycloak with the email of the password account: refused, back on the app's sign-in page with its message; nobody signed in", async () => {
+    it.skipIf(version !== OAUTH_VERSION)("Keycloak saying the password account's email without having verified it: refused, back on the app's sign-in page with its message; nobody signed in", async () => {
       await signInWithTakenEmail(await freshPage(), shot, account(), provider!.server);
     }, 60_000);
 

@@ -187,7 +187,7 @@ for (const variant of variants) {
         expect(provider!.server.serverErrors).toEqual([]);
       }, 90_000);
 
-      it.skipIf(!(variant.oauth && variant.credentials))("Keycloak with the email of the password account: refused, back on the app's sign-in page with its message; nobody signed in", async () => {
+      it.skipIf(!(variant.oauth && variant.credentials))("Keycloak saying the password account's email without having verified it: refused, back on the app's sign-in page with its message; nobody signed in", async () => {
         await signInWithTakenEmail(await freshPage(), shot, account(), provider!.server);
       }, 60_000);
 

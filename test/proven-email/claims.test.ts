@@ -188,6 +188,53 @@ describe("a password claim (credentials on PostgreSQL, the user_passwords table)
   });
 });
 
+describe("a claimer's sign-in racing the owner's proof", () => {
+  /**
+   * A memory adapter on which Ada's proof lands at `step` of Mallory's next
+   * sign-in: after that sign-in read Mallory's user (unproven), before its
+   * session exists. `arm()` makes the next call to `step` do it first.
+   */
+  function racingAdapter(step: "createSession" | "updateAccount") {
+    const memory = MemoryAdapter();
+    let armed = false;
+    const adapter: Adapter = {
+      ...memory,
+      async [step](...args: unknown[]) {
+        if (armed) {
+          armed = false;
+          const held = (await memory.getUserByEmail(ADA))!;
+          expect((await memory.adoptUnprovenUser(held.id, { email: ADA, emailVerified: new Date() }))!.revoked).toBe(true);
+        }
+        return (memory[step] as (...a: unknown[]) => unknown)(...args);
+      },
+    };
+    return { memory, adapter, arm: () => void (armed = true) };
+  }
+
+  it("database sessions: the session stored after the proof is deleted again, and the sign-in refused", async () => {
+    const { memory, adapter, arm } = racingAdapter("createSession");
+    const { config } = takeoverApp(idp, mail, adapter);
+    await signInWithIdp(config, "mallory");
+    arm();
+    const again = await signInWithIdp(config, "mallory");
+    expect(again.location.searchParams.get("error")).toBe("AccessDenied");
+    expect(storesSession(again.callback)).toBe(false);
+    expect(await sessionEmail(config, again.jar)).toBeNull();
+    const held = (await memory.getUserByEmail(ADA))!;
+    expect(held.emailVerified).toBeInstanceOf(Date);
+  });
+
+  it("JWT sessions: the token minted after the proof ends at its first read", async () => {
+    const { adapter, arm } = racingAdapter("updateAccount");
+    const { config } = takeoverApp(idp, mail, adapter, { session: { strategy: "jwt" } });
+    await signInWithIdp(config, "mallory");
+    arm();
+    const again = await signInWithIdp(config, "mallory");
+    expect(storesSession(again.callback)).toBe(true);
+    expect(await sessionEmail(config, again.jar)).toBeNull();
+  });
+});
+
 describe("two proofs at once", () => {
   it("two of Ada's links followed together: both signed in as the one user; Mallory's link removed once", async () => {
     const adapter = MemoryAdapter();

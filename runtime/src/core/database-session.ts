@@ -76,14 +76,14 @@ export async function extendIfDue(
   return { session: { ...read.session, expires }, cookies: tokenCookies(ctx, read.token, expires) };
 }
 
-/** Stores a new session for `userId` and returns the cookie that carries its token. */
-export async function createDatabaseSession(ctx: RequestContext, userId: string): Promise<Cookie[]> {
+/** Stores a new session for `userId`; its token, and the cookie that carries it. */
+export async function createDatabaseSession(ctx: RequestContext, userId: string): Promise<{ sessionToken: string; cookies: Cookie[] }> {
   const { maxAge, generateSessionToken } = ctx.config.session;
   const sessionToken = generateSessionToken();
   const expires = new Date(Date.now() + maxAge * 1000);
   await callAdapter(adapterOf(ctx), "createSession", { sessionToken, userId, expires });
   ctx.config.logger.debug("database session created", { expires });
-  return tokenCookies(ctx, sessionToken, expires);
+  return { sessionToken, cookies: tokenCookies(ctx, sessionToken, expires) };
 }
 
 /**

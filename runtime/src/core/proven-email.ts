@@ -16,7 +16,7 @@ import type { AdapterUser } from "../adapters/types.js";
 import type { User } from "../types.js";
 import { callAdapter } from "./adapter.js";
 import type { RequestContext } from "./context.js";
-import { AdapterError, MissingAdapterMethods } from "./errors.js";
+import { AccessDenied, AdapterError, MissingAdapterMethods } from "./errors.js";
 import { emit } from "./events.js";
 
 /** Whether the user's address was proven (an Auth.js adapter may return the date as a string). */
@@ -74,18 +74,39 @@ export async function markEmailProven(ctx: RequestContext, user: AdapterUser): P
 export const UNPROVEN_EMAIL_CLAIM = "unprovenEmail";
 
 /**
- * `token` with the claim when the signed-in user holds an unproven address; the
- * `jwt` callback cannot drop it. A credentials `authorize()` user says nothing
- * about its address: with an adapter, the stored user with its id decides.
+ * Whether the user signing in held an unproven address when this sign-in read
+ * them: from the same read that found their way in (an OAuth link, a passkey),
+ * so a proof landing after it is caught. A credentials `authorize()` user that
+ * does not say (no `emailVerified`) is looked up by id in the adapter; return
+ * `emailVerified` from the query that checked the password to close the moment
+ * between the two reads.
  */
-export async function markUnprovenSession<T extends Record<string, unknown>>(ctx: RequestContext, user: User | AdapterUser, token: T): Promise<T> {
+export async function seenUnproven(ctx: RequestContext, user: User | AdapterUser): Promise<boolean> {
   const adapter = ctx.config.adapter;
-  if (!adapter) return token;
-  let stored: User | AdapterUser | null = user;
-  if (!("emailVerified" in user) && typeof user.id === "string" && typeof adapter.getUser === "function") {
-    stored = await callAdapter(adapter, "getUser", user.id);
-  }
-  return stored && holdsUnprovenEmail(stored) ? { ...token, [UNPROVEN_EMAIL_CLAIM]: true } : token;
+  if (!adapter) return false;
+  if ("emailVerified" in user) return holdsUnprovenEmail(user);
+  if (typeof user.id !== "string" || typeof adapter.getUser !== "function") return false;
+  const stored = await callAdapter(adapter, "getUser", user.id);
+  return stored !== null && holdsUnprovenEmail(stored);
+}
+
+/** `token` with the claim (the `jwt` callback cannot drop it: session reads add it back). */
+export function markUnprovenSession<T extends Record<string, unknown>>(token: T): T {
+  return { ...token, [UNPROVEN_EMAIL_CLAIM]: true };
+}
+
+/**
+ * A database session just stored for a user seen unproven: if the owner proved
+ * the address meanwhile (their proof deleted the user's sessions before this
+ * one existed), the session is deleted again and the sign-in refused.
+ * Whichever order the two requests ran in, the claimer keeps no session.
+ */
+export async function refuseIfProvenMeanwhile(ctx: RequestContext, userId: string, sessionToken: string): Promise<void> {
+  const adapter = ctx.config.adapter!;
+  const user = await callAdapter(adapter, "getUser", userId);
+  if (user && !emailProven(user)) return;
+  await callAdapter(adapter, "deleteSession", sessionToken);
+  throw new AccessDenied("The owner of this account's email address proved it during this sign-in; the sign-in is refused.");
 }
 
 /** Whether a session carrying the claim has lost its user: the address was proven since, or the user deleted. */

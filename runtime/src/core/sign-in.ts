@@ -10,7 +10,7 @@ import type { RequestContext } from "./context.js";
 import { AccessDenied } from "./errors.js";
 import { emit } from "./events.js";
 import { createDatabaseSession, deleteDatabaseSession } from "./database-session.js";
-import { markUnprovenSession } from "./proven-email.js";
+import { markUnprovenSession, refuseIfProvenMeanwhile, seenUnproven } from "./proven-email.js";
 import { clearSessionCookies, issueSession } from "./session-cookie.js";
 
 export interface SignInAttempt {
@@ -51,11 +51,15 @@ export async function completeSignIn(ctx: RequestContext, attempt: SignInAttempt
   const { user, account, profile } = attempt;
   const isNewUser = attempt.isNewUser === true;
   let cookies: Cookie[];
+  // A user holding an address nobody proved: its owner may prove it at any moment (see proven-email.ts).
+  const unproven = await seenUnproven(ctx, user);
   if (config.session.strategy === "database") {
     // The session this browser had (maybe another user's) ends: a new sign-in never keeps an old session token alive.
     // If that delete fails the new session is still made (its cookie replaces the old one); the failure is logged.
     await deleteDatabaseSession(ctx).catch((error: unknown) => config.logger.error(error as Error));
-    cookies = await createDatabaseSession(ctx, String(user.id));
+    const created = await createDatabaseSession(ctx, String(user.id));
+    if (unproven) await refuseIfProvenMeanwhile(ctx, String(user.id), created.sessionToken);
+    cookies = created.cookies;
   } else {
     const defaultToken: JWT = {
       name: user.name,
@@ -65,7 +69,7 @@ export async function completeSignIn(ctx: RequestContext, attempt: SignInAttempt
     };
     const trigger = isNewUser ? "signUp" : "signIn";
     const token = await config.callbacks.jwt({ token: defaultToken, user, account, profile, trigger, isNewUser });
-    cookies = token ? (await issueSession(ctx, await markUnprovenSession(ctx, user, token))).cookies : clearSessionCookies(ctx);
+    cookies = token ? (await issueSession(ctx, unproven ? markUnprovenSession(token) : token)).cookies : clearSessionCookies(ctx);
   }
   await emit(config, "signIn", { user, account, profile, isNewUser });
   const target = await redirectTarget(ctx, attempt.callbackUrl ?? requestedCallbackUrl(ctx));

@@ -163,7 +163,7 @@ function envEntries(answers: InitAnswers, providers: ProviderCatalogEntry[], sec
   ];
 }
 
-/** The adapter's driver, and Node's types for the password module (node:crypto). */
+/** The adapter's driver, and Node's types for the server modules (db.ts may use process.env and node:fs). */
 function driver(answers: InitAnswers): { dependencies: Record<string, string>; devDependencies: Record<string, string> } {
   const nodeTypes = { "@types/node": DRIVER_VERSIONS["@types/node"] };
   const pg = { dependencies: { pg: DRIVER_VERSIONS.pg }, devDependencies: { "@types/pg": DRIVER_VERSIONS["@types/pg"], ...nodeTypes } };

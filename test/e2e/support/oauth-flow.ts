@@ -17,7 +17,12 @@ export const PROVIDER = { id: "keycloak", name: "Keycloak" } as const;
 /** Who logs in at the provider; its accounts have the email `<login>@example.test`. */
 export const LOGIN = "grace";
 export const PROVIDER_EMAIL = `${LOGIN}@example.test`;
-/** A login whose provider account has the email of the password account (account-flow's EMAIL). */
+/**
+ * A login whose provider account says the email of the password account
+ * (account-flow's EMAIL) without having verified it: a claim, which reaches no
+ * existing user. (One that vouched for the address would prove it, and take
+ * over the password account, whose address nobody has proven.)
+ */
 const TAKEN_LOGIN = "ada";
 
 export interface AppProvider {
@@ -31,7 +36,7 @@ export interface AppProvider {
  * so the app's port is chosen first), with a confidential client for it.
  */
 export async function startProviderFor(origin: string, authPath: string): Promise<AppProvider> {
-  const server = await startOidcServer({ redirectUris: [`${origin}${authPath}/callback/${PROVIDER.id}`], accounts: { [TAKEN_LOGIN]: { email: EMAIL } } });
+  const server = await startOidcServer({ redirectUris: [`${origin}${authPath}/callback/${PROVIDER.id}`], accounts: { [TAKEN_LOGIN]: { email: EMAIL, email_verified: false } } });
   const prefix = `AUTH_${PROVIDER.id.toUpperCase()}`;
   const client = server.clients.basic;
   return { server, env: { [`${prefix}_ID`]: client.client_id, [`${prefix}_SECRET`]: client.client_secret, [`${prefix}_ISSUER`]: server.issuer } };
