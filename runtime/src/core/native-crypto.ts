@@ -21,6 +21,14 @@ export interface NodeCryptoApi {
     signature: Uint8Array,
   ): boolean;
   constants: { RSA_PKCS1_PSS_PADDING: number };
+  /** Password hashing (`core/password/scrypt.ts`), on the thread pool. */
+  scrypt(
+    password: Uint8Array,
+    salt: Uint8Array,
+    keylen: number,
+    options: { N: number; r: number; p: number; maxmem: number },
+    callback: (error: Error | null, key: Uint8Array) => void,
+  ): void;
 }
 
 export const nodeCrypto: NodeCryptoApi | undefined = (() => {
