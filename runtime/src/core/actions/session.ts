@@ -9,7 +9,7 @@ import type { RequestContext } from "../context.js";
 import { emit } from "../events.js";
 import { JWTSessionError } from "../errors.js";
 import { requireCsrf } from "../guards.js";
-import { UNPROVEN_EMAIL_CLAIM, unprovenSessionRevoked } from "../proven-email.js";
+import { markUnprovenSession, UNPROVEN_EMAIL_CLAIM, unprovenSessionRevoked } from "../proven-email.js";
 import { NO_STORE } from "../response.js";
 import { clearSessionCookies, copyPayload, issueSession, needsReissue, readSession } from "../session-cookie.js";
 import { databaseSessionAction } from "./session-database.js";
@@ -42,7 +42,7 @@ async function jwtSessionAction(ctx: RequestContext, isUpdate: boolean, data: un
       return { headers: NO_STORE, body: null, cookies: clearSessionCookies(ctx) };
     }
     // The callback may rebuild the token; the check above must still run on its next read.
-    const token = read.decoded.payload[UNPROVEN_EMAIL_CLAIM] === true ? { ...callbackToken, [UNPROVEN_EMAIL_CLAIM]: true } : callbackToken;
+    const token = read.decoded.payload[UNPROVEN_EMAIL_CLAIM] === true ? markUnprovenSession(callbackToken) : callbackToken;
     let cookies: Cookie[] = [];
     let expires = typeof token.exp === "number" ? new Date(token.exp * 1000) : undefined;
     if (isUpdate || !expires || needsReissue(ctx, read.decoded, token)) {
