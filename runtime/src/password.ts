@@ -26,6 +26,9 @@ import { deriveKey } from "./core/password/scrypt.js";
 /** The parameters new hashes are made with. */
 export const PASSWORD_HASH_PARAMS: Readonly<ScryptParams> = Object.freeze({ ln: 15, r: 8, p: 3 });
 
+/** The longest password accepted: it bounds the work one request can ask for, and longer ones gain nothing. */
+export const MAX_PASSWORD_LENGTH = 1024;
+
 const SALT_BYTES = 16;
 const KEY_BYTES = 32;
 

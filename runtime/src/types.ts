@@ -180,6 +180,12 @@ export interface PagesOptions {
   error: string;
   verifyRequest: string;
   newUser: string;
+  /** The `Password` provider's sign-up form (gatehouse extension); it posts to `<basePath>/signup`. */
+  signUp: string;
+  /** The `Password` provider's "forgot password" form (gatehouse extension); it posts to `<basePath>/forgot-password`. */
+  forgotPassword: string;
+  /** Where reset links lead, with `?email=&token=` (gatehouse extension); its form posts to `<basePath>/reset-password`. */
+  resetPassword: string;
 }
 
 /** Cookie serialization options (a subset of `Set-Cookie` attributes). */
@@ -238,10 +244,13 @@ export type AuthAction =
   | "callback"
   | "csrf"
   | "error"
+  | "forgot-password"
   | "providers"
+  | "reset-password"
   | "session"
   | "signin"
   | "signout"
+  | "signup"
   | "verify-request"
   | "webauthn-options";
 

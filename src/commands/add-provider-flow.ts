@@ -24,9 +24,9 @@ export async function runAddProvider(ids: string[], options: AddProviderOptions,
     command.error(`error: unknown provider${unknown.length > 1 ? "s" : ""} ${unknown.map((id) => `"${id}"`).join(", ")}: known ones are ${providerCatalog.map((p) => p.id).join(", ")}`, { exitCode: 2, code: "auth.usage" });
   }
   const entries = wanted.map((id) => findProvider(id)!);
-  const credentials = entries.find((entry) => entry.type === "credentials");
-  if (credentials) {
-    command.error("error: credentials needs an `authorize` function that checks passwords: set it up with auth-init (email + password accounts), or write it by hand", { exitCode: 2, code: "auth.usage" });
+  const password = entries.find((entry) => entry.type === "credentials");
+  if (password) {
+    command.error(`error: ${password.id} comes with pages (sign-up, forgot and reset password): set it up with auth-init, which writes them; add-provider edits only the config`, { exitCode: 2, code: "auth.usage" });
   }
 
   const result = planAddProviders({ entries, configPath: options.config, read: (path) => readOrNull(join(dir, path)), ...appLayout(dir) });

@@ -89,7 +89,14 @@ function providers(input: DoctorInput): Finding[] {
   const findings: Finding[] = [];
   for (const entry of entries) {
     const missing = entry.env.filter((key) => !env[key]);
-    if (missing.length > 0) findings.push({ level: "error", message: `${entry.name}: ${missing.join(", ")} not set`, fix: `set ${missing.join(" and ")} in .env${entry.setupUrl ? ` (from ${entry.setupUrl})` : ""}` });
+    if (missing.length > 0 && entry.type === "credentials") {
+      // Apps made by auth-init print the Password provider's links in development and refuse to start in production without them.
+      findings.push({
+        level: "warning",
+        message: `${entry.name}: ${missing.join(", ")} not set: in development the sign-up and reset links are printed on the server's console; in production the app will not start`,
+        fix: `set ${missing.join(" and ")} in .env (or the server's environment) before deploying`,
+      });
+    } else if (missing.length > 0) findings.push({ level: "error", message: `${entry.name}: ${missing.join(", ")} not set`, fix: `set ${missing.join(" and ")} in .env${entry.setupUrl ? ` (from ${entry.setupUrl})` : ""}` });
     else findings.push({ level: "ok", message: `provider ${entry.id}${entry.env.length ? `: ${entry.env.join(", ")} set` : ""}` });
   }
   // The runtime refuses the whole config for these two: every sign-in and session check fails.

@@ -38,8 +38,8 @@ export function providerSetupSteps(entries: readonly ProviderCatalogEntry[], aut
  * and secrets are copied from the provider's console as they are).
  */
 export function envKeyComment(key: string): string | undefined {
-  if (key.endsWith("_EMAIL_SERVER")) return "Email link: the SMTP server that sends the sign-in links, e.g. smtp://user:password@smtp.example.com:587";
-  if (key.endsWith("_EMAIL_FROM")) return 'Email link: the sender of the sign-in links, e.g. "Sign in <no-reply@example.com>"';
+  if (key.endsWith("_EMAIL_SERVER")) return "Mail: the SMTP server the app's links go out through (sign-in, sign-up confirmation, password reset), e.g. smtp://user:password@smtp.example.com:587";
+  if (key.endsWith("_EMAIL_FROM")) return 'Mail: the sender of those mails, e.g. "Example <no-reply@example.com>"';
   return undefined;
 }
 

@@ -38,7 +38,7 @@ const ADAPTER_LABELS: Record<AdapterChoice, { label: string; hint: string }> = {
   postgres: { label: "PostgreSQL server", hint: "Neon, Supabase, CockroachDB, your own: needs a DATABASE_URL" },
   sqlite: { label: "SQLite", hint: "a file of the app (.data/auth.sqlite) through better-sqlite3: nothing to set up" },
   "hosted-store": { label: "Hosted store", hint: "the svc_ tables on a branch of a hosted database: needs a HOSTED_STORE_DATABASE_URL" },
-  none: { label: "No database", hint: "JWT sessions only; you check passwords yourself" },
+  none: { label: "No database", hint: "JWT sessions; OAuth providers only" },
 };
 
 export function intro(title: string): void {
@@ -60,6 +60,7 @@ export async function askCreateApp(dir: string): Promise<boolean> {
 
 /** What a provider needs, next to its name in the list. */
 function providerHint(entry: ProviderCatalogEntry): string | undefined {
+  if (entry.type === "credentials") return "sign-up, confirmation and reset links by mail; needs a database";
   if (entry.type === "email") return `a sign-in link by mail: ${entry.env.join(", ")}; needs a database`;
   if (entry.type === "webauthn") return "WebAuthn, experimental; needs a database";
   return entry.env.join(", ") || undefined;
@@ -80,7 +81,8 @@ export async function askInit(flags: InitFlags, framework: Framework): Promise<I
           hint: noDatabase && needsAdapter(entry) ? "needs a database: not with --adapter none" : providerHint(entry),
           disabled: noDatabase && needsAdapter(entry),
         })),
-        initialValues: DEFAULT_PROVIDERS,
+        // A default that cannot be ticked (password with --adapter none) is not ticked either.
+        initialValues: DEFAULT_PROVIDERS.filter((id) => !(noDatabase && needsAdapter(findProvider(id)!))),
         required: true,
       }),
     );

@@ -5,8 +5,8 @@
  * sessions) left on it; a user already proven, or with another email, is left
  * alone; of two concurrent calls exactly one revokes. Part of
  * `runAdapterConformance`, which gives the adapter under test and its helpers;
- * like it, this talks to the adapter only (the password row, which no adapter
- * method reads, is checked in the SQL adapters' own test files).
+ * like it, this talks to the adapter only (that the password goes too is in
+ * conformance-user-passwords.ts, through `getUserPassword`).
  */
 import { describe, expect, it } from "vitest";
 import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterUser } from "@gatehouse/runtime";

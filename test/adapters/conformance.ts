@@ -20,6 +20,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser } from "@gatehouse/runtime";
 import { describeAdoptUnprovenUser } from "./conformance-adopt-unproven-user.js";
 import { describeCreateUserWithAccount } from "./conformance-create-with-account.js";
+import { describeUserPasswords } from "./conformance-user-passwords.js";
 
 export interface ConformanceTarget {
   /** Shown in the describe() title, e.g. "memory", "postgres (PGlite)". */
@@ -46,6 +47,8 @@ export interface ConformanceTarget {
     noCreateUserWithAccount?: string;
     /** The adapter has no `adoptUnprovenUser` (a gatehouse extension: Auth.js adapters lack it). */
     noAdoptUnprovenUser?: string;
+    /** The adapter has no `createUserWithPassword`, `getUserPassword`, `setUserPassword` (gatehouse extensions: Auth.js adapters lack them). */
+    noUserPasswords?: string;
   };
 }
 
@@ -122,6 +125,7 @@ export function runAdapterConformance(target: ConformanceTarget): void {
   const noUpdateAccount = target.limits?.noUpdateAccount;
   const noCreateUserWithAccount = target.limits?.noCreateUserWithAccount;
   const noAdoptUnprovenUser = target.limits?.noAdoptUnprovenUser;
+  const noUserPasswords = target.limits?.noUserPasswords;
   /** Tests that read an account back field by field need `getAccount`. */
   const itWithGetAccount = (title: string, fn: () => Promise<void>) =>
     noGetAccount ? it.skip(`${title} (skipped: ${noGetAccount})`, fn) : it(title, fn);
@@ -194,6 +198,7 @@ export function runAdapterConformance(target: ConformanceTarget): void {
       if (!noUpdateAccount) methods.push("updateAccount");
       if (!noCreateUserWithAccount) methods.push("createUserWithAccount");
       if (!noAdoptUnprovenUser) methods.push("adoptUnprovenUser");
+      if (!noUserPasswords) methods.push("createUserWithPassword", "getUserPassword", "setUserPassword");
       const missing = methods.filter((m) => typeof a[m] !== "function");
       expect(missing).toEqual(noGetAccount ? ["getAccount"] : []);
     });
@@ -507,6 +512,17 @@ export function runAdapterConformance(target: ConformanceTarget): void {
       expectSameInstant,
       noAuthenticators,
       noGetAccount,
+    });
+
+    describeUserPasswords({
+      skip: noUserPasswords,
+      adapter: () => a,
+      next,
+      userInput,
+      attempt,
+      userFields,
+      expectSameInstant,
+      noAdoptUnprovenUser,
     });
 
     describe("sessions", () => {

@@ -19,7 +19,7 @@ import {
 } from "../../runtime/src/adapters/hosted-store/index.js";
 import { fromPGlite } from "../../runtime/src/adapters/postgres/pglite.js";
 import { runAdapterConformance } from "./conformance.js";
-import { checkAdoptionDeletesPassword } from "./support/hosted-store-checks.js";
+import { checkAdoptionDeletesPassword, checkPasswordRecords } from "./support/hosted-store-checks.js";
 import { modulePathOf, readSqlFiles, renderModule } from "./support/inline-migrations.mjs";
 import { openPGlite } from "./support/pglite.js";
 
@@ -358,6 +358,13 @@ describe("adoptUnprovenUser and passwords", () => {
     const { branch, client } = freshBranch("adopt");
     await migrate(client);
     await checkAdoptionDeletesPassword(db, branch);
+    expect(await joinMismatches(branch)).toBe(0);
+  });
+
+  it("the password methods move updated_at and version on each write only, and roll back whole", async () => {
+    const { branch, client } = freshBranch("passwords");
+    await migrate(client);
+    await checkPasswordRecords(db, branch);
     expect(await joinMismatches(branch)).toBe(0);
   });
 });

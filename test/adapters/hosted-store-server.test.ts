@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HostedStoreAdapter, HostedStoreClient, migrate, migrations } from "../../runtime/src/adapters/hosted-store/index.js";
 import { fromPg } from "../../runtime/src/adapters/postgres/pg.js";
 import { runAdapterConformance } from "./conformance.js";
-import { checkAdoptionDeletesPassword } from "./support/hosted-store-checks.js";
+import { checkAdoptionDeletesPassword, checkPasswordRecords } from "./support/hosted-store-checks.js";
 import { createTestDatabase, type TestDatabase } from "./support/postgres-server.js";
 
 const serverUrl = process.env.DATABASE_URL;
@@ -157,6 +157,9 @@ describe.skipIf(!serverUrl)(
 
     it("adoptUnprovenUser deletes the user's password record and join rows, no other user's, in its one transaction", () =>
       checkAdoptionDeletesPassword(fromPg(pool), "main"));
+
+    it("the password methods move updated_at and version on each write only, and roll back whole", () =>
+      checkPasswordRecords(fromPg(pool), "main"));
 
     it("BIGINT comes back from pg as a string; the adapter returns numbers", async () => {
       await reset();

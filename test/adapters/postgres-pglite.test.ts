@@ -18,6 +18,7 @@ import {
   checkAdoptsAuthjsDatabase,
   checkConcurrent,
   checkIdempotent,
+  checkPasswordRows,
   checkPendingAndFailing,
 } from "./support/postgres-checks.js";
 
@@ -157,6 +158,8 @@ describe("PostgresAdapter on PGlite, beyond the suite", () => {
   });
 
   it("adoptUnprovenUser deletes the user's password row, no other, in its one transaction", () => checkAdoptionDeletesPassword(db));
+
+  it("the password methods move updatedAt on each write only, and roll back whole", () => checkPasswordRows(db));
 
   it("rejects what is not a client, a pg Pool or a PGlite", () => {
     expect(() => PostgresAdapter({} as SqlClient)).toThrow(TypeError);

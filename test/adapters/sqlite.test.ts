@@ -188,7 +188,7 @@ function migrateTests(driver: Driver): void {
   });
 }
 
-/** `adoptUnprovenUser` and `user_passwords`, which no adapter method reads (so the conformance suite cannot see it). */
+/** `adoptUnprovenUser` and `user_passwords`, on rows written by SQL (the conformance suite sees the password only through the adapter). */
 function adoptionTests(driver: Driver): void {
   describe(`adoptUnprovenUser and passwords on ${driver.name}`, () => {
     it("deletes the user's password row, no other, in its one transaction", async () => {
@@ -220,6 +220,65 @@ function adoptionTests(driver: Driver): void {
   });
 }
 
+/** The password methods on `user_passwords`, beyond what the conformance suite sees through the adapter. */
+function passwordTests(driver: Driver): void {
+  describe(`password methods on ${driver.name}`, () => {
+    it("updatedAt moves to now on each write only; a failing step rolls back the whole call", async () => {
+      const db = driver.open(":memory:");
+      await migrate(db);
+      const adapter = SqliteAdapter(db);
+      const age = () => db.exec(`UPDATE user_passwords SET "updatedAt" = 0`);
+      const updatedAt = () => Number((db.prepare(`SELECT "updatedAt" FROM user_passwords WHERE "userId" = 'ada'`).all() as { updatedAt: number }[])[0]?.updatedAt);
+      const expectNow = () => expect(Math.abs(updatedAt() - Date.now())).toBeLessThan(60_000);
+
+      await adapter.createUserWithPassword({ id: "ada", email: "ada@example.com", emailVerified: null }, "h1");
+      expectNow();
+      age();
+      expect(await adapter.setUserPassword("ada", "h2")).toBe(true);
+      expectNow();
+      age();
+      expect(await adapter.setUserPassword("ada", "h3", { previous: "h2" })).toBe(true);
+      expectNow();
+      age();
+      expect(await adapter.setUserPassword("ada", "h4", { previous: "stale" })).toBe(false);
+      expect(await adapter.setUserPassword("ada", "h4", { previous: null })).toBe(false);
+      expect(updatedAt()).toBe(0);
+
+      // The password insert fails (it comes second): the user is not created either.
+      db.exec(`CREATE TRIGGER refuse_insert BEFORE INSERT ON user_passwords BEGIN SELECT RAISE(ABORT, 'refused'); END`);
+      await expect(adapter.createUserWithPassword({ email: "grace@example.com", emailVerified: null }, "g1")).rejects.toThrow(/refused/);
+      expect(await adapter.getUserByEmail("grace@example.com")).toBeNull();
+      // The sessions' delete fails (it comes after the write): the password stays as it was.
+      db.exec(`CREATE TRIGGER refuse_delete BEFORE DELETE ON sessions BEGIN SELECT RAISE(ABORT, 'refused'); END`);
+      await adapter.createSession({ sessionToken: "ada-session", userId: "ada", expires: new Date("2031-05-06T07:08:09.123Z") });
+      await expect(adapter.setUserPassword("ada", "h5", { previous: "h3", revokeSessions: true })).rejects.toThrow(/refused/);
+      expect(await adapter.getUserPassword("ada")).toBe("h3");
+      expect(await adapter.getSessionAndUser("ada-session")).not.toBeNull();
+      db.close();
+    });
+
+    it("two connections to one file: one sign-up per email, one compare-and-set per hash", async () => {
+      const file = newFile();
+      const connections = [driver.open(file, { timeout: 5_000 }), driver.open(file, { timeout: 5_000 })];
+      await migrate(connections[0]!);
+      const [first, second] = connections.map((connection) => SqliteAdapter(connection)) as [ReturnType<typeof SqliteAdapter>, ReturnType<typeof SqliteAdapter>];
+      const signUp = (adapter: typeof first, name: string) =>
+        adapter.createUserWithPassword({ email: "race@example.com", name, emailVerified: null }, `hash-of-${name}`);
+      const users = await Promise.all([signUp(first, "a"), signUp(second, "b"), signUp(first, "c"), signUp(second, "d")]);
+      const winners = users.filter((user) => user !== null);
+      expect(winners).toHaveLength(1);
+      const winner = winners[0]!;
+      expect(await second.getUserPassword(winner.id)).toBe(`hash-of-${winner.name}`);
+
+      const stored = `hash-of-${winner.name}`;
+      const written = await Promise.all([first, second, first, second].map((adapter, i) => adapter.setUserPassword(winner.id, `new-${i}`, { previous: stored })));
+      expect(written.filter(Boolean)).toHaveLength(1);
+      expect(await first.getUserPassword(winner.id)).toBe(`new-${written.indexOf(true)}`);
+      for (const connection of connections) connection.close();
+    });
+  });
+}
+
 for (const driver of drivers) {
   if (driver.skip) {
     describe.skip(`sqlite adapter on ${driver.name} (skipped: ${driver.skip})`, () => {
@@ -231,6 +290,7 @@ for (const driver of drivers) {
   conformance(driver, "file");
   migrateTests(driver);
   adoptionTests(driver);
+  passwordTests(driver);
 }
 
 describe("inlined sqlite migrations", () => {

@@ -20,8 +20,8 @@ import { authBin, authInitBin, cli, removeAll, root, snapshotDir, tempCopy } fro
 const EMAIL: ProviderCatalogEntry = findProvider("email")!;
 const PASSKEY: ProviderCatalogEntry = findProvider("passkey")!;
 const GITHUB: ProviderCatalogEntry = findProvider("github")!;
-const SERVER_COMMENT = "# Email link: the SMTP server that sends the sign-in links, e.g. smtp://user:password@smtp.example.com:587";
-const FROM_COMMENT = '# Email link: the sender of the sign-in links, e.g. "Sign in <no-reply@example.com>"';
+const SERVER_COMMENT = "# Mail: the SMTP server the app's links go out through (sign-in, sign-up confirmation, password reset), e.g. smtp://user:password@smtp.example.com:587";
+const FROM_COMMENT = '# Mail: the sender of those mails, e.g. "Example <no-reply@example.com>"';
 
 const CONFIG = `import { SvelteKitAuth } from '@gatehouse/runtime/sveltekit';
 import { Credentials } from '@gatehouse/runtime/providers';
@@ -206,12 +206,11 @@ describe.each([
     return p.changes.find((c) => c.path === "src/auth.ts")!.after;
   };
 
-  it("credentials, then add-provider email passkey = credentials,email,passkey (SvelteKit's pages option aside)", () => {
-    const files = { "src/auth.ts": initConfig(["credentials"]) };
+  it("password, then add-provider email passkey = password,email,passkey", () => {
+    const files = { "src/auth.ts": initConfig(["password"]) };
     const added = applied(planAddProviders({ entries: [EMAIL, PASSKEY], configPath: "src/auth.ts", read: (path) => files[path as keyof typeof files] ?? null, authBaseUrl: "x" }), files);
-    // SvelteKit's config names the sign-in page only for providers that send errors back to it; add-provider leaves options alone.
-    const withoutPages = (text: string) => text.replace(/\t\/\/ Refused sign-ins[^\n]*\n[^\n]*\n\tpages: [^\n]*\n/, "");
-    expect(withoutPages(added["src/auth.ts"]!)).toBe(withoutPages(initConfig(["credentials", "email", "passkey"])));
+    // The Password provider's config names the app's pages already (the sign-in page with them): add-provider changes no option but the WebAuthn switch.
+    expect(added["src/auth.ts"]).toBe(initConfig(["password", "email", "passkey"]));
   });
 
   it("GitHub alone, then add-provider email = github,email: the rate limit comes with the email links", () => {
@@ -237,19 +236,23 @@ describe("auth add-provider email / passkey (built binary)", () => {
   const auth = (args: string[], cwd: string) => cli(authBin, args, cwd, {}, 60_000);
   const read = (dir: string, path: string) => readFileSync(join(dir, path), "utf8");
 
-  it("SvelteKit on PGlite: email passkey edits the config and .env, prints the steps; a second run changes nothing", () => {
+  it("SvelteKit on PGlite: email passkey edits the config (the mail keys are in .env since auth-init's password), prints the steps; a second run changes nothing", () => {
     const dir = app("sveltekit-minimal");
+    // The Password provider reads the same mail keys, and mails with nodemailer too: both are there already.
+    const env = read(dir, ".env");
+    expect(JSON.parse(read(dir, "package.json")).dependencies.nodemailer).toBe(DRIVER_VERSIONS.nodemailer);
     const run = auth(["add-provider", "email", "passkey"], dir);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     const config = read(dir, "src/auth.ts");
-    expect(config).toContain("import { Credentials, Nodemailer, Passkey } from '@gatehouse/runtime/providers';");
+    expect(config).toContain("import { Password, Nodemailer, Passkey } from '@gatehouse/runtime/providers';");
     expect(config).toMatch(/\t\tNodemailer,\n\t\tPasskey,\n\t\],\n\t\/\/ Passkeys \(WebAuthn\)[^\n]*\n\texperimental: \{ enableWebAuthn: true \}\n\}\);\n$/);
-    expect(read(dir, ".env")).toMatch(/\n# Email link: the SMTP server[^\n]*\nAUTH_EMAIL_SERVER=\n# Email link: the sender[^\n]*\nAUTH_EMAIL_FROM=\n$/);
+    expect(read(dir, ".env")).toBe(env);
+    expect(read(dir, ".env")).toMatch(/\n# Mail: the SMTP server[^\n]*\nAUTH_EMAIL_SERVER=\n# Mail: the sender[^\n]*\nAUTH_EMAIL_FROM=\n$/);
     expect(run.stdout).toContain("Set AUTH_EMAIL_SERVER to your SMTP server's URL");
     expect(run.stdout).toContain("Browsers make and use them only on https or on http://localhost");
     expect(run.stdout).toContain("Add the email sign-in form to src/routes/signin/+page.svelte");
-    expect(run.stdout).toContain("Install nodemailer, @simplewebauthn/server (added to package.json; email sends its sign-in links with it; passkeys are verified with it): `npm install`.");
+    expect(run.stdout).toContain("Install @simplewebauthn/server (added to package.json; passkeys are verified with it): `npm install`.");
     expect(JSON.parse(read(dir, "package.json")).dependencies).toMatchObject({ nodemailer: DRIVER_VERSIONS.nodemailer, "@simplewebauthn/server": DRIVER_VERSIONS["@simplewebauthn/server"] });
     const before = snapshotDir(dir);
     const again = auth(["add-provider", "passkey", "email"], dir);

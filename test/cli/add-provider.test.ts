@@ -74,7 +74,7 @@ describe("planAddProviders", () => {
 describe("auth add-provider (built binary)", () => {
   const dirs: string[] = [];
   afterAll(() => removeAll(dirs));
-  /** A copy of a fixture app that auth-init set up (credentials, PGlite; no install). */
+  /** A copy of a fixture app that auth-init set up (password, PGlite; no install). */
   const app = (fixture = "sveltekit-minimal") => {
     const dir = tempCopy(fixture, "add-provider", dirs);
     expect(cli(authInitBin, ["--yes", "--no-install", "--runtime", "^0.1.0"], dir, {}, 60_000).code).toBe(0);
@@ -90,11 +90,11 @@ describe("auth add-provider (built binary)", () => {
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     const config = read(dir, "src/auth.ts");
-    expect(config).toContain("import { Credentials, GitHub, Google } from '@gatehouse/runtime/providers';");
-    expect(config).toMatch(/\t\t\}\),\n\t\tGitHub,\n\t\tGoogle,\n\t\]/);
-    // The secret stays byte for byte; the new keys are empty placeholders.
+    expect(config).toContain("import { Password, GitHub, Google } from '@gatehouse/runtime/providers';");
+    expect(config).toMatch(/\t\tPassword\(\{ developmentMail: dev \}\),\n\t\tGitHub,\n\t\tGoogle,\n\t\]/);
+    // The secret (and the mail keys auth-init wrote) stay byte for byte; the new keys are empty placeholders.
     expect(read(dir, ".env")).toBe(`${env}AUTH_GITHUB_ID=\nAUTH_GITHUB_SECRET=\nAUTH_GOOGLE_ID=\nAUTH_GOOGLE_SECRET=\n`);
-    expect(read(dir, ".env.example")).toBe("AUTH_SECRET=\nAUTH_GITHUB_ID=\nAUTH_GITHUB_SECRET=\nAUTH_GOOGLE_ID=\nAUTH_GOOGLE_SECRET=\n");
+    expect(read(dir, ".env.example")).toMatch(/^AUTH_SECRET=\n(# [^\n]*\n)?AUTH_EMAIL_SERVER=\n(# [^\n]*\n)?AUTH_EMAIL_FROM=\nAUTH_GITHUB_ID=\nAUTH_GITHUB_SECRET=\nAUTH_GOOGLE_ID=\nAUTH_GOOGLE_SECRET=\n$/);
     expect(run.stdout).toContain("updated src/auth.ts");
     expect(run.stdout).toContain(
       "Register the callback URL http://localhost:5173/auth/callback/github for GitHub at https://github.com/settings/developers, then set AUTH_GITHUB_ID and AUTH_GITHUB_SECRET in .env.",
@@ -123,7 +123,7 @@ describe("auth add-provider (built binary)", () => {
     const dir = app("solid-start-v2");
     const run = auth(["add-provider", "keycloak"], dir);
     expect(run.code).toBe(0);
-    expect(read(dir, "src/auth.ts")).toContain('import { Credentials, Keycloak } from "@gatehouse/runtime/providers";');
+    expect(read(dir, "src/auth.ts")).toContain('import { Password, Keycloak } from "@gatehouse/runtime/providers";');
     expect(read(dir, "src/auth.ts")).toMatch(/\n    Keycloak,\n  \],/);
     expect(read(dir, ".env")).toMatch(/\nAUTH_KEYCLOAK_ID=\nAUTH_KEYCLOAK_SECRET=\nAUTH_KEYCLOAK_ISSUER=\n$/);
     const keycloak = findProvider("keycloak")!;
@@ -162,11 +162,16 @@ describe("auth add-provider (built binary)", () => {
     expect(snapshotDir(dir)).toEqual(before);
   });
 
-  it("credentials: exit 2, pointing at auth-init (it needs an authorize function)", () => {
-    const dir = app();
-    const run = auth(["add-provider", "credentials"], dir);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain("needs an `authorize` function");
+  it("password (or credentials, its older id): exit 2, pointing at auth-init; nothing written", () => {
+    const dir = tempCopy("sveltekit-minimal", "add-provider", dirs);
+    expect(cli(authInitBin, ["--yes", "--no-install", "--runtime", "^0.1.0", "--providers", "github", "--adapter", "none", "--strategy", "jwt"], dir, {}, 60_000).code).toBe(0);
+    const before = snapshotDir(dir);
+    for (const id of ["password", "credentials"]) {
+      const run = auth(["add-provider", id], dir);
+      expect(run.code, id).toBe(2);
+      expect(run.stderr, id).toMatch(/^error: .*auth-init/);
+    }
+    expect(snapshotDir(dir)).toEqual(before);
   });
 
   it("--help documents the command with examples", () => {

@@ -208,7 +208,7 @@ describe("auth doctor", () => {
   });
 
   it("OAuth providers: their empty env keys are a problem with where to get them, until they are set", () => {
-    const dir = setUpApp(["--providers", "credentials,github"]);
+    const dir = setUpApp(["--providers", "password,github"]);
     const run = auth(["doctor"], dir);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain("fail GitHub: AUTH_GITHUB_ID, AUTH_GITHUB_SECRET not set");

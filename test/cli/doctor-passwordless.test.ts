@@ -1,7 +1,8 @@
 /**
- * `auth doctor`'s checks for the passwordless providers, as the pure function
- * the command calls: email's env keys, passkeys' WebAuthn switch, and the
- * database both need.
+ * `auth doctor`'s checks for the passwordless providers and the Password
+ * provider (email + password accounts), as the pure function the command
+ * calls: the mail keys, passkeys' WebAuthn switch, the packages they mail or
+ * verify with, and the database all three need.
  */
 import { describe, expect, it } from "vitest";
 import type { DatabaseLookup } from "../../src/generators/app-database.js";
@@ -68,5 +69,39 @@ describe("auth doctor: email and passkey", () => {
       fix: "set one up with `npx auth-init --adapter pglite --yes` (it keeps your config), then add its `adapter` to the config",
     });
     expect(findings(config("GitHub"), { AUTH_GITHUB_ID: "a", AUTH_GITHUB_SECRET: "b" }, NO_DATABASE).filter((f) => f.level === "error")).toEqual([]);
+  });
+});
+
+describe("auth doctor: email + password accounts (the Password provider)", () => {
+  const password = config("Password");
+
+  it("without a database: a problem naming what it keeps there and the fix", () => {
+    expect(findings(password, {}, NO_DATABASE)).toContainEqual({
+      level: "error",
+      message: "password needs a database (Email and password keeps the accounts and their password hashes there), and the app has none: the runtime refuses the config",
+      fix: "set one up with `npx auth-init --adapter pglite --yes` (it keeps your config), then add its `adapter` to the config",
+    });
+    expect(findings(password).filter((f) => f.message.includes("needs a database"))).toEqual([]);
+  });
+
+  it("nodemailer missing from package.json is a problem: its confirmation and reset mails go out with it", () => {
+    const pkg = JSON.stringify({ name: "app", dependencies: { "@gatehouse/runtime": "^0.1.0" } });
+    expect(findings(password, {}, PGLITE, pkg)).toContainEqual(
+      expect.objectContaining({ level: "error", message: expect.stringMatching(/^nodemailer not in package\.json \(password sends its confirmation and reset links with it\)/) }),
+    );
+    expect(findings(password, {}, PGLITE, JSON.stringify({ name: "app", dependencies: { nodemailer: "^8.0.11" } })).filter((f) => f.message.includes("not in package.json"))).toEqual([]);
+  });
+
+  it("AUTH_EMAIL_SERVER and AUTH_EMAIL_FROM set: ok", () => {
+    const set = findings(password, { AUTH_EMAIL_SERVER: "smtp://127.0.0.1:2525", AUTH_EMAIL_FROM: "app@example.com" });
+    expect(set).toContainEqual({ level: "ok", message: "provider password: AUTH_EMAIL_SERVER, AUTH_EMAIL_FROM set" });
+    expect(set.filter((f) => f.level === "error")).toEqual([]);
+  });
+
+  it("AUTH_EMAIL_SERVER and AUTH_EMAIL_FROM empty, as auth-init leaves them: a warning, not a problem (development prints the links; production refuses to start)", () => {
+    const empty = findings(password);
+    // The app auth-init writes runs in development without them (the links go to the console and .gatehouse/mail/).
+    expect(empty.filter((f) => f.level === "error")).toEqual([]);
+    expect(empty).toContainEqual(expect.objectContaining({ level: "warning", message: expect.stringContaining("AUTH_EMAIL_SERVER, AUTH_EMAIL_FROM not set") }));
   });
 });

@@ -4,7 +4,10 @@
  * after the runtime's migrations, and their database has it applied. With this
  * runtime the runtime's password migration is pending there: it applies, changes
  * nothing (CREATE TABLE IF NOT EXISTS of the very same table), and the stored
- * hashes stay. New apps list only the runtime's (see generated-db.test.ts).
+ * hashes stay — and keep working: the runtime adapter's password methods (what
+ * the Password provider signs in, re-hashes and resets with) read the hash the
+ * app stored and replace it compare-and-set. New apps list only the runtime's
+ * migrations, and such an app's own modules run in generated-db.test.ts.
  */
 import type { PGlite } from "@electric-sql/pglite";
 import Database from "better-sqlite3";
@@ -12,9 +15,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { HostedStoreClient, migrate as migrateHostedStore, migrations as hostedStoreMigrations } from "@gatehouse/runtime/adapters/hosted-store";
-import { migrate as migratePostgres, migrations as postgresMigrations } from "@gatehouse/runtime/adapters/postgres";
-import { migrate as migrateSqlite, migrations as sqliteMigrations } from "@gatehouse/runtime/adapters/sqlite";
+import type { Adapter } from "@gatehouse/runtime";
+import { HostedStoreAdapter, HostedStoreClient, migrate as migrateHostedStore, migrations as hostedStoreMigrations } from "@gatehouse/runtime/adapters/hosted-store";
+import { migrate as migratePostgres, migrations as postgresMigrations, PostgresAdapter } from "@gatehouse/runtime/adapters/postgres";
+import { migrate as migrateSqlite, migrations as sqliteMigrations, SqliteAdapter } from "@gatehouse/runtime/adapters/sqlite";
+import { hashPassword, passwordMatches, passwordNeedsRehash } from "@gatehouse/runtime/password";
 import { fromBetterSqlite3 } from "@gatehouse/runtime/adapters/sqlite/better-sqlite3";
 import { fromPGlite } from "../../runtime/src/adapters/postgres/pglite.js";
 import { openPGlite } from "../adapters/support/pglite.js";
@@ -51,11 +56,29 @@ const APP_0001 = {
 			FOR EACH ROW EXECUTE FUNCTION svc_touch();`,
   },
 };
-const LEGACY_HASH = "$scrypt$N=32768,r=8,p=3$c2FsdHNhbHRzYWx0c2FsdA==$a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2U=";
+/** A hash in the form those apps' passwords.ts stored (its own scrypt, N written out): of PASSWORD with a fixed salt. */
+const LEGACY_HASH = "$scrypt$N=32768,r=8,p=3$c2FsdHNhbHRzYWx0c2FsdA==$G+Dg6c18pA59MH3YHrSexO3KB6+HvwMT70lvKtMDk0Y=";
+const PASSWORD = "correct horse battery staple";
 const withoutPasswords = <M extends { name: string }>(list: readonly M[], name: string) => {
   expect(list.map((m) => m.name)).toContain(name);
   return list.filter((m) => m.name !== name);
 };
+
+/**
+ * The row the app stored before, as the runtime's adapter sees it: getUserPassword returns that very hash,
+ * the runtime's check accepts it (and flags it for a re-hash), and a re-hash replaces it only while it is
+ * still the stored one; the user is the one the app created.
+ */
+async function storedRowKeepsWorking(adapter: Required<Adapter>, userId: string): Promise<void> {
+  expect(await adapter.getUserByEmail("ada@example.com")).toMatchObject({ id: userId, name: "Ada" });
+  expect(await adapter.getUserPassword(userId)).toBe(LEGACY_HASH);
+  expect(await passwordMatches(PASSWORD, LEGACY_HASH)).toBe(true);
+  expect(passwordNeedsRehash(LEGACY_HASH)).toBe(true);
+  const current = await hashPassword(PASSWORD);
+  expect(await adapter.setUserPassword(userId, current, { previous: LEGACY_HASH })).toBe(true);
+  expect(await adapter.setUserPassword(userId, await hashPassword(PASSWORD), { previous: LEGACY_HASH })).toBe(false);
+  expect(await adapter.getUserPassword(userId)).toBe(current);
+}
 
 const dirs: string[] = [];
 let pglites: PGlite[] = [];
@@ -66,7 +89,7 @@ afterAll(async () => {
 });
 
 describe("an app made before the runtime had the password table: its schema.ts still lists app_0001_user_passwords", () => {
-  it("SQLite: the runtime's 0003_user_passwords applies and changes nothing; the app's rows and its own migration stay", async () => {
+  it("SQLite: the runtime's 0003_user_passwords applies and changes nothing; the app's rows and its own migration stay, and the adapter reads its hash", async () => {
     const dir = mkdtempSync(join(tmpdir(), "gatehouse-upgrade-sqlite-"));
     dirs.push(dir);
     const connection = new Database(join(dir, "auth.sqlite"));
@@ -80,12 +103,13 @@ describe("an app made before the runtime had the password table: its schema.ts s
       expect(await migrateSqlite(db, { migrations: [...sqliteMigrations, APP_0001.sqlite] })).toEqual({ applied: ["0003_user_passwords"] });
       expect((await db.query(`SELECT "userId", hash FROM user_passwords`)).rows).toEqual([{ userId: user!.id, hash: LEGACY_HASH }]);
       expect(await migrateSqlite(db, { migrations: [...sqliteMigrations, APP_0001.sqlite] })).toEqual({ applied: [] });
+      await storedRowKeepsWorking(SqliteAdapter(db), user!.id);
     } finally {
       connection.close();
     }
   });
 
-  it("PostgreSQL (PGlite): the runtime's 0003_user_passwords applies and changes nothing; the app's rows and its own migration stay", async () => {
+  it("PostgreSQL (PGlite): the runtime's 0003_user_passwords applies and changes nothing; the app's rows and its own migration stay, and the adapter reads its hash", async () => {
     const db = await openPGlite();
     pglites.push(db);
     const before = [...withoutPasswords(postgresMigrations, "0003_user_passwords"), APP_0001.postgres];
@@ -96,9 +120,10 @@ describe("an app made before the runtime had the password table: its schema.ts s
     expect(await migratePostgres(db, { migrations: [...postgresMigrations, APP_0001.postgres] })).toEqual({ applied: ["0003_user_passwords"] });
     expect((await db.query(`SELECT "userId", hash FROM user_passwords`)).rows).toEqual([{ userId: user!.id, hash: LEGACY_HASH }]);
     expect(await migratePostgres(db, { migrations: [...postgresMigrations, APP_0001.postgres] })).toEqual({ applied: [] });
+    await storedRowKeepsWorking(PostgresAdapter(db), user!.id);
   });
 
-  it("hosted store (PGlite): the runtime's 0002_user_passwords applies in the branch and changes nothing; rows stay and are still touched on update", async () => {
+  it("hosted store (PGlite): the runtime's 0002_user_passwords applies in the branch and changes nothing; rows stay, the adapter reads and re-hashes them, touched like svc_ records", async () => {
     const db = await openPGlite();
     pglites.push(db);
     const store = () => new HostedStoreClient({ branch: "main", client: fromPGlite(db) });
@@ -109,8 +134,10 @@ describe("an app made before the runtime had the password table: its schema.ts s
 
     expect(await migrateHostedStore(store(), { migrations: [...hostedStoreMigrations, APP_0001.hostedStore] })).toEqual({ applied: ["0002_user_passwords"] });
     expect((await db.query(`SELECT "user", hash FROM "main".svc_user_passwords`)).rows).toEqual([{ user: user!.id, hash: LEGACY_HASH }]);
-    const [touched] = (await db.query<{ version: number }>(`UPDATE "main".svc_user_passwords SET hash = hash RETURNING version`)).rows;
-    expect(touched?.version).toBe(1);
     expect(await migrateHostedStore(store(), { migrations: [...hostedStoreMigrations, APP_0001.hostedStore] })).toEqual({ applied: [] });
+    // The adapter's re-hash is an update of that row: touched like every svc_ record.
+    await storedRowKeepsWorking(HostedStoreAdapter(store()), user!.id);
+    const [touched] = (await db.query<{ version: number }>(`SELECT version FROM "main".svc_user_passwords`)).rows;
+    expect(touched?.version).toBe(1);
   });
 });

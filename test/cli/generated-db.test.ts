@@ -1,21 +1,31 @@
 /**
- * The database modules auth-init writes, run: db.ts, schema.ts and passwords.ts
- * rendered for SolidStart (it reads `process.env`, so they load outside an app)
- * and imported from a temporary folder, on each adapter's real database —
- * SQLite (better-sqlite3) in a file; PostgreSQL and the hosted store on PGlite
- * behind a pg-shaped pool, and the hosted store on the PostgreSQL server when
- * DATABASE_URL is set. Nothing is opened at import; the first use opens and
- * migrates; a sign-up is atomic (no user without a password, one winner for an email).
- * Passwords are hashed by @gatehouse/runtime/password: a sign-up stores a PHC
- * string, and a hash in the form these modules stored before (or unreadable) is
- * handled at sign-in: the old form is replaced, a damaged one refuses.
+ * The database modules auth-init writes, run: db.ts and schema.ts rendered for
+ * SolidStart (it reads `process.env`, so they load outside an app) and imported
+ * from a temporary folder, on each adapter's real database — SQLite
+ * (better-sqlite3) in a file; PostgreSQL and the hosted store on PGlite behind a
+ * pg-shaped pool, and on the PostgreSQL server when DATABASE_URL is set.
+ * Nothing is opened at import; the first use opens and migrates, with the
+ * runtime's migrations only (the password table is one of them).
+ *
+ * Email + password accounts are the runtime's Password provider's now, and
+ * their SQL is the adapter's (createUserWithPassword, getUserPassword,
+ * setUserPassword; their contract is test/adapters' conformance suite): here,
+ * the adapter db.ts exports keeps them in the app's own database.
+ *
+ * And apps an older auth-init made (test/cli/fixtures/older-app-lib: a
+ * schema.ts with their own app_0001_user_passwords, a db.ts with the password
+ * SQL, a passwords.ts with its own scrypt), run with this runtime: they still
+ * migrate and sign up, and the password rows they stored are what the
+ * runtime's adapter methods read and replace, so such an app can move to the
+ * Password provider without losing its users' passwords.
  */
 import type { PGlite } from "@electric-sql/pglite";
-import { randomBytes, scrypt } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Adapter, AdapterUser } from "@gatehouse/runtime";
+import { hashPassword, passwordMatches, passwordNeedsRehash } from "@gatehouse/runtime/password";
 import { readProject } from "../../src/engine/project.js";
 import { packageTemplates } from "../../src/engine/templates.js";
 import { DETECT_PATHS } from "../../src/generators/detect.js";
@@ -82,26 +92,39 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-interface Generated {
-  dir: string;
-  db: {
-    adapter: { getUser(id: string): Promise<{ id: string; name?: string | null; email: string } | null>; getUserByEmail(email: string): Promise<unknown>; updateUser(user: { id: string; emailVerified: Date }): Promise<unknown> };
-    database(): Promise<{ query<Row>(sql: string, params?: unknown[]): Promise<{ rows: Row[] }> }>;
-    createPasswordUser(name: string | null, email: string, hash: string): Promise<string | null>;
-    findPasswordUser(email: string): Promise<{ id: string; name: string | null; email: string; hash: string } | null>;
-    updatePasswordHash(userId: string, previous: string, hash: string): Promise<boolean>;
-  };
-  passwords: {
-    signUp(input: { email: unknown; password: unknown; name?: unknown }): Promise<{ ok: true; userId: string } | { ok: false; code: string }>;
-    verifyPassword(email: unknown, password: unknown): Promise<{ id: string; name: string | null; email: string; emailVerified: Date | null } | null>;
-  };
+type Query = <Row>(sql: string, params?: unknown[]) => Promise<{ rows: Row[] }>;
+
+/** What every db.ts auth-init wrote exports, now as before. */
+interface DbModule {
+  adapter: Required<Adapter>;
+  database(): Promise<{ query: Query }>;
 }
 
-/** auth-init's lib files for `adapter` in a SolidStart 2 app, written to a folder that sees this checkout's node_modules. */
+/** What an older auth-init's db.ts exported besides, for its passwords.ts. */
+interface OlderDbModule extends DbModule {
+  findPasswordUser(email: string): Promise<{ id: string; name: string | null; email: string; hash: string } | null>;
+  createPasswordUser(name: string | null, email: string, hash: string): Promise<string | null>;
+}
+
+/** An older auth-init's passwords.ts: sign-up and the Credentials provider's password check. */
+interface OlderPasswords {
+  signUp(input: { email: unknown; password: unknown; name?: unknown }): Promise<{ ok: true; userId: string } | { ok: false; code: string }>;
+  verifyPassword(email: unknown, password: unknown): Promise<{ id: string; name: string | null; email: string } | null>;
+}
+
+/** A folder that sees this checkout's node_modules, for modules imported from it. */
+function appFolder(label: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `gatehouse-generated-${label}-`));
+  dirs.push(dir);
+  symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
+  return dir;
+}
+
+/** auth-init's files under src/lib/server/ for `adapter` in a SolidStart 2 app (the Password provider), written to a folder of their own. */
 function render(adapter: AdapterChoice): string {
   const project = readProject(join(root, "test/cli/fixtures/solid-start-v2"), [...DETECT_PATHS, ...initPaths("solid-start")]);
   const plan = planInit({
-    answers: { framework: "solid-start", providers: ["credentials"], strategy: "database", adapter, databaseUrl: "" },
+    answers: { framework: "solid-start", providers: ["password"], strategy: "database", adapter, databaseUrl: "" },
     project,
     packageManager: "npm",
     templates: packageTemplates,
@@ -109,13 +132,20 @@ function render(adapter: AdapterChoice): string {
     secret: "TEST_SECRET_0123456789_abcdefghijklmnopqrstu",
     frameworkMajor: 2,
   });
-  const dir = mkdtempSync(join(tmpdir(), `gatehouse-generated-${adapter}-`));
-  dirs.push(dir);
-  symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
+  const dir = appFolder(adapter);
   for (const change of plan.changes.filter((c) => c.path.startsWith("src/lib/server/"))) {
     mkdirSync(join(dir, dirname(change.path)), { recursive: true });
     writeFileSync(join(dir, change.path), change.after);
   }
+  return dir;
+}
+
+/** The lib files an older auth-init wrote for `adapter` (copied from the fixture, as such an app still has them). */
+function olderApp(adapter: "sqlite" | "postgres" | "hosted-store"): string {
+  const dir = appFolder(`older-${adapter}`);
+  // passwords.ts and sign-up-errors.ts were the same for every database; db.ts and schema.ts were not.
+  cpSync(join(root, "test/cli/fixtures/older-app-lib/shared"), join(dir, "src/lib/server"), { recursive: true });
+  cpSync(join(root, "test/cli/fixtures/older-app-lib", adapter), join(dir, "src/lib/server"), { recursive: true });
   return dir;
 }
 
@@ -144,303 +174,332 @@ function useEnv(values: Record<string, string | undefined>): void {
   });
 }
 
-async function load(dir: string): Promise<Generated> {
-  const db = (await import(join(dir, "src/lib/server/db.ts"))) as Generated["db"];
-  const passwords = (await import(join(dir, "src/lib/server/passwords.ts"))) as Generated["passwords"];
-  return { dir, db, passwords };
+/** A PGlite of this describe's own behind `pglite://` URLs: each describe migrates a database of its own. */
+function usePGlite(): void {
+  beforeAll(async () => {
+    fake.pglite = await openPGlite();
+  }, 60_000);
+  afterAll(async () => {
+    await fake.pglite?.close();
+    fake.pglite = undefined;
+  });
 }
+
+const loadDb = async <M extends DbModule>(dir: string) => (await import(join(dir, "src/lib/server/db.ts"))) as M;
+const loadOlderPasswords = async (dir: string) => (await import(join(dir, "src/lib/server/passwords.ts"))) as OlderPasswords;
 
 const PASSWORD = "correct horse battery staple";
 const PHC = /^\$scrypt\$ln=15,r=8,p=3\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/;
+/** The form an older auth-init's passwords.ts stored: node:crypto's scrypt, N written out, padded base64. */
+const OLDER_FORM = /^\$scrypt\$N=32768,r=8,p=3\$[A-Za-z0-9+/]{22}==\$[A-Za-z0-9+/]{43}=$/;
+const EXPIRES = new Date("2031-05-06T07:08:09.123Z");
 
-/** A hash as passwords.ts stored them before it used the runtime: node:crypto's scrypt, N written out, padded base64. */
-function legacyHash(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  return new Promise((resolve, reject) =>
-    scrypt(password.normalize("NFKC"), salt, 32, { N: 2 ** 15, r: 8, p: 3, maxmem: 64 * 1024 * 1024 }, (error, key) =>
-      error ? reject(error) : resolve(`$scrypt$N=32768,r=8,p=3$${salt.toString("base64")}$${key.toString("base64")}`),
-    ),
-  );
-}
+/** A new user as the Password provider's sign-up gives it (email normalized, not proven yet). */
+const newUser = (email: string, name: string | null = null) => ({ email, name, image: null, emailVerified: null });
 
-interface Users {
-  table: string;
+/** How a describe counts rows and names the ledger of its database. */
+interface Tables {
+  /** The users table, as the count below names it. */
+  users: string;
+  /** Users with this email. */
   count: (email: string) => Promise<number>;
-  /** Makes every UPDATE of the password table fail (a trigger), until the function it returns is called. */
-  blockPasswordUpdates: () => Promise<() => Promise<void>>;
+  /** The names in the migration ledger, in order. */
+  ledger: () => Promise<string[]>;
 }
 
-/** A trigger that refuses every UPDATE of `table`, on PostgreSQL (the function lives in `schema`). */
-async function blockPostgresUpdates(app: Generated, schema: string, table: string): Promise<() => Promise<void>> {
-  const db = await app.db.database();
-  await db.query(`CREATE OR REPLACE FUNCTION ${schema}.refuse_update() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'updates refused by the test'; END $$`);
-  await db.query(`CREATE TRIGGER refuse_update BEFORE UPDATE ON ${schema}.${table} FOR EACH ROW EXECUTE FUNCTION ${schema}.refuse_update()`);
-  return async () => void (await db.query(`DROP TRIGGER refuse_update ON ${schema}.${table}`));
+/** What the adapter of every db.ts auth-init writes now must do with email + password accounts, once opened. */
+function passwordAccounts(db: () => DbModule, tables: Tables): void {
+  it("the adapter keeps an account and its password hash in the app's database: created together, the hash read back as stored, the user found by email", async () => {
+    const { adapter } = db();
+    const hash = await hashPassword(PASSWORD);
+    expect(hash).toMatch(PHC);
+    const user = await adapter.createUserWithPassword(newUser("ada@example.com", "Ada Lovelace"), hash);
+    expect(user).toMatchObject({ id: expect.any(String), name: "Ada Lovelace", email: "ada@example.com", emailVerified: null });
+    expect(await adapter.getUserPassword(user!.id)).toBe(hash);
+    expect(await passwordMatches(PASSWORD, (await adapter.getUserPassword(user!.id))!)).toBe(true);
+    expect(await adapter.getUserByEmail("ada@example.com")).toMatchObject({ id: user!.id, email: "ada@example.com" });
+    // No adapter read but getUserPassword returns the hash.
+    expect(JSON.stringify(await adapter.getUser(user!.id))).not.toContain(hash);
+  });
+
+  it(`a taken email: null and nothing stored; three sign-ups racing for one email: exactly one user, one row in ${tables.users}`, async () => {
+    const { adapter } = db();
+    expect(await adapter.createUserWithPassword(newUser("ada@example.com"), await hashPassword("another long password"))).toBeNull();
+    expect(await tables.count("ada@example.com")).toBe(1);
+    const hash = await hashPassword(PASSWORD);
+    const racing = await Promise.all([1, 2, 3].map(() => adapter.createUserWithPassword(newUser("grace@example.com"), hash)));
+    expect(racing.filter((user) => user !== null)).toHaveLength(1);
+    expect(await tables.count("grace@example.com")).toBe(1);
+  });
+
+  it("setUserPassword replaces only the hash it was given (a stale one changes nothing); with revokeSessions the user's sessions end", async () => {
+    const { adapter } = db();
+    const first = await hashPassword(PASSWORD);
+    const user = (await adapter.createUserWithPassword(newUser("reset@example.com"), first)) as AdapterUser;
+    const session = await adapter.createSession({ sessionToken: `token-${crypto.randomUUID()}`, userId: user.id, expires: EXPIRES });
+    expect(await adapter.setUserPassword(user.id, await hashPassword("stale"), { previous: await hashPassword("not the stored one") })).toBe(false);
+    expect(await adapter.getUserPassword(user.id)).toBe(first);
+    const second = await hashPassword("a new long password");
+    expect(await adapter.setUserPassword(user.id, second, { previous: first, revokeSessions: true })).toBe(true);
+    expect(await adapter.getUserPassword(user.id)).toBe(second);
+    expect(await adapter.getSessionAndUser(session.sessionToken)).toBeNull();
+  });
+
+  it("deleting the user deletes its password", async () => {
+    const { adapter } = db();
+    const user = (await adapter.createUserWithPassword(newUser("gone@example.com"), await hashPassword(PASSWORD))) as AdapterUser;
+    await adapter.deleteUser(user.id);
+    expect(await adapter.getUserPassword(user.id)).toBeNull();
+    expect(await tables.count("gone@example.com")).toBe(0);
+  });
 }
 
-/** What every adapter's generated modules must do, once opened. */
-function passwordAccounts(app: () => Generated, users: Users): void {
-  it("sign-up creates the user with a password; sign-in finds them (email case and spaces ignored); a wrong password is refused", async () => {
-    const { passwords, db } = app();
-    const created = await passwords.signUp({ email: " Ada@Example.com ", password: PASSWORD, name: " Ada Lovelace " });
+/** What an older auth-init's modules still do with this runtime, and how its rows meet the runtime's adapter methods. */
+function olderAppAccounts(load: () => { db: OlderDbModule; passwords: OlderPasswords }, tables: Tables & { runtimeMigrations: string[] }): void {
+  it("the first use applies the runtime's migrations, then the app's own app_0001_user_passwords (the same table: it changes nothing)", async () => {
+    const { db } = load();
+    await db.database();
+    expect(await tables.ledger()).toEqual([...tables.runtimeMigrations, "app_0001_user_passwords"]);
+  });
+
+  it("its passwords.ts still signs up and signs in; the runtime adapter's getUserPassword returns the hash it stored, which the runtime's check accepts and flags for a re-hash", async () => {
+    const { db, passwords } = load();
+    const created = await passwords.signUp({ email: " Old@Example.com ", password: PASSWORD, name: "Old Timer" });
     expect(created).toEqual({ ok: true, userId: expect.any(String) });
     const userId = (created as { userId: string }).userId;
-    // emailVerified, read with the hash, tells the runtime the address is not proven yet.
-    expect(await passwords.verifyPassword("ADA@example.com", PASSWORD)).toEqual({ id: userId, name: "Ada Lovelace", email: "ada@example.com", emailVerified: null });
-    expect(await passwords.verifyPassword("ada@example.com", "not the password")).toBeNull();
-    expect(await passwords.verifyPassword("nobody@example.com", PASSWORD)).toBeNull();
-    // The adapter reads the same user: database sessions work for it.
-    expect(await db.adapter.getUser(userId)).toMatchObject({ id: userId, name: "Ada Lovelace", email: "ada@example.com" });
-    const proven = new Date("2026-11-25T12:00:00.123Z");
-    await db.adapter.updateUser({ id: userId, emailVerified: proven });
-    expect((await passwords.verifyPassword("ada@example.com", PASSWORD))?.emailVerified).toEqual(proven);
-    expect((await db.findPasswordUser("ada@example.com"))?.hash).toMatch(PHC);
+    expect(await passwords.verifyPassword("old@example.com", PASSWORD)).toEqual({ id: userId, name: "Old Timer", email: "old@example.com" });
+
+    const stored = (await db.findPasswordUser("old@example.com"))!.hash;
+    expect(stored).toMatch(OLDER_FORM);
+    expect(await db.adapter.getUserPassword(userId)).toBe(stored);
+    expect(await db.adapter.getUserByEmail("old@example.com")).toMatchObject({ id: userId, name: "Old Timer" });
+    // The runtime's Password provider checks it as it is, and would replace it at the next sign-in.
+    expect(await passwordMatches(PASSWORD, stored)).toBe(true);
+    expect(await passwordMatches("not the password", stored)).toBe(false);
+    expect(passwordNeedsRehash(stored)).toBe(true);
   });
 
-  it("a sign-up stores a PHC hash of the runtime's parameters, a new salt each time", async () => {
-    const { passwords, db } = app();
-    expect(await passwords.signUp({ email: "phc-1@example.com", password: PASSWORD })).toMatchObject({ ok: true });
-    expect(await passwords.signUp({ email: "phc-2@example.com", password: PASSWORD })).toMatchObject({ ok: true });
-    const [one, two] = await Promise.all([db.findPasswordUser("phc-1@example.com"), db.findPasswordUser("phc-2@example.com")]);
-    expect(one?.hash).toMatch(PHC);
-    expect(two?.hash).toMatch(PHC);
-    expect(one?.hash).not.toBe(two?.hash);
+  it("the runtime replaces such a hash compare-and-set, as a re-hash at sign-in does: its own db.ts then reads the new one; a stale previous changes nothing", async () => {
+    const { db, passwords } = load();
+    const userId = ((await passwords.signUp({ email: "rehash@example.com", password: PASSWORD })) as { userId: string }).userId;
+    const stored = (await db.adapter.getUserPassword(userId))!;
+    const current = await hashPassword(PASSWORD);
+    expect(await db.adapter.setUserPassword(userId, current, { previous: stored })).toBe(true);
+    expect(await db.adapter.setUserPassword(userId, await hashPassword(PASSWORD), { previous: stored })).toBe(false);
+    expect((await db.findPasswordUser("rehash@example.com"))?.hash).toBe(current);
+    expect(await db.adapter.getUserPassword(userId)).toBe(current);
   });
 
-  it("a hash in the old form signs in and is replaced by a PHC hash at that sign-in; a wrong password leaves it alone", async () => {
-    const { passwords, db } = app();
-    const created = await passwords.signUp({ email: "legacy@example.com", password: PASSWORD, name: "Old Timer" });
-    const userId = (created as { userId: string }).userId;
-    const legacy = await legacyHash(PASSWORD);
-    expect(await db.updatePasswordHash(userId, (await db.findPasswordUser("legacy@example.com"))!.hash, legacy)).toBe(true);
+  it("the runtime's sign-up works on its database too, in the same table; an address its passwords.ts signed up is taken for it", async () => {
+    const { db, passwords } = load();
+    const hash = await hashPassword(PASSWORD);
+    const user = await db.adapter.createUserWithPassword(newUser("new@example.com", "New"), hash);
+    expect(user).toMatchObject({ email: "new@example.com", name: "New" });
+    expect(await db.findPasswordUser("new@example.com")).toEqual({ id: user!.id, name: "New", email: "new@example.com", hash });
+    // And its own sign-up refuses that address: one account per address, whichever signed it up.
+    expect(await passwords.signUp({ email: "new@example.com", password: PASSWORD })).toMatchObject({ ok: false, code: "not-created" });
 
-    expect(await passwords.verifyPassword("legacy@example.com", "not the password")).toBeNull();
-    expect((await db.findPasswordUser("legacy@example.com"))?.hash).toBe(legacy);
-
-    expect(await passwords.verifyPassword("Legacy@Example.com", PASSWORD)).toEqual({ id: userId, name: "Old Timer", email: "legacy@example.com", emailVerified: null });
-    const replaced = (await db.findPasswordUser("legacy@example.com"))!.hash;
-    expect(replaced).toMatch(PHC);
-    // The new hash is the same password's, and is kept from then on.
-    expect(await passwords.verifyPassword("legacy@example.com", PASSWORD)).toMatchObject({ id: userId });
-    expect(await passwords.verifyPassword("legacy@example.com", "not the password")).toBeNull();
-    expect((await db.findPasswordUser("legacy@example.com"))?.hash).toBe(replaced);
+    expect(await passwords.signUp({ email: "taken@example.com", password: PASSWORD })).toMatchObject({ ok: true });
+    expect(await db.adapter.createUserWithPassword(newUser("taken@example.com"), hash)).toBeNull();
+    expect(await tables.count("taken@example.com")).toBe(1);
   });
+}
 
-  it("updatePasswordHash replaces only the hash it was given: a stale one (the password changed meanwhile) changes nothing", async () => {
-    const { passwords, db } = app();
-    const created = await passwords.signUp({ email: "cas@example.com", password: PASSWORD });
-    const userId = (created as { userId: string }).userId;
-    const current = (await db.findPasswordUser("cas@example.com"))!.hash;
-    expect(await db.updatePasswordHash(userId, await legacyHash("an older password"), await legacyHash(PASSWORD))).toBe(false);
-    expect((await db.findPasswordUser("cas@example.com"))?.hash).toBe(current);
-  });
+const SQLITE_MIGRATIONS = ["0001_init", "0002_rate_limits", "0003_user_passwords"];
+const POSTGRES_MIGRATIONS = ["0001_init", "0002_rate_limits", "0003_user_passwords"];
+const HOSTED_STORE_MIGRATIONS = ["0001_init", "0002_user_passwords"];
 
-  it("a re-hash that cannot be stored is logged and the sign-in goes on; the old hash keeps working until one is stored", async () => {
-    const { passwords, db } = app();
-    const created = await passwords.signUp({ email: "stuck@example.com", password: PASSWORD });
-    const userId = (created as { userId: string }).userId;
-    const legacy = await legacyHash(PASSWORD);
-    expect(await db.updatePasswordHash(userId, (await db.findPasswordUser("stuck@example.com"))!.hash, legacy)).toBe(true);
+/** Counting and the ledger on a SQLite database. */
+function sqliteTables(db: () => DbModule): Tables {
+  const query = async <Row>(sql: string, params?: unknown[]) => (await db().database()).query<Row>(sql, params);
+  return {
+    users: "users",
+    count: async (email) => (await query<{ n: number }>("SELECT count(*) AS n FROM users WHERE email = ?", [email])).rows[0]!.n,
+    ledger: async () => (await query<{ name: string }>("SELECT name FROM gatehouse_migrations ORDER BY name")).rows.map((r) => r.name),
+  };
+}
 
-    const unblock = await users.blockPasswordUpdates();
-    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
-    try {
-      expect(await passwords.verifyPassword("stuck@example.com", PASSWORD)).toMatchObject({ id: userId, email: "stuck@example.com" });
-      expect(logged).toHaveBeenCalledTimes(1);
-      expect(String(logged.mock.calls[0]![0])).toContain(`could not replace the password hash of user ${userId}`);
-      expect(String(logged.mock.calls[0]!.join(" "))).not.toContain(PASSWORD);
-    } finally {
-      logged.mockRestore();
-      await unblock();
-    }
-    expect((await db.findPasswordUser("stuck@example.com"))?.hash).toBe(legacy);
-    expect(await passwords.verifyPassword("stuck@example.com", PASSWORD)).toMatchObject({ id: userId });
-    expect((await db.findPasswordUser("stuck@example.com"))?.hash).toMatch(PHC);
-  });
-
-  it("an unreadable stored hash refuses the sign-in without throwing, and is left as it is", async () => {
-    const { passwords, db } = app();
-    const created = await passwords.signUp({ email: "damaged@example.com", password: PASSWORD });
-    const userId = (created as { userId: string }).userId;
-    let previous = (await db.findPasswordUser("damaged@example.com"))!.hash;
-    for (const damaged of ["", "not a hash", "$scrypt$N=32768,r=8,p=3$!!!$!!!", "$scrypt$ln=21,r=8,p=3$c2FsdHNhbHRzYWx0c2FsdA$a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2U", "$scrypt$N=1000,r=8,p=3$c2FsdHNhbHRzYWx0c2FsdA==$a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2U="]) {
-      expect(await db.updatePasswordHash(userId, previous, damaged)).toBe(true);
-      previous = damaged;
-      await expect(passwords.verifyPassword("damaged@example.com", PASSWORD)).resolves.toBeNull();
-      expect((await db.findPasswordUser("damaged@example.com"))?.hash).toBe(damaged);
-    }
-  });
-
-  it(`a taken email is refused generically; two sign-ups racing for one email: exactly one wins, one row in ${users.table}`, async () => {
-    const { passwords } = app();
-    expect(await passwords.signUp({ email: "ada@example.com", password: "another long password" })).toMatchObject({ ok: false, code: "not-created" });
-    const racing = await Promise.all([1, 2, 3].map(() => passwords.signUp({ email: "grace@example.com", password: PASSWORD })));
-    expect(racing.filter((r) => r.ok)).toHaveLength(1);
-    expect(racing.filter((r) => !r.ok)).toEqual([{ ok: false, code: "not-created", error: expect.any(String) }, { ok: false, code: "not-created", error: expect.any(String) }]);
-    expect(await users.count("grace@example.com")).toBe(1);
-  });
-
-  it("a password that cannot be stored leaves no user behind: the email stays free", async () => {
-    const { db, passwords } = app();
-    await expect(db.createPasswordUser("Orphan", "orphan@example.com", null as unknown as string)).rejects.toThrow();
-    expect(await users.count("orphan@example.com")).toBe(0);
-    expect(await passwords.signUp({ email: "orphan@example.com", password: PASSWORD })).toMatchObject({ ok: true });
-  });
+/** Counting and the ledger on a PostgreSQL database (`public`), or in a hosted store's branch. */
+function postgresTables(db: () => DbModule, branch?: string): Tables {
+  // Parameters given (none for the ledger), so the pool runs one statement and answers its rows.
+  const query = async <Row>(sql: string, params: unknown[]) => (await db().database()).query<Row>(sql, params);
+  const users = branch ? `"${branch}".svc_users` : "users";
+  const ledger = branch ? `"${branch}".svc_migrations` : "gatehouse_migrations";
+  return {
+    users: branch ? "svc_users" : "users",
+    count: async (email) => Number((await query<{ n: number }>(`SELECT count(*) AS n FROM ${users} WHERE email = $1`, [email])).rows[0]!.n),
+    ledger: async () => (await query<{ name: string }>(`SELECT name FROM ${ledger} ORDER BY name`, [])).rows.map((r) => r.name),
+  };
 }
 
 describe("SQLite (better-sqlite3): db.ts opens .data/auth.sqlite's stand-in on first use", () => {
   const dir = render("sqlite");
   const file = join(dir, "data", "nested", "auth.sqlite");
   useEnv({ SQLITE_PATH: file });
-  let app: Generated;
+  let db: DbModule;
   beforeAll(async () => {
-    app = await load(dir);
+    db = await loadDb(dir);
   });
 
-  it("importing the modules (as a bundler does) creates neither the file nor its folder", () => {
-    expect(typeof app.db.adapter.getUser).toBe("function");
+  it("importing the module (as a bundler does) creates neither the file nor its folder", () => {
+    expect(typeof db.adapter.getUser).toBe("function");
     expect(existsSync(join(dir, "data"))).toBe(false);
   });
 
-  passwordAccounts(() => app, {
-    table: "users",
-    count: async (email) => (await (await app.db.database()).query<{ n: number }>("SELECT count(*) AS n FROM users WHERE email = ?", [email])).rows[0]!.n,
-    blockPasswordUpdates: async () => {
-      const db = await app.db.database();
-      await db.query(`CREATE TRIGGER refuse_update BEFORE UPDATE ON user_passwords BEGIN SELECT RAISE(ABORT, 'updates refused by the test'); END`);
-      return async () => void (await db.query("DROP TRIGGER refuse_update"));
-    },
-  });
+  passwordAccounts(() => db, sqliteTables(() => db));
 
   it("the first use created the file (WAL) with the runtime's migrations, the password table included; the app adds none", async () => {
     expect(existsSync(file)).toBe(true);
-    const db = await app.db.database();
-    expect((await db.query("PRAGMA journal_mode")).rows).toEqual([{ journal_mode: "wal" }]);
-    const { rows } = await db.query<{ name: string }>("SELECT name FROM gatehouse_migrations ORDER BY name");
-    expect(rows.map((r) => r.name)).toEqual(["0001_init", "0002_rate_limits", "0003_user_passwords"]);
-    expect((await db.query("SELECT name FROM sqlite_master WHERE name = 'user_passwords'")).rows).toHaveLength(1);
+    const connection = await db.database();
+    expect((await connection.query("PRAGMA journal_mode")).rows).toEqual([{ journal_mode: "wal" }]);
+    expect(await sqliteTables(() => db).ledger()).toEqual(SQLITE_MIGRATIONS);
+    expect((await connection.query("SELECT name FROM sqlite_master WHERE name = 'user_passwords'")).rows).toHaveLength(1);
   });
 });
 
 describe("PostgreSQL dialect (pg.Pool on PGlite): db.ts of --adapter postgres", () => {
   const dir = render("postgres");
   useEnv({ DATABASE_URL: "pglite://memory" });
-  let app: Generated;
+  usePGlite();
+  let db: DbModule;
+  let poolsBefore = 0;
   beforeAll(async () => {
-    fake.pglite ??= await openPGlite();
-    app = await load(dir);
-  }, 60_000);
-
-  it("importing the modules opens no pool", () => {
-    expect(fake.pools).toBe(0);
+    poolsBefore = fake.pools;
+    db = await loadDb(dir);
   });
 
-  passwordAccounts(() => app, {
-    table: "users",
-    count: async (email) => Number((await (await app.db.database()).query<{ n: number }>("SELECT count(*) AS n FROM users WHERE email = $1", [email])).rows[0]!.n),
-    blockPasswordUpdates: () => blockPostgresUpdates(app, "public", "user_passwords"),
+  it("importing the module opens no pool", () => {
+    expect(fake.pools).toBe(poolsBefore);
   });
+
+  passwordAccounts(() => db, postgresTables(() => db));
 
   it("the runtime's migrations made the password table; the app adds none", async () => {
-    const db = await app.db.database();
-    // Parameters (none) given, so the pool runs one statement and answers its rows.
-    const { rows } = await db.query<{ name: string }>("SELECT name FROM gatehouse_migrations ORDER BY name", []);
-    expect(rows.map((r) => r.name)).toEqual(["0001_init", "0002_rate_limits", "0003_user_passwords"]);
-    expect((await db.query(`SELECT to_regclass('public.user_passwords')::text AS t`, [])).rows).toEqual([{ t: "user_passwords" }]);
+    expect(await postgresTables(() => db).ledger()).toEqual(POSTGRES_MIGRATIONS);
+    expect((await (await db.database()).query(`SELECT to_regclass('public.user_passwords')::text AS t`, [])).rows).toEqual([{ t: "user_passwords" }]);
   });
 });
 
 describe("hosted store (pg.Pool on PGlite): db.ts of --adapter hosted-store, on the branch of HOSTED_STORE_BRANCH", () => {
   const dir = render("hosted-store");
   useEnv({ HOSTED_STORE_DATABASE_URL: "pglite://memory", HOSTED_STORE_BRANCH: "preview" });
-  let app: Generated;
+  usePGlite();
+  let db: DbModule;
   let poolsBefore = 0;
   beforeAll(async () => {
-    fake.pglite ??= await openPGlite();
     poolsBefore = fake.pools;
-    app = await load(dir);
-  }, 60_000);
+    db = await loadDb(dir);
+  });
 
-  it("importing the modules opens no pool", () => {
+  it("importing the module opens no pool", () => {
     expect(fake.pools).toBe(poolsBefore);
   });
 
-  passwordAccounts(() => app, {
-    table: "svc_users",
-    count: async (email) => Number((await (await app.db.database()).query<{ n: number }>(`SELECT count(*) AS n FROM "preview".svc_users WHERE email = $1`, [email])).rows[0]!.n),
-    blockPasswordUpdates: () => blockPostgresUpdates(app, `"preview"`, "svc_user_passwords"),
-  });
+  passwordAccounts(() => db, postgresTables(() => db, "preview"));
 
-  it("the svc_ tables and svc_user_passwords are in the branch's schema, recorded in its svc_migrations; updates are touched like svc_ records", async () => {
-    const db = await app.db.database();
-    const { rows } = await db.query<{ name: string }>(`SELECT name FROM "preview".svc_migrations ORDER BY name`);
-    expect(rows.map((r) => r.name)).toEqual(["0001_init", "0002_user_passwords"]);
-    const [row] = (await db.query<{ version: number }>(`UPDATE "preview".svc_user_passwords SET hash = hash RETURNING version`)).rows;
-    expect(row?.version).toBe(1);
-    expect((await db.query(`SELECT to_regclass('public.svc_users') AS t`)).rows).toEqual([{ t: null }]);
+  it("the svc_ tables and svc_user_passwords are in the branch's schema, recorded in its svc_migrations; a password write is touched like svc_ records", async () => {
+    const connection = await db.database();
+    expect(await postgresTables(() => db, "preview").ledger()).toEqual(HOSTED_STORE_MIGRATIONS);
+    const user = (await db.adapter.createUserWithPassword(newUser("touched@example.com"), await hashPassword(PASSWORD))) as AdapterUser;
+    expect(await db.adapter.setUserPassword(user.id, await hashPassword("a new long password"))).toBe(true);
+    expect((await connection.query<{ version: number }>(`SELECT version FROM "preview".svc_user_passwords WHERE "user" = $1`, [user.id])).rows).toEqual([{ version: 1 }]);
+    expect((await connection.query(`SELECT to_regclass('public.svc_users') AS t`)).rows).toEqual([{ t: null }]);
   });
 });
 
+describe("an app an older auth-init made, on SQLite: its schema.ts lists app_0001_user_passwords, its passwords.ts hashes with its own scrypt", () => {
+  const dir = olderApp("sqlite");
+  useEnv({ SQLITE_PATH: join(dir, ".data", "auth.sqlite") });
+  let app: { db: OlderDbModule; passwords: OlderPasswords };
+  beforeAll(async () => {
+    app = { db: await loadDb<OlderDbModule>(dir), passwords: await loadOlderPasswords(dir) };
+  });
+
+  olderAppAccounts(() => app, { ...sqliteTables(() => app.db), runtimeMigrations: SQLITE_MIGRATIONS });
+});
+
+describe("an app an older auth-init made, on PostgreSQL (pg.Pool on PGlite)", () => {
+  const dir = olderApp("postgres");
+  useEnv({ DATABASE_URL: "pglite://memory" });
+  usePGlite();
+  let app: { db: OlderDbModule; passwords: OlderPasswords };
+  beforeAll(async () => {
+    app = { db: await loadDb<OlderDbModule>(dir), passwords: await loadOlderPasswords(dir) };
+  });
+
+  olderAppAccounts(() => app, { ...postgresTables(() => app.db), runtimeMigrations: POSTGRES_MIGRATIONS });
+});
+
+describe("an app an older auth-init made, on the hosted store (pg.Pool on PGlite)", () => {
+  const dir = olderApp("hosted-store");
+  useEnv({ HOSTED_STORE_DATABASE_URL: "pglite://memory", HOSTED_STORE_BRANCH: "legacy" });
+  usePGlite();
+  let app: { db: OlderDbModule; passwords: OlderPasswords };
+  beforeAll(async () => {
+    app = { db: await loadDb<OlderDbModule>(dir), passwords: await loadOlderPasswords(dir) };
+  });
+
+  olderAppAccounts(() => app, { ...postgresTables(() => app.db, "legacy"), runtimeMigrations: HOSTED_STORE_MIGRATIONS });
+});
+
 const serverUrl = process.env.DATABASE_URL;
+const skipped = "(skipped: DATABASE_URL is not set; export DATABASE_URL=$(test/adapters/support/start-postgres.sh))";
+
+/** A database of its own on the server for a describe, dropped after it; `point` sets the env db.ts reads. */
+function useServerDatabase(label: string, point: (url: string) => void): void {
+  let database: TestDatabase | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase(serverUrl!, label);
+    point(database.url);
+  }, 60_000);
+  afterAll(async () => {
+    // Dropped WITH (FORCE), which ends the connections of the pool db.ts opened: its error listener reports each.
+    const reports = vi.spyOn(console, "error").mockImplementation(() => {});
+    await database?.drop();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    reports.mockRestore();
+  });
+}
 
 describe.skipIf(!serverUrl)(
-  serverUrl
-    ? "hosted store on the PostgreSQL server: db.ts of --adapter hosted-store through a real pg.Pool"
-    : "hosted store on the PostgreSQL server (skipped: DATABASE_URL is not set; export DATABASE_URL=$(test/adapters/support/start-postgres.sh))",
+  serverUrl ? "hosted store on the PostgreSQL server: db.ts of --adapter hosted-store through a real pg.Pool" : `hosted store on the PostgreSQL server ${skipped}`,
   () => {
     const dir = render("hosted-store");
-    let database: TestDatabase | undefined;
-    const env: Record<string, string | undefined> = { HOSTED_STORE_BRANCH: undefined };
-    useEnv(env);
-    let app: Generated;
+    useEnv({ HOSTED_STORE_BRANCH: undefined, HOSTED_STORE_DATABASE_URL: undefined });
+    useServerDatabase("generated", (url) => (process.env.HOSTED_STORE_DATABASE_URL = url));
+    let db: DbModule;
     beforeAll(async () => {
-      database = await createTestDatabase(serverUrl!, "generated");
-      process.env.HOSTED_STORE_DATABASE_URL = database.url;
-      app = await load(dir);
-    }, 60_000);
-    afterAll(async () => {
-      // Dropped WITH (FORCE), which ends the connections of the pool db.ts opened: its error listener reports each.
-      const reports = vi.spyOn(console, "error").mockImplementation(() => {});
-      delete process.env.HOSTED_STORE_DATABASE_URL;
-      await database?.drop();
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      reports.mockRestore();
+      db = await loadDb(dir);
     });
 
-    passwordAccounts(() => app, {
-      table: "svc_users",
-      count: async (email) => Number((await (await app.db.database()).query<{ n: number }>(`SELECT count(*) AS n FROM "main".svc_users WHERE email = $1`, [email])).rows[0]!.n),
-      blockPasswordUpdates: () => blockPostgresUpdates(app, `"main"`, "svc_user_passwords"),
-    });
+    passwordAccounts(() => db, postgresTables(() => db, "main"));
   },
 );
 
+describe.skipIf(!serverUrl)(serverUrl ? "PostgreSQL server: db.ts of --adapter postgres through a real pg.Pool" : `PostgreSQL server ${skipped}`, () => {
+  const dir = render("postgres");
+  // Saved and restored around this describe; pointed at a database of its own below.
+  useEnv({ DATABASE_URL: serverUrl });
+  useServerDatabase("generated_pg", (url) => (process.env.DATABASE_URL = url));
+  let db: DbModule;
+  beforeAll(async () => {
+    db = await loadDb(dir);
+  });
+
+  passwordAccounts(() => db, postgresTables(() => db));
+});
+
 describe.skipIf(!serverUrl)(
-  serverUrl
-    ? "PostgreSQL server: db.ts of --adapter postgres through a real pg.Pool"
-    : "PostgreSQL server (skipped: DATABASE_URL is not set; export DATABASE_URL=$(test/adapters/support/start-postgres.sh))",
+  serverUrl ? "an app an older auth-init made, on the PostgreSQL server through a real pg.Pool" : `an app an older auth-init made, on the PostgreSQL server ${skipped}`,
   () => {
-    const dir = render("postgres");
-    let database: TestDatabase | undefined;
-    // Saved and restored around this describe; pointed at a database of its own below.
+    const dir = olderApp("postgres");
     useEnv({ DATABASE_URL: serverUrl });
-    let app: Generated;
+    useServerDatabase("generated_older", (url) => (process.env.DATABASE_URL = url));
+    let app: { db: OlderDbModule; passwords: OlderPasswords };
     beforeAll(async () => {
-      database = await createTestDatabase(serverUrl!, "generated_pg");
-      process.env.DATABASE_URL = database.url;
-      app = await load(dir);
-    }, 60_000);
-    afterAll(async () => {
-      const reports = vi.spyOn(console, "error").mockImplementation(() => {});
-      await database?.drop();
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      reports.mockRestore();
+      app = { db: await loadDb<OlderDbModule>(dir), passwords: await loadOlderPasswords(dir) };
     });
 
-    passwordAccounts(() => app, {
-      table: "users",
-      count: async (email) => Number((await (await app.db.database()).query<{ n: number }>("SELECT count(*) AS n FROM users WHERE email = $1", [email])).rows[0]!.n),
-      blockPasswordUpdates: () => blockPostgresUpdates(app, "public", "user_passwords"),
-    });
+    olderAppAccounts(() => app, { ...postgresTables(() => app.db), runtimeMigrations: POSTGRES_MIGRATIONS });
   },
 );

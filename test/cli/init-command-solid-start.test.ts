@@ -28,6 +28,9 @@ const FILES = [
   "src/lib/server/auth-handler.ts",
   "src/routes/signin.tsx",
   "src/routes/signup.tsx",
+  "src/routes/forgot-password.tsx",
+  "src/routes/reset-password.tsx",
+  "src/lib/auth-messages.ts",
   "src/routes/signout.tsx",
   "src/routes/protected.tsx",
   "src/lib/server/db.ts",
@@ -47,9 +50,13 @@ describe("auth-init in a SolidStart app (built binary)", () => {
     expect(read(dir, "vite.config.ts")).toContain(`plugins: [solidStart({ middleware: "./src/middleware.ts" }), nitro()],`);
     expect(read(dir, "src/auth.ts")).toContain("export const authConfig: SolidAuthConfig = {");
     expect(readEnvValue(read(dir, ".env"), "AUTH_SECRET")).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(read(dir, ".gitignore")).toContain("\n.pglite/\n");
+    expect(read(dir, ".gitignore")).toContain("\n.pglite/\n.gatehouse/\n");
+    // The Password provider mails with nodemailer: a dependency, and a package of the built server.
+    expect(read(dir, "nitro.config.ts")).toMatch(/traceDeps: \[\n {4}"@electric-sql\/pglite",\n {4}"nodemailer",\n {2}\],/);
+    expect(read(dir, "src/auth.ts")).toContain("Password({ developmentMail: dev }),");
     const pkg = JSON.parse(read(dir, "package.json"));
     expect(pkg.dependencies["@gatehouse/runtime"]).toBe("^0.1.0");
+    expect(pkg.dependencies.nodemailer).toBeDefined();
     expect(pkg.scripts.start).toBe("node .output/server/index.mjs");
     expect(run.stdout).toContain("http://localhost:5173/signup");
     expect(run.stdout).toContain("AUTH_URL");

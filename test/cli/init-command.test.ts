@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { providerCatalog } from "../../runtime/src/providers/catalog.js";
 import { readEnvValue } from "../../src/generators/dotenv.js";
 import { ADAPTERS } from "../../src/generators/init/answers.js";
+import { needsAdapter } from "../../src/generators/passwordless.js";
 import { authBin, authInitBin, cli, hasScript, onTerminal, removeAll, snapshotDir, tempCopy } from "./support/cli.js";
 
 const dirs: string[] = [];
@@ -19,24 +20,34 @@ const init = (args: string[], cwd: string, env: Record<string, string | undefine
 const read = (dir: string, path: string) => readFileSync(join(dir, path), "utf8");
 /** Skips packing the checkout's runtime where a test does not need it. */
 const RUNTIME = ["--runtime", "^0.1.0"];
-const ALL_FLAGS = ["--providers", "credentials", "--adapter", "pglite", "--strategy", "database", "--no-install", ...RUNTIME];
+const ALL_FLAGS = ["--providers", "password", "--adapter", "pglite", "--strategy", "database", "--no-install", ...RUNTIME];
+/** The Password provider's mail keys in .env and .env.example: empty, each under its comment. */
+const MAIL_KEYS =
+  '# Mail: the SMTP server the app\'s links go out through (sign-in, sign-up confirmation, password reset), e.g. smtp://user:password@smtp.example.com:587\nAUTH_EMAIL_SERVER=\n# Mail: the sender of those mails, e.g. "Example <no-reply@example.com>"\nAUTH_EMAIL_FROM=\n';
 
 describe("auth-init (built binary)", () => {
-  it("--yes --no-install sets up the app: routes, hooks, db, .env with a 43-char secret, .gitignore, package.json", () => {
+  it("--yes --no-install sets up the app: the Password provider, its pages, hooks, db, .env with a 43-char secret and the mail keys, .gitignore, package.json", () => {
     const dir = app();
     const run = init(["--yes", "--no-install", ...RUNTIME], dir);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
-    for (const path of ["src/auth.ts", "src/hooks.server.ts", "src/routes/signin/+page.svelte", "src/routes/signup/+page.server.ts", "src/lib/server/db.ts"]) {
+    const pages = ["src/routes/signin/+page.svelte", "src/routes/signup/+page.svelte", "src/routes/forgot-password/+page.svelte", "src/routes/reset-password/+page.svelte"];
+    for (const path of ["src/auth.ts", "src/hooks.server.ts", ...pages, "src/lib/auth-messages.ts", "src/lib/server/db.ts"]) {
       expect(run.stdout).toContain(`created ${path}`);
       expect(existsSync(join(dir, path))).toBe(true);
     }
+    // The runtime's Password provider does the work: no password module or sign-up action of the app's own.
+    for (const path of ["src/routes/signup/+page.server.ts", "src/lib/server/passwords.ts", "src/lib/server/sign-up-errors.ts"]) expect(existsSync(join(dir, path))).toBe(false);
+    expect(read(dir, "src/auth.ts")).toContain("Password({ developmentMail: dev }),");
     expect(readEnvValue(read(dir, ".env"), "AUTH_SECRET")).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(read(dir, ".env.example")).toBe("AUTH_SECRET=\n");
-    expect(read(dir, ".gitignore")).toContain("\n.pglite/\n");
-    expect(JSON.parse(read(dir, "package.json")).dependencies).toEqual({ "@electric-sql/pglite": expect.any(String), "@gatehouse/runtime": "^0.1.0" });
+    expect(read(dir, ".env")).toMatch(/\nAUTH_EMAIL_SERVER=\n[^\n]*\nAUTH_EMAIL_FROM=\n$/);
+    expect(read(dir, ".env.example")).toBe(`AUTH_SECRET=\n${MAIL_KEYS}`);
+    // Development mail (.gatehouse/mail/) holds sign-in links: never committed.
+    expect(read(dir, ".gitignore")).toContain("\n.pglite/\n.gatehouse/\n");
+    expect(JSON.parse(read(dir, "package.json")).dependencies).toEqual({ "@electric-sql/pglite": expect.any(String), "@gatehouse/runtime": "^0.1.0", nodemailer: expect.any(String) });
     expect(run.stdout).toContain("Next steps:");
     expect(run.stdout).toContain("http://localhost:5173/signup");
+    expect(run.stdout).toContain("In development, with AUTH_EMAIL_SERVER empty, the link is printed on the dev server's console (and kept in .gatehouse/mail/)");
   });
 
   it("a second run changes nothing (the secret included) and says so", () => {
@@ -121,7 +132,8 @@ describe("auth-init (built binary)", () => {
     expect(pkg.dependencies["better-sqlite3"]).toBeDefined();
     expect(pkg.devDependencies["@types/better-sqlite3"]).toBeDefined();
     expect(read(dir, ".gitignore")).toContain("\n.data/\n");
-    expect(read(dir, ".env.example")).toBe("AUTH_SECRET=\n");
+    // No database key in .env: SQLITE_PATH is read when set, never written.
+    expect(read(dir, ".env.example")).toBe(`AUTH_SECRET=\n${MAIL_KEYS}`);
     expect(read(dir, "src/lib/server/db.ts")).toContain("new BetterSqlite3(file)");
     expect(existsSync(join(dir, ".data"))).toBe(false);
   });
@@ -140,7 +152,7 @@ describe("auth-init (built binary)", () => {
 
   it("not on a terminal: --adapter hosted-store, like postgres, needs --database-url too; --yes leaves a placeholder to fill in", () => {
     const dir = app();
-    const flags = ["--providers", "credentials", "--adapter", "hosted-store", "--strategy", "database", "--no-install", ...RUNTIME];
+    const flags = ["--providers", "password", "--adapter", "hosted-store", "--strategy", "database", "--no-install", ...RUNTIME];
     const missing = init(flags, dir);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("pass --database-url");
@@ -149,11 +161,11 @@ describe("auth-init (built binary)", () => {
     expect(placeholder.stdout).toContain("Set HOSTED_STORE_DATABASE_URL in .env");
   });
 
-  it("--providers credentials,keycloak: the provider listed in the config, empty keys in .env and .env.example, and what to register where", () => {
+  it("--providers password,keycloak: the provider listed in the config, empty keys in .env and .env.example, and what to register where", () => {
     const dir = app();
-    const run = init(["--yes", "--no-install", ...RUNTIME, "--providers", "credentials,keycloak"], dir);
+    const run = init(["--yes", "--no-install", ...RUNTIME, "--providers", "password,keycloak"], dir);
     expect(run.code, run.stderr).toBe(0);
-    expect(read(dir, "src/auth.ts")).toContain("import { Credentials, Keycloak } from '@gatehouse/runtime/providers';");
+    expect(read(dir, "src/auth.ts")).toContain("import { Password, Keycloak } from '@gatehouse/runtime/providers';");
     expect(read(dir, "src/routes/signin/+page.svelte")).toContain('<SignIn provider="keycloak" {redirectTo}>');
     for (const file of [".env", ".env.example"]) expect(read(dir, file)).toMatch(/\nAUTH_KEYCLOAK_ID=\nAUTH_KEYCLOAK_SECRET=\nAUTH_KEYCLOAK_ISSUER=\n$/);
     expect(run.stdout).toContain("1. Register the callback URL http://localhost:5173/auth/callback/keycloak for Keycloak, then set AUTH_KEYCLOAK_ID, AUTH_KEYCLOAK_SECRET and AUTH_KEYCLOAK_ISSUER in .env. Enter it as a valid redirect URI");
@@ -161,6 +173,7 @@ describe("auth-init (built binary)", () => {
     expect(run.stdout).not.toContain("every auth route");
     // A value the user already set is kept, and the next run asks only for what is still empty.
     writeFileSync(join(dir, ".env"), read(dir, ".env").replace("AUTH_KEYCLOAK_ISSUER=", "AUTH_KEYCLOAK_ISSUER=https://sso.example.com/realms/app"));
+    // credentials, the older id of email + password accounts, is the same provider: nothing to change.
     const again = init(["--yes", "--no-install", ...RUNTIME, "--providers", "credentials,keycloak"], dir);
     expect(again.stdout).toContain("Nothing to change");
     expect(read(dir, ".env")).toContain("AUTH_KEYCLOAK_ISSUER=https://sso.example.com/realms/app\n");
@@ -186,7 +199,7 @@ describe("auth-init (built binary)", () => {
   it.each([
     [["--adapter", "mysql"], /argument 'mysql' is invalid/],
     [["--framework", "next"], /argument 'next' is invalid/],
-    [["--providers", "credentials,nope"], /unknown provider "nope": known ones are credentials/],
+    [["--providers", "password,nope"], /unknown provider "nope": known ones are password, email, passkey/],
     [["--strategy", "database", "--adapter", "none"], /choose an --adapter/],
     [["--database-url", "postgres://x/y"], /only used with --adapter postgres or hosted-store/],
     [["--adapter", "sqlite", "--database-url", "postgres://x/y"], /not used with --adapter sqlite: .*set SQLITE_PATH in \.env/],
@@ -195,6 +208,8 @@ describe("auth-init (built binary)", () => {
     [["--adapter", "postgres", "--database-url", "mysql://x/y"], /postgres:\/\/ or postgresql:\/\//],
     [["--providers", "email", "--adapter", "none"], /email needs a database \(Email link keeps its one-time sign-in tokens there\): use --adapter pglite/],
     [["--providers", "github,passkey", "--adapter", "none", "--strategy", "jwt"], /passkey needs a database \(Passkey keeps the passkeys there\): use --adapter pglite .*instead of --adapter none/],
+    [["--adapter", "none", "--strategy", "jwt"], /password needs a database \(Email and password keeps the accounts and their password hashes there\): use --adapter pglite .*instead of --adapter none/],
+    [["--providers", "credentials,github", "--adapter", "none", "--strategy", "jwt"], /^error: password needs a database \(Email and password keeps the accounts and their password hashes there\)/],
     [["--bogus"], /unknown option '--bogus'/],
   ])("bad input %j: exit 2 with the reason, nothing written", (args, message) => {
     const dir = app();
@@ -287,14 +302,36 @@ describe.runIf(hasScript)("auth-init on a terminal asks what the flags leave ope
     expect(read(dir, "src/lib/server/db.ts")).toContain("HostedStoreAdapter(store)");
   });
 
-  it("providers are a multiselect of the catalog: GitHub next to email and password, no database, JWT", async () => {
+  it("providers are a multiselect of the catalog: GitHub next to email and password; passwords leave out \"No database\"", async () => {
+    const dir = app();
+    const down = "\u001b[B";
+    const github = providerCatalog.findIndex((entry) => entry.id === "github");
+    const run = await onTerminal(authInitBin, ["--no-install", ...RUNTIME], dir, [
+      // Space ticks the option under the cursor; email and password stays ticked (the default).
+      { when: "Sign in with", keys: `${down.repeat(github)} \r` },
+      { when: "Where should users and sessions be stored?", keys: "\r" },
+      { when: "Session strategy", keys: "\r" },
+    ], {}, 30_000);
+    expect(run.answered).toBe(3);
+    expect(run.code, run.output).toBe(0);
+    const question = run.output.slice(run.output.indexOf("Where should users and sessions be stored?"), run.output.indexOf("Session strategy"));
+    expect(question).toContain('password needs a database (Email and password keeps the accounts and their password hashes there), so "No database" is not offered');
+    expect(question).not.toMatch(/[○●][^\n]*No database/);
+    const config = read(dir, "src/auth.ts");
+    expect(config).toContain("import { Password, GitHub } from '@gatehouse/runtime/providers';");
+    expect(config).toContain("strategy: 'database'");
+    expect(read(dir, ".env")).toContain("\nAUTH_GITHUB_ID=\nAUTH_GITHUB_SECRET=\n");
+    expect(run.output).toContain("http://localhost:5173/auth/callback/github");
+  });
+
+  it("GitHub alone (email and password unticked): \"No database\" is offered, and without a database sessions are JWT", async () => {
     const dir = app();
     const down = "\u001b[B";
     const github = providerCatalog.findIndex((entry) => entry.id === "github");
     const none = ADAPTERS.indexOf("none");
     const run = await onTerminal(authInitBin, ["--no-install", ...RUNTIME], dir, [
-      // Space ticks the option under the cursor; email and password stays ticked (the default).
-      { when: "Sign in with", keys: `${down.repeat(github)} \r` },
+      // Space on the first option unticks email and password; then GitHub is ticked.
+      { when: "Sign in with", keys: ` ${down.repeat(github)} \r` },
       { when: "Where should users and sessions be stored?", keys: `${down.repeat(none)}\r` },
     ], {}, 30_000);
     expect(run.answered).toBe(2);
@@ -302,10 +339,9 @@ describe.runIf(hasScript)("auth-init on a terminal asks what the flags leave ope
     // No session question without a database: JWT.
     expect(run.output).not.toContain("Session strategy");
     const config = read(dir, "src/auth.ts");
-    expect(config).toContain("import { Credentials, GitHub } from '@gatehouse/runtime/providers';");
+    expect(config).toContain("import { GitHub } from '@gatehouse/runtime/providers';");
     expect(config).toContain("strategy: 'jwt'");
-    expect(read(dir, ".env")).toContain("\nAUTH_GITHUB_ID=\nAUTH_GITHUB_SECRET=\n");
-    expect(run.output).toContain("http://localhost:5173/auth/callback/github");
+    expect(existsSync(join(dir, "src/routes/signup/+page.svelte"))).toBe(false);
   });
 
   it("email ticked: the database question leaves out \"No database\" and says why; PGlite then holds its tokens", async () => {
@@ -322,20 +358,29 @@ describe.runIf(hasScript)("auth-init on a terminal asks what the flags leave ope
     // The multiselect shows what email needs next to it.
     expect(run.output).toContain("a sign-in link by mail: AUTH_EMAIL_SERVER, AUTH_EMAIL_FROM; needs a database");
     const question = run.output.slice(run.output.indexOf("Where should users and sessions be stored?"), run.output.indexOf("Session strategy"));
-    expect(question).toContain('email needs a database (Email link keeps its one-time sign-in tokens there), so "No database" is not offered');
+    // Email and password (ticked by default) and email: both named (the question wraps at the terminal's width).
+    expect(question.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "").replace(/\s*\n│\s*/g, " ")).toContain(
+      'password and email need a database (Email and password keeps the accounts and their password hashes there, Email link its one-time sign-in tokens), so "No database" is not offered',
+    );
     expect(question).toContain("PGlite");
     // An option is a line with its radio mark; the question's own line has none.
     expect(question).toMatch(/○[^\n]*SQLite/);
     expect(question).not.toMatch(/[○●][^\n]*No database/);
-    expect(read(dir, "src/auth.ts")).toContain("import { Credentials, Nodemailer } from '@gatehouse/runtime/providers';");
+    expect(read(dir, "src/auth.ts")).toContain("import { Password, Nodemailer } from '@gatehouse/runtime/providers';");
   });
 
-  it("--adapter none given: email and passkey cannot be ticked, and say why", async () => {
+  it("--adapter none given: email and password, email and passkey cannot be ticked, and say why; what can be ticked is set up", async () => {
     const dir = app();
-    const run = await onTerminal(authInitBin, ["--no-install", ...RUNTIME, "--adapter", "none"], dir, [{ when: "Sign in with", keys: "\r" }], {}, 30_000);
+    const down = "\u001b[B";
+    // The cursor skips the options that cannot be ticked.
+    const github = providerCatalog.filter((entry) => !needsAdapter(entry)).findIndex((entry) => entry.id === "github");
+    const run = await onTerminal(authInitBin, ["--no-install", ...RUNTIME, "--adapter", "none"], dir, [{ when: "Sign in with", keys: `${down.repeat(github)} \r` }], {}, 30_000);
+    const output = run.output.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "");
+    for (const name of ["Email and password", "Email link", "Passkey"]) expect(output).toContain(`◻ ${name} (needs a database: not with --adapter none)`);
+    // The default (email and password) cannot be ticked here, so it is not what Enter takes.
     expect(run.code, run.output).toBe(0);
-    expect(run.output).toContain("needs a database: not with --adapter none");
-    expect(read(dir, "src/auth.ts")).toContain("import { Credentials } from '@gatehouse/runtime/providers';");
+    expect(read(dir, "src/auth.ts")).toContain("import { GitHub } from '@gatehouse/runtime/providers';");
+    expect(read(dir, "src/auth.ts")).toContain("strategy: 'jwt'");
   });
 
   it("Ctrl-C at a question: exit 1, nothing written", async () => {

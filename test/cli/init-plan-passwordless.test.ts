@@ -17,8 +17,8 @@ import type { Plan } from "../../src/plan/plan.js";
 import { root } from "./support/cli.js";
 
 const SECRET = "TEST_SECRET_0123456789_abcdefghijklmnopqrstu";
-const SERVER_COMMENT = "# Email link: the SMTP server that sends the sign-in links, e.g. smtp://user:password@smtp.example.com:587";
-const FROM_COMMENT = '# Email link: the sender of the sign-in links, e.g. "Sign in <no-reply@example.com>"';
+const SERVER_COMMENT = "# Mail: the SMTP server the app's links go out through (sign-in, sign-up confirmation, password reset), e.g. smtp://user:password@smtp.example.com:587";
+const FROM_COMMENT = '# Mail: the sender of those mails, e.g. "Example <no-reply@example.com>"';
 const WEBAUTHN_STEP = /^Passkeys \(WebAuthn\) are experimental in the runtime: `experimental: \{ enableWebAuthn: true \}` in the config turns them on\. Browsers make and use them only on https or on http:\/\/localhost — not on an IP address such as http:\/\/127\.0\.0\.1 —/;
 
 type App = "sveltekit" | "solid-start-v2" | "solid-start-v1";
@@ -32,7 +32,7 @@ function project(app: App): ProjectSnapshot {
 function plan(app: App, answers: Partial<InitAnswers>, snapshot = project(app)): Plan {
   const framework = app === "sveltekit" ? "sveltekit" : "solid-start";
   return planInit({
-    answers: { framework, providers: ["credentials"], strategy: "database", adapter: "pglite", databaseUrl: "", ...answers },
+    answers: { framework, providers: ["password"], strategy: "database", adapter: "pglite", databaseUrl: "", ...answers },
     project: snapshot,
     packageManager: "npm",
     templates: packageTemplates,
@@ -58,10 +58,10 @@ describe("planInit with email and passkey: every file as a snapshot", () => {
   it.each([
     ["SvelteKit: email, pglite, database sessions", "sveltekit", { providers: ["email"] }],
     ["SvelteKit: passkey, sqlite, jwt", "sveltekit", { providers: ["passkey"], adapter: "sqlite", strategy: "jwt" }],
-    ["SvelteKit: credentials + email + passkey + github, pglite, database sessions", "sveltekit", { providers: ["credentials", "email", "passkey", "github"] }],
+    ["SvelteKit: password + email + passkey + github, pglite, database sessions", "sveltekit", { providers: ["password", "email", "passkey", "github"] }],
     ["SolidStart 2: email, pglite, database sessions", "solid-start-v2", { providers: ["email"] }],
     ["SolidStart 1.x: passkey, postgres, database sessions", "solid-start-v1", { providers: ["passkey"], adapter: "postgres" }],
-    ["SolidStart 2: credentials + email + passkey, pglite, database sessions", "solid-start-v2", { providers: ["credentials", "email", "passkey"] }],
+    ["SolidStart 2: password + email + passkey, pglite, database sessions", "solid-start-v2", { providers: ["password", "email", "passkey"] }],
   ] as const)("%s", (_name, app, answers) => {
     const p = plan(app, { ...answers, providers: [...answers.providers] } as Partial<InitAnswers>);
     const files = Object.fromEntries(p.changes.map((c) => [c.path, c.before === null ? c.after : { before: c.before, after: c.after }]));
@@ -86,10 +86,11 @@ describe.each(["sveltekit", "solid-start-v2"] as const)("planInit with email and
     expect(emailOnly).not.toContain("experimental");
   });
 
-  it("a database without passwords: db.ts and schema.ts, no sign-up, no password module; the next steps open /signin", () => {
+  it("a database without passwords: db.ts and schema.ts, no account pages, no password messages; the next steps open /signin", () => {
     const p = both();
     expect(paths(p)).toEqual(expect.arrayContaining(["src/lib/server/db.ts", "src/lib/server/schema.ts"]));
-    expect(paths(p).filter((path) => /signup|passwords|sign-up-errors/.test(path))).toEqual([]);
+    expect(paths(p).filter((path) => /signup|forgot-password|reset-password|passwords|sign-up-errors|auth-messages/.test(path))).toEqual([]);
+    expect(after(p, "src/auth.ts")).not.toContain("Password");
     expect(p.dependencies["@electric-sql/pglite"]).toBeDefined();
     expect(p.nextSteps.join("\n")).toMatch(/open http:\/\/localhost:5173\/signin;/);
   });
@@ -101,6 +102,9 @@ describe.each(["sveltekit", "solid-start-v2"] as const)("planInit with email and
     expect(plan(app, { providers: ["passkey"] }).dependencies.nodemailer).toBeUndefined();
     expect(plan(app, { providers: ["passkey"] }).dependencies["@simplewebauthn/server"]).toBe(DRIVER_VERSIONS["@simplewebauthn/server"]);
     expect(plan(app, { providers: ["email"] }).dependencies["@simplewebauthn/server"]).toBeUndefined();
+    // The Password provider mails its confirmation and reset links the same way: one nodemailer for both.
+    expect(plan(app, { providers: ["password"] }).dependencies.nodemailer).toBe(DRIVER_VERSIONS.nodemailer);
+    expect(plan(app, { providers: ["password", "email"] }).dependencies.nodemailer).toBe(DRIVER_VERSIONS.nodemailer);
   });
 
   it(".env and .env.example: AUTH_EMAIL_SERVER and AUTH_EMAIL_FROM as empty placeholders under a comment saying what goes there", () => {
@@ -129,8 +133,12 @@ describe.each(["sveltekit", "solid-start-v2"] as const)("planInit with email and
       "email and passkey need a database (Email link keeps its one-time sign-in tokens there, Passkey the passkeys): they use the embedded PGlite database (.pglite/, created on the app's first start).",
     );
     expect(plan(app, { providers: ["passkey"], adapter: "sqlite" }).nextSteps).toContain("passkey needs a database (Passkey keeps the passkeys there): it uses the SQLite file .data/auth.sqlite.");
+    // Passwords need one too now; all three are named in one step.
+    expect(plan(app, { providers: ["password", "email", "passkey"] }).nextSteps).toContain(
+      "password, email and passkey need a database (Email and password keeps the accounts and their password hashes there, Email link its one-time sign-in tokens, Passkey the passkeys): they use the embedded PGlite database (.pglite/, created on the app's first start).",
+    );
     // Nothing about databases for providers that need none.
-    expect(plan(app, { providers: ["credentials"] }).nextSteps.join("\n")).not.toContain("need a database");
+    expect(plan(app, { providers: ["github"], adapter: "none", strategy: "jwt" }).nextSteps.join("\n")).not.toMatch(/needs? a database/);
   });
 
   it("the sign-in page: a form that mails a link, a passkey form whose email field offers passkeys (autocomplete username webauthn), fixed error messages", () => {
@@ -162,24 +170,24 @@ describe.each(["sveltekit", "solid-start-v2"] as const)("planInit with email and
 
   it("the sign-in page: with two or more forms that each ask for an email, a heading says which way each signs in", () => {
     const headings = (providers: string[]) => [...after(plan(app, { providers }), signInPage(app))!.matchAll(/<h2>(.*)<\/h2>/g)].map((m) => m[1]);
-    expect(headings(["credentials", "email", "passkey", "github"])).toEqual(["With a password", "With a link by email", "With a passkey", "With another account"]);
+    expect(headings(["password", "email", "passkey", "github"])).toEqual(["With a password", "With a link by email", "With a passkey", "With another account"]);
     expect(headings(["email", "passkey"])).toEqual(["With a link by email", "With a passkey"]);
     // One email field: the page's own heading is enough.
-    expect(headings(["credentials", "github"])).toEqual([]);
+    expect(headings(["password", "github"])).toEqual([]);
     expect(headings(["email"])).toEqual([]);
     expect(headings(["passkey", "github"])).toEqual([]);
   });
 
   it("the config limits sign-in attempts per email address (not per client address) when there are passwords or email links", () => {
     const config = (providers: string[]) => after(plan(app, { providers }), "src/auth.ts")!;
-    for (const providers of [["credentials"], ["email"], ["credentials", "email", "passkey", "github"]]) {
+    for (const providers of [["password"], ["email"], ["password", "email", "passkey", "github"]]) {
       expect(config(providers), providers.join(",")).toMatch(/^\s+rateLimit: \{ ip: false \},$/m);
     }
     // Passkeys are counted per client address only, OAuth not at all: nothing to limit per email.
     for (const providers of [["passkey"], ["github"], ["passkey", "github"]]) expect(config(providers), providers.join(",")).not.toContain("rateLimit");
     if (app === "sveltekit") {
       // The password form shows the handler's message instead of SvelteKit's 429 error page.
-      expect(after(plan(app, { providers: ["credentials"] }), "src/routes/signin/+page.server.ts")).toContain(
+      expect(after(plan(app, { providers: ["password"] }), "src/routes/signin/+page.server.ts")).toContain(
         "if (isHttpError(error, 429)) return fail(429, { error: error.body.message });",
       );
     }
@@ -201,32 +209,42 @@ describe.each(["sveltekit", "solid-start-v2"] as const)("planInit with email and
 
   it("a re-run adding them keeps the user's config and points to auth add-provider", () => {
     const first = applied(project(app), plan(app, {}));
-    const p = plan(app, { providers: ["credentials", "email", "passkey"] }, first);
+    const p = plan(app, { providers: ["password", "email", "passkey"] }, first);
     expect(p.kept).toContainEqual({ path: "src/auth.ts", reason: expect.stringContaining("differs from what auth-init writes") });
     expect(p.nextSteps[0]).toBe("src/auth.ts is your own and was kept: if it lacks them, add the providers with `npx auth add-provider email passkey`, which edits it in place.");
   });
 });
 
 describe("SolidStart 2 builds: nodemailer and @simplewebauthn/server stay packages of the server", () => {
-  const traced = (text: string | undefined) => [.../traceDeps: \[([^\]]*)\]/.exec(text ?? "")![1]!.matchAll(/"([^"]+)"/g)].map((m) => m[1]);
+  // [] without a traceDeps entry (or without the file).
+  const traced = (text: string | undefined) => [...(/traceDeps: \[([^\]]*)\]/.exec(text ?? "")?.[1] ?? "").matchAll(/"([^"]+)"/g)].map((m) => m[1]);
 
   it("nitro.config.ts traces nodemailer and @simplewebauthn/server (with PGlite, or alone on another database); 1.x needs no config", () => {
     expect(traced(after(plan("solid-start-v2", { providers: ["email"] }), "nitro.config.ts"))).toEqual(["@electric-sql/pglite", "nodemailer"]);
     expect(traced(after(plan("solid-start-v2", { providers: ["email"], adapter: "postgres" }), "nitro.config.ts"))).toEqual(["nodemailer"]);
     expect(traced(after(plan("solid-start-v2", { providers: ["passkey"], adapter: "postgres" }), "nitro.config.ts"))).toEqual(["@simplewebauthn/server"]);
     expect(traced(after(plan("solid-start-v2", { providers: ["email", "passkey"] }), "nitro.config.ts"))).toEqual(["@electric-sql/pglite", "nodemailer", "@simplewebauthn/server"]);
-    expect(paths(plan("solid-start-v2", { providers: ["credentials"], adapter: "postgres" }))).not.toContain("nitro.config.ts");
+    // The Password provider mails with nodemailer too: traced with it, once when email links come along.
+    expect(traced(after(plan("solid-start-v2", { providers: ["password"] }), "nitro.config.ts"))).toEqual(["@electric-sql/pglite", "nodemailer"]);
+    expect(traced(after(plan("solid-start-v2", { providers: ["password", "email"] }), "nitro.config.ts"))).toEqual(["@electric-sql/pglite", "nodemailer"]);
+    expect(traced(after(plan("solid-start-v2", { providers: ["password"], adapter: "postgres" }), "nitro.config.ts"))).toEqual(["nodemailer"]);
+    expect(paths(plan("solid-start-v2", { providers: ["github"], adapter: "postgres" }))).not.toContain("nitro.config.ts");
     expect(paths(plan("solid-start-v1", { providers: ["email", "passkey"] }))).not.toContain("nitro.config.ts");
   });
 
   it("the app's own nitro.config.ts is kept, with the traceDeps entries it lacks", () => {
     const own = `import { defineConfig } from "nitro/config";\n\nexport default defineConfig({ traceDeps: ["@electric-sql/pglite"] });\n`;
-    const p = plan("solid-start-v2", { providers: ["email"] }, { ...project("solid-start-v2"), files: { ...project("solid-start-v2").files, "nitro.config.ts": own } });
+    const withOwn = { ...project("solid-start-v2"), files: { ...project("solid-start-v2").files, "nitro.config.ts": own } };
+    const p = plan("solid-start-v2", { providers: ["email"] }, withOwn);
     expect(p.kept).toEqual([{ path: "nitro.config.ts", reason: 'it is the app\'s own: add `traceDeps: ["nodemailer"]` to it, or the built server cannot send sign-in mails' }]);
+    // Passwords alone: the same entry is missing (their confirmation and reset mails).
+    expect(plan("solid-start-v2", { providers: ["password"] }, withOwn).kept).toEqual([
+      { path: "nitro.config.ts", reason: expect.stringMatching(/^it is the app's own: add `traceDeps: \["nodemailer"\]` to it, or the built server cannot send /) },
+    ]);
   });
 });
 
-describe("email and passkey need a database", () => {
+describe("email, passkey and password need a database", () => {
   const answers = (providers: string[], adapter: InitAnswers["adapter"] = "none"): InitAnswers => ({ framework: "sveltekit", providers, adapter, strategy: "jwt", databaseUrl: "" });
 
   it("--adapter none is refused, naming the provider, what it keeps and --adapter pglite", () => {
@@ -235,11 +253,14 @@ describe("email and passkey need a database", () => {
       "email needs a database (Email link keeps its one-time sign-in tokens there): use --adapter pglite (embedded PostgreSQL, nothing to set up), or postgres, sqlite, hosted-store, instead of --adapter none",
     );
     expect(() => checkAnswers(answers(["github", "passkey"]))).toThrow(/^passkey needs a database \(Passkey keeps the passkeys there\): use --adapter pglite/);
-    expect(() => checkAnswers(answers(["credentials", "email", "passkey"]))).toThrow(/^email and passkey need a database \(Email link keeps its one-time sign-in tokens there, Passkey the passkeys\)/);
+    expect(() => checkAnswers(answers(["password", "email", "passkey"]))).toThrow(
+      /^password, email and passkey need a database \(Email and password keeps the accounts and their password hashes there, Email link its one-time sign-in tokens, Passkey the passkeys\)/,
+    );
+    expect(() => checkAnswers(answers(["password", "github"]))).toThrow(/^password needs a database \(Email and password keeps the accounts and their password hashes there\): use --adapter pglite/);
   });
 
-  it("any database will do, with either session strategy; OAuth and credentials still work without one", () => {
-    for (const adapter of ["pglite", "postgres", "sqlite", "hosted-store"] as const) expect(() => checkAnswers(answers(["email", "passkey"], adapter))).not.toThrow();
-    expect(() => checkAnswers(answers(["credentials", "github"]))).not.toThrow();
+  it("any database will do, with either session strategy; OAuth still works without one", () => {
+    for (const adapter of ["pglite", "postgres", "sqlite", "hosted-store"] as const) expect(() => checkAnswers(answers(["password", "email", "passkey"], adapter))).not.toThrow();
+    expect(() => checkAnswers(answers(["github", "google"]))).not.toThrow();
   });
 });

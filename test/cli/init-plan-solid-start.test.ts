@@ -18,8 +18,10 @@ import { root } from "./support/cli.js";
 
 const SECRET = "TEST_SECRET_0123456789_abcdefghijklmnopqrstu";
 const RUNTIME = "^0.1.0";
-const DEFAULTS: InitAnswers = { framework: "solid-start", providers: ["credentials"], strategy: "database", adapter: "pglite", databaseUrl: "" };
+const DEFAULTS: InitAnswers = { framework: "solid-start", providers: ["password"], strategy: "database", adapter: "pglite", databaseUrl: "" };
 const START = "node --env-file=.env .output/server/index.mjs";
+const MAIL_KEYS =
+  '# Mail: the SMTP server the app\'s links go out through (sign-in, sign-up confirmation, password reset), e.g. smtp://user:password@smtp.example.com:587\nAUTH_EMAIL_SERVER=\n# Mail: the sender of those mails, e.g. "Example <no-reply@example.com>"\nAUTH_EMAIL_FROM=\n';
 
 type Version = "v2" | "v1";
 
@@ -59,13 +61,12 @@ const withScripts = (project: ProjectSnapshot, scripts: Record<string, string>) 
 
 describe("planInit for SolidStart", () => {
   it.each([
-    ["SolidStart 2: credentials, pglite, database sessions", "v2", {}],
-    ["SolidStart 1.x: credentials, pglite, database sessions", "v1", {}],
-    ["SolidStart 2: credentials, postgres, jwt", "v2", { adapter: "postgres", strategy: "jwt", databaseUrl: "postgres://app:pw@localhost:5432/app" }],
-    ["SolidStart 1.x: credentials, no database, jwt", "v1", { adapter: "none", strategy: "jwt" }],
-    ["SolidStart 2: credentials, sqlite, database sessions", "v2", { adapter: "sqlite" }],
-    ["SolidStart 2: credentials, hosted-store, database sessions", "v2", { adapter: "hosted-store" }],
-    ["SolidStart 2: credentials + keycloak, pglite, database sessions", "v2", { providers: ["credentials", "keycloak"] }],
+    ["SolidStart 2: password, pglite, database sessions", "v2", {}],
+    ["SolidStart 1.x: password, pglite, database sessions", "v1", {}],
+    ["SolidStart 2: password, postgres, jwt", "v2", { adapter: "postgres", strategy: "jwt", databaseUrl: "postgres://app:pw@localhost:5432/app" }],
+    ["SolidStart 2: password, sqlite, database sessions", "v2", { adapter: "sqlite" }],
+    ["SolidStart 2: password, hosted-store, database sessions", "v2", { adapter: "hosted-store" }],
+    ["SolidStart 2: password + keycloak, pglite, database sessions", "v2", { providers: ["password", "keycloak"] }],
     ["SolidStart 1.x: github (OAuth only), no database, jwt", "v1", { adapter: "none", strategy: "jwt", providers: ["github"] }],
   ] as const)("%s: every file as a snapshot", (_name, version, answers) => {
     const p = plan(fixture(version), answers as Partial<InitAnswers>);
@@ -74,13 +75,17 @@ describe("planInit for SolidStart", () => {
     expect({ kept: p.kept, dependencies: p.dependencies, devDependencies: p.devDependencies, env: p.env, nextSteps: p.nextSteps }).toMatchSnapshot();
   });
 
-  it("SolidStart 2: the middleware is registered in solidStart({...}) of vite.config.ts; PGlite stays a package of the server (nitro.config.ts)", () => {
+  it("SolidStart 2: the middleware is registered in solidStart({...}) of vite.config.ts; PGlite and nodemailer stay packages of the server (nitro.config.ts)", () => {
     const p = plan(fixture("v2"));
     expect(after(p, "vite.config.ts")).toContain(`plugins: [solidStart({ middleware: "./src/middleware.ts" }), nitro()],`);
-    expect(after(p, "nitro.config.ts")).toMatch(/traceDeps: \[\n {4}"@electric-sql\/pglite",\n {2}\],/);
+    expect(after(p, "nitro.config.ts")).toMatch(/traceDeps: \[\n {4}"@electric-sql\/pglite",\n {4}"nodemailer",\n {2}\],/);
+    expect(after(p, "nitro.config.ts")).toContain("// nodemailer is imported by the runtime only when it sends a mail, by a name Nitro cannot follow.");
     expect(after(p, "src/middleware.ts")).toContain(`authMiddleware(authConfig, { protectedPaths: ["/protected"], signInPage: "/signin" })`);
-    // Nitro bundles pg fine: no config for it.
-    expect(paths(plan(fixture("v2"), { adapter: "postgres" }))).not.toContain("nitro.config.ts");
+    // Nitro bundles pg fine; nodemailer, which the Password provider mails with, still needs the entry.
+    expect(paths(plan(fixture("v2"), { adapter: "postgres" }))).toContain("nitro.config.ts");
+    expect(after(plan(fixture("v2"), { adapter: "postgres" }), "nitro.config.ts")).toMatch(/traceDeps: \[\n {4}"nodemailer",\n {2}\],/);
+    // Nothing to trace without PGlite and without mail.
+    expect(paths(plan(fixture("v2"), { adapter: "postgres", providers: ["github"] }))).not.toContain("nitro.config.ts");
   });
 
   it("SolidStart 1.x: the middleware is registered in defineConfig({...}) of app.config.ts; vinxi's Nitro keeps PGlite external by itself", () => {
@@ -96,9 +101,12 @@ describe("planInit for SolidStart", () => {
   });
 
   it("SolidStart 2 on a Node older than 22: the next steps say dev and build need Node 22+; not on Node 22, not for 1.x", () => {
-    expect(plan(fixture("v2")).nextSteps[0]).toBe(
+    expect(plan(fixture("v2")).nextSteps).toContain(
       "SolidStart 2 needs Node.js 22 or newer for `npm run dev` and `npm run build` (this is Node.js 20.19.0); the built server runs on Node.js 20 too.",
     );
+    // Before the step that starts the dev server.
+    const steps = plan(fixture("v2")).nextSteps;
+    expect(steps.findIndex((step) => step.startsWith("SolidStart 2 needs Node.js 22"))).toBeLessThan(steps.findIndex((step) => step.startsWith("Start the app")));
     expect(plan(fixture("v2"), {}, { nodeVersion: "22.12.0" }).nextSteps.join("\n")).not.toContain("Node.js 22");
     expect(plan(fixture("v1")).nextSteps.join("\n")).not.toContain("Node.js 22");
   });
@@ -126,32 +134,74 @@ describe("planInit for SolidStart", () => {
     expect(p.nextSteps.at(-1)).toContain("give the server AUTH_SECRET and AUTH_URL");
   });
 
-  it("the pages post plain forms with the CSRF token: the sign-in page to the handler, sign-up through a server action", () => {
+  it("the pages post plain forms with the CSRF token to the handler: sign-in (provider password), sign-up, forgot and reset password", () => {
     const p = plan(fixture("v2"));
-    expect(after(p, "src/routes/signin.tsx")).toContain(`<form method="post" action="/api/auth/callback/credentials">`);
+    const csrf = `<input type="hidden" name="csrfToken" value={csrfToken() ?? ""} />`;
+    const signIn = after(p, "src/routes/signin.tsx")!;
+    expect(signIn).toContain(`<form method="post" action="/api/auth/callback/password">\n        ${csrf}`);
+    // The link mailed at sign-up opens the page with ?email=&confirm=: the form sends the token back with the password.
+    expect(signIn).toContain(`<Show when={confirm()}>{(token) => <input type="hidden" name="confirm" value={token()} />}</Show>`);
+    expect(signIn).toContain(`<a href="/forgot-password">Forgot your password?</a>`);
+    expect(signIn).toContain(`No account yet? <a href="/signup">Sign up</a>`);
+    expect(signIn).toContain(`if (type === "CredentialsSignin") return signInMessage(code);`);
+    expect(signIn).toContain(`import { signInMessage } from "../lib/auth-messages";`);
+    expect(signIn).not.toContain("/api/auth/callback/credentials");
     expect(after(p, "src/routes/signout.tsx")).toContain(`<form method="post" action="/api/auth/signout">`);
+
     const signUp = after(p, "src/routes/signup.tsx")!;
-    expect(signUp).toContain(`"use server";`);
-    expect(signUp).toContain("csrfTokenMatches(event, form.get(\"csrfToken\"))");
-    expect(after(p, "src/auth.ts")).toContain(`pages: { signIn: "/signin" },`);
+    expect(signUp).toContain(`<form method="post" action="/api/auth/signup">\n        ${csrf}`);
+    expect(signUp).toContain(`<Show when={text("code")}>{(code) => <p role="alert">{signUpMessage(code())}</p>}</Show>`);
+    expect(signUp).toContain(`minlength={MIN_PASSWORD_LENGTH} maxlength={MAX_PASSWORD_LENGTH} required />`);
+    const forgot = after(p, "src/routes/forgot-password.tsx")!;
+    expect(forgot).toContain(`<form method="post" action="/api/auth/forgot-password">\n        ${csrf}`);
+    expect(forgot).toContain(`<Show when={text("code")}>{(code) => <p role="alert">{resetMessage(code())}</p>}</Show>`);
+    const reset = after(p, "src/routes/reset-password.tsx")!;
+    expect(reset).toContain(`<form method="post" action="/api/auth/reset-password">\n              ${csrf}`);
+    expect(reset).toContain(`<input type="hidden" name="token" value={token()} />`);
+    expect(reset).toContain(`<input type="hidden" name="email" value={text("email") ?? ""} />`);
+    // Plain forms, no server actions of the app's own: the handler checks the token and does the work.
+    for (const page of [signUp, forgot, reset]) {
+      expect(page).not.toMatch(/"use server"|action\(|csrfTokenMatches|passwords/);
+      expect(page).toContain(`import { getCsrfToken } from "../lib/session";`);
+    }
+    // Fixed messages from src/lib/auth-messages.ts (next to the pages, outside the server folder).
+    expect(paths(p)).toContain("src/lib/auth-messages.ts");
+    expect(signUp).toContain(`from "../lib/auth-messages";`);
+
+    expect(after(p, "src/auth.ts")).toContain(`pages: { signIn: "/signin", signUp: "/signup", forgotPassword: "/forgot-password", resetPassword: "/reset-password" },`);
     expect(after(p, "src/lib/server/db.ts")).toContain("new PGlite(process.env.PGLITE_DIR || '.pglite')");
   });
 
-  it("without a database: no sign-up, no lib files; authorize refuses every sign-in until written", () => {
-    const p = plan(fixture("v2"), { adapter: "none", strategy: "jwt" });
-    expect(paths(p)).not.toContain("src/routes/signup.tsx");
-    expect(paths(p).filter((path) => path.startsWith("src/lib/server/") && path !== "src/lib/server/auth-handler.ts")).toEqual([]);
-    expect(after(p, "src/lib/server/auth-handler.ts")).not.toContain("signInWithCredentials");
-    expect(after(p, "src/routes/signin.tsx")).not.toContain("/signup");
-    expect(after(p, "src/auth.ts")).toContain("return null;");
-    expect(p.nextSteps.join("\n")).toContain("every sign-in is refused");
+  it("src/auth.ts lists Password({ developmentMail: dev }), dev from NODE_ENV; in production a server without mail settings stops when it loads the config", () => {
+    const config = after(plan(fixture("v2")), "src/auth.ts")!;
+    expect(config).toContain(`import { Password } from "@gatehouse/runtime/providers";`);
+    expect(config).toContain(`const dev = process.env.NODE_ENV === "development";`);
+    expect(config).toContain("if (!dev && (!process.env.AUTH_EMAIL_SERVER || !process.env.AUTH_EMAIL_FROM)) {\n  throw new Error(");
+    expect(config).toMatch(/ {2}providers: \[\n( {4}\/\/[^\n]*\n)+ {4}Password\(\{ developmentMail: dev \}\),\n {2}\],/);
+    expect(config).not.toMatch(/Credentials|authorize|verifyPassword/);
+  });
+
+  it("the app has no password code of its own: the auth handler module only reads the CSRF token, db.ts only makes the adapter; sign-up and reset pages need a database", () => {
+    for (const adapter of ["pglite", "postgres", "sqlite", "hosted-store"] as const) {
+      const p = plan(fixture("v2"), { adapter });
+      expect(paths(p).filter((path) => /passwords|sign-up-errors/.test(path)), adapter).toEqual([]);
+      expect(after(p, "src/lib/server/db.ts"), adapter).not.toMatch(/user_passwords|INSERT|UPDATE|SELECT/);
+      const handler = after(p, "src/lib/server/auth-handler.ts")!;
+      expect(handler, adapter).not.toMatch(/csrfTokenMatches|signInWithCredentials|POST|timingSafeEqual|@solidjs\/router/);
+      expect(handler, adapter).toContain("export async function csrfToken(event: RequestEventLike): Promise<string> {");
+    }
+    // OAuth alone, no database: no account pages, no messages, no database modules.
+    const oauth = plan(fixture("v2"), { providers: ["github"], adapter: "none", strategy: "jwt" });
+    expect(paths(oauth).filter((path) => /signup|forgot-password|reset-password|auth-messages/.test(path))).toEqual([]);
+    expect(paths(oauth).filter((path) => path.startsWith("src/lib/server/") && path !== "src/lib/server/auth-handler.ts")).toEqual([]);
+    expect(after(oauth, "src/routes/signin.tsx")).not.toMatch(/\/signup|forgot-password|auth-messages/);
   });
 
   it("OAuth providers: imported and listed bare, a plain form with the CSRF token per provider, keys in .env, callback URLs under /api/auth", () => {
-    const p = plan(fixture("v2"), { providers: ["credentials", "keycloak"] });
+    const p = plan(fixture("v2"), { providers: ["password", "keycloak"] });
     const config = after(p, "src/auth.ts")!;
-    expect(config).toContain(`import { Credentials, Keycloak } from "@gatehouse/runtime/providers";`);
-    expect(config).toMatch(/ {4}\}\),\n {4}Keycloak,\n {2}\],/);
+    expect(config).toContain(`import { Password, Keycloak } from "@gatehouse/runtime/providers";`);
+    expect(config).toMatch(/ {4}Password\(\{ developmentMail: dev \}\),\n {4}Keycloak,\n {2}\],/);
     const signIn = after(p, "src/routes/signin.tsx")!;
     expect(signIn).toContain(
       `<form method="post" action="/api/auth/signin/keycloak">\n        <input type="hidden" name="csrfToken" value={csrfToken() ?? ""} />\n        <input type="hidden" name="callbackUrl" value={callbackUrl()} />\n        <button type="submit">Sign in with Keycloak</button>\n      </form>`,
@@ -159,19 +209,20 @@ describe("planInit for SolidStart", () => {
     expect(signIn).toContain(`if (type === "OAuthAccountNotLinked")`);
     // The button auth add-provider suggests for a provider added later is this one.
     expect(signIn.replace(/\n\s*/g, "")).toContain(layoutFor("solid-start").signInButton({ id: "keycloak", name: "Keycloak" }));
-    expect(after(p, ".env")).toBe(`AUTH_SECRET="${SECRET}"\nAUTH_KEYCLOAK_ID=\nAUTH_KEYCLOAK_SECRET=\nAUTH_KEYCLOAK_ISSUER=\n`);
-    expect(after(p, ".env.example")).toBe("AUTH_SECRET=\nAUTH_KEYCLOAK_ID=\nAUTH_KEYCLOAK_SECRET=\nAUTH_KEYCLOAK_ISSUER=\n");
+    expect(after(p, ".env")).toBe(`AUTH_SECRET="${SECRET}"\n${MAIL_KEYS}AUTH_KEYCLOAK_ID=\nAUTH_KEYCLOAK_SECRET=\nAUTH_KEYCLOAK_ISSUER=\n`);
+    expect(after(p, ".env.example")).toBe(`AUTH_SECRET=\n${MAIL_KEYS}AUTH_KEYCLOAK_ID=\nAUTH_KEYCLOAK_SECRET=\nAUTH_KEYCLOAK_ISSUER=\n`);
     expect(p.nextSteps[0]).toMatch(/^Register the callback URL http:\/\/localhost:5173\/api\/auth\/callback\/keycloak for Keycloak, then set AUTH_KEYCLOAK_ID, AUTH_KEYCLOAK_SECRET and AUTH_KEYCLOAK_ISSUER in \.env\. Enter it as/);
     // 1.x: vinxi's dev server.
     expect(plan(fixture("v1"), { providers: ["github"], adapter: "none", strategy: "jwt" }).nextSteps[0]).toContain("http://localhost:3000/api/auth/callback/github for GitHub");
   });
 
-  it("OAuth providers only, no database: no sign-up, no credentials, JWT sessions; running again changes nothing", () => {
+  it("OAuth providers only, no database: no sign-up, no password, JWT sessions; running again changes nothing", () => {
     const answers = { providers: ["github"], adapter: "none", strategy: "jwt" } as const;
     const p = plan(fixture("v1"), { ...answers, providers: [...answers.providers] });
     expect(paths(p)).not.toContain("src/routes/signup.tsx");
-    expect(after(p, "src/auth.ts")).not.toContain("Credentials");
-    expect(after(p, "src/routes/signin.tsx")).not.toContain("/api/auth/callback/credentials");
+    expect(after(p, "src/auth.ts")).not.toMatch(/Credentials|Password/);
+    expect(after(p, "src/auth.ts")).toContain(`pages: { signIn: "/signin" },`);
+    expect(after(p, "src/routes/signin.tsx")).not.toMatch(/\/api\/auth\/callback\/(credentials|password)/);
     expect(plan(applied(fixture("v1"), p), { ...answers, providers: [...answers.providers] }).changes).toEqual([]);
   });
 
@@ -220,11 +271,15 @@ describe("planInit for SolidStart", () => {
     ]);
   });
 
-  it("the app's own nitro.config.ts (SolidStart 2, PGlite) is kept, with the traceDeps entry to add", () => {
+  it("the app's own nitro.config.ts (SolidStart 2, PGlite) is kept, with the traceDeps entries to add", () => {
     const own = `import { defineConfig } from "nitro/config";\n\nexport default defineConfig({ preset: "node-server" });\n`;
+    const oauth = plan(fixture("v2", { "nitro.config.ts": own }), { providers: ["github"] });
+    expect(paths(oauth)).not.toContain("nitro.config.ts");
+    expect(oauth.kept).toEqual([{ path: "nitro.config.ts", reason: expect.stringContaining('`traceDeps: ["@electric-sql/pglite"]`') }]);
+    // With passwords (the default), nodemailer too: the Password provider mails with it.
     const p = plan(fixture("v2", { "nitro.config.ts": own }));
     expect(paths(p)).not.toContain("nitro.config.ts");
-    expect(p.kept).toEqual([{ path: "nitro.config.ts", reason: expect.stringContaining('`traceDeps: ["@electric-sql/pglite"]`') }]);
+    expect(p.kept).toEqual([{ path: "nitro.config.ts", reason: expect.stringContaining('`traceDeps: ["@electric-sql/pglite", "nodemailer"]`') }]);
   });
 
   it("--framework solid-start without @solidjs/start in package.json: the config files say which major", () => {

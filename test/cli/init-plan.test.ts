@@ -3,7 +3,8 @@
  * -> Plan. Rendered files are compared with stored snapshots; re-runs, files the
  * user changed and existing env values are checked one by one.
  */
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { HOSTED_STORE_ENV } from "../../runtime/src/adapters/hosted-store/index.js";
@@ -27,7 +28,14 @@ import { root } from "./support/cli.js";
 
 const SECRET = "TEST_SECRET_0123456789_abcdefghijklmnopqrstu";
 const RUNTIME = "^0.1.0";
-const DEFAULTS: InitAnswers = { framework: "sveltekit", providers: ["credentials"], strategy: "database", adapter: "pglite", databaseUrl: "" };
+const DEFAULTS: InitAnswers = { framework: "sveltekit", providers: ["password"], strategy: "database", adapter: "pglite", databaseUrl: "" };
+const SERVER_COMMENT = "# Mail: the SMTP server the app's links go out through (sign-in, sign-up confirmation, password reset), e.g. smtp://user:password@smtp.example.com:587";
+const FROM_COMMENT = '# Mail: the sender of those mails, e.g. "Example <no-reply@example.com>"';
+/** The mail keys the Password provider reads, as .env gets them: empty, each under its comment. */
+const MAIL_KEYS = `${SERVER_COMMENT}\nAUTH_EMAIL_SERVER=\n${FROM_COMMENT}\nAUTH_EMAIL_FROM=\n`;
+/** The next step on mail: in development the links go to the console and .gatehouse/mail/; production needs both keys. */
+const MAIL_STEP =
+  /^Sign-up and password reset mail a link\. In development, with AUTH_EMAIL_SERVER empty, the link is printed on the dev server's console \(and kept in \.gatehouse\/mail\/\); in production, set AUTH_EMAIL_SERVER and AUTH_EMAIL_FROM/;
 
 function svApp(overrides: Record<string, string | null> = {}): ProjectSnapshot {
   const project = readProject(join(root, "test/cli/fixtures/sveltekit-minimal"), [...DETECT_PATHS, ...initPaths("sveltekit")]);
@@ -49,12 +57,11 @@ const after = (p: Plan, path: string) => p.changes.find((c) => c.path === path)?
 
 describe("planInit for SvelteKit", () => {
   it.each([
-    ["credentials, pglite, database sessions", {}],
-    ["credentials, postgres, jwt", { adapter: "postgres", strategy: "jwt", databaseUrl: "postgres://app:pw@localhost:5432/app" }],
-    ["credentials, no database, jwt", { adapter: "none", strategy: "jwt" }],
-    ["credentials, sqlite, database sessions", { adapter: "sqlite" }],
-    ["credentials, hosted-store, database sessions", { adapter: "hosted-store", databaseUrl: "postgres://app:pw@store.example.com:5432/app" }],
-    ["credentials + keycloak, sqlite, database sessions", { adapter: "sqlite", providers: ["credentials", "keycloak"] }],
+    ["password, pglite, database sessions", {}],
+    ["password, postgres, jwt", { adapter: "postgres", strategy: "jwt", databaseUrl: "postgres://app:pw@localhost:5432/app" }],
+    ["password, sqlite, database sessions", { adapter: "sqlite" }],
+    ["password, hosted-store, database sessions", { adapter: "hosted-store", databaseUrl: "postgres://app:pw@store.example.com:5432/app" }],
+    ["password + keycloak, sqlite, database sessions", { adapter: "sqlite", providers: ["password", "keycloak"] }],
     ["github + keycloak (OAuth only), no database, jwt", { adapter: "none", strategy: "jwt", providers: ["github", "keycloak"] }],
   ] as const)("%s: every file as a snapshot", (_name, answers) => {
     const p = plan(answers as Partial<InitAnswers>);
@@ -63,52 +70,84 @@ describe("planInit for SvelteKit", () => {
     expect({ kept: p.kept, dependencies: p.dependencies, devDependencies: p.devDependencies, env: p.env, nextSteps: p.nextSteps }).toMatchSnapshot();
   });
 
-  it("with a database: sign-up, the password module and the schema; the data folder is git-ignored", () => {
+  it("password: the account pages, their messages, db.ts and schema.ts; no password code of the app's own; nodemailer; the data folder and development mail git-ignored", () => {
     const p = plan();
-    expect(p.changes.map((c) => c.path)).toEqual(
-      expect.arrayContaining(["src/routes/signup/+page.server.ts", "src/lib/server/passwords.ts", "src/lib/server/schema.ts", "src/lib/server/db.ts"]),
+    const paths = p.changes.map((c) => c.path);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        "src/routes/signup/+page.svelte",
+        "src/routes/forgot-password/+page.svelte",
+        "src/routes/reset-password/+page.svelte",
+        "src/lib/auth-messages.ts",
+        "src/lib/server/schema.ts",
+        "src/lib/server/db.ts",
+      ]),
     );
-    expect(after(p, ".gitignore")).toMatch(/\n\.pglite\/\n$/);
-    expect(p.dependencies).toEqual({ "@gatehouse/runtime": RUNTIME, "@electric-sql/pglite": DRIVER_VERSIONS["@electric-sql/pglite"] });
+    // The Password provider signs up, checks and resets passwords: no form action, no password module.
+    for (const gone of ["src/routes/signup/+page.server.ts", "src/lib/server/passwords.ts", "src/lib/server/sign-up-errors.ts"]) expect(paths).not.toContain(gone);
+    expect(after(p, ".gitignore")).toMatch(/\n# auth: secrets, the local database and development mail\n\.pglite\/\n\.gatehouse\/\n$/);
+    expect(p.dependencies).toEqual({ "@gatehouse/runtime": RUNTIME, "@electric-sql/pglite": DRIVER_VERSIONS["@electric-sql/pglite"], nodemailer: DRIVER_VERSIONS.nodemailer });
+    expect(JSON.parse(after(p, "package.json")!).dependencies.nodemailer).toBe(DRIVER_VERSIONS.nodemailer);
   });
 
-  it("without a database: no sign-up; authorize refuses every sign-in until written, and the next steps say so", () => {
-    const p = plan({ adapter: "none", strategy: "jwt" });
-    const paths = p.changes.map((c) => c.path);
-    expect(paths).not.toContain("src/routes/signup/+page.svelte");
-    expect(paths.filter((path) => path.startsWith("src/lib/"))).toEqual([]);
-    expect(after(p, "src/auth.ts")).toContain("return null;");
-    expect(after(p, "src/auth.ts")).not.toContain("$lib/server/db");
-    expect(after(p, "src/routes/signin/+page.svelte")).not.toContain("/signup");
-    expect(p.nextSteps.join("\n")).toContain("every sign-in is refused");
-    expect(p.dependencies).toEqual({ "@gatehouse/runtime": RUNTIME });
+  it("password needs a database: --adapter none is refused, naming why (credentials, its older id, too); OAuth alone still works without one", () => {
+    const refusal =
+      "password needs a database (Email and password keeps the accounts and their password hashes there): use --adapter pglite (embedded PostgreSQL, nothing to set up), or postgres, sqlite, hosted-store, instead of --adapter none";
+    expect(() => checkAnswers({ ...DEFAULTS, adapter: "none", strategy: "jwt" })).toThrow(UsageError);
+    expect(() => checkAnswers({ ...DEFAULTS, adapter: "none", strategy: "jwt" })).toThrow(refusal);
+    expect(() => checkAnswers({ ...DEFAULTS, providers: parseProviders("credentials"), adapter: "none", strategy: "jwt" })).toThrow(refusal);
+    expect(() => checkAnswers({ ...DEFAULTS, providers: ["password", "github"], adapter: "none", strategy: "jwt" })).toThrow(/^password needs a database/);
+    expect(() => checkAnswers({ ...DEFAULTS, providers: ["github"], adapter: "none", strategy: "jwt" })).not.toThrow();
+    for (const adapter of ["pglite", "postgres", "sqlite", "hosted-store"] as const) expect(() => checkAnswers({ ...DEFAULTS, adapter, strategy: "jwt" })).not.toThrow();
+  });
+
+  it("next steps: where the accounts are kept, /signup to start with, and how mail works in development and in production", () => {
+    const steps = plan().nextSteps;
+    expect(steps).toEqual([
+      "password needs a database (Email and password keeps the accounts and their password hashes there): it uses the embedded PGlite database (.pglite/, created on the app's first start).",
+      "Start the app with `npm run dev` and open http://localhost:5173/signup; http://localhost:5173/protected shows who is signed in.",
+      expect.stringMatching(MAIL_STEP),
+      expect.stringMatching(/^For production: /),
+    ]);
+    // No word about writing a password check: nothing is left to write.
+    expect(steps.join("\n")).not.toMatch(/authorize|every sign-in is refused/);
+    // Without passwords there is no mail to explain, and the page to open is /signin.
+    const oauthOnly = plan({ providers: ["github"], adapter: "none", strategy: "jwt" }).nextSteps;
+    expect(oauthOnly.filter((step) => MAIL_STEP.test(step))).toEqual([]);
+    expect(oauthOnly.join("\n")).toContain("open http://localhost:5173/signin;");
   });
 
   it(".env gets a fresh AUTH_SECRET; .env.example the same keys without values; package.json a start script reading .env", () => {
     const p = plan({ adapter: "postgres", databaseUrl: "postgres://app:pw@localhost:5432/app" });
-    expect(after(p, ".env")).toBe(`AUTH_SECRET="${SECRET}"\nDATABASE_URL="postgres://app:pw@localhost:5432/app"\n`);
+    expect(after(p, ".env")).toBe(`AUTH_SECRET="${SECRET}"\nDATABASE_URL="postgres://app:pw@localhost:5432/app"\n${MAIL_KEYS}`);
     expect(p.changes.find((c) => c.path === ".env")?.secret).toBe(true);
-    expect(after(p, ".env.example")).toBe("AUTH_SECRET=\nDATABASE_URL=\n");
+    expect(after(p, ".env.example")).toBe(`AUTH_SECRET=\nDATABASE_URL=\n${MAIL_KEYS}`);
     const pkg = JSON.parse(after(p, "package.json")!) as { scripts: Record<string, string>; dependencies: Record<string, string>; devDependencies: Record<string, string> };
     expect(pkg.scripts.start).toBe("node --env-file=.env build");
-    expect(pkg.dependencies).toEqual({ "@gatehouse/runtime": RUNTIME, pg: DRIVER_VERSIONS.pg });
+    expect(pkg.dependencies).toEqual({ "@gatehouse/runtime": RUNTIME, pg: DRIVER_VERSIONS.pg, nodemailer: DRIVER_VERSIONS.nodemailer });
     expect(pkg.devDependencies["@types/pg"]).toBe(DRIVER_VERSIONS["@types/pg"]);
-    expect(p.env).toEqual([{ key: "AUTH_SECRET", filled: true }, { key: "DATABASE_URL", filled: true }]);
+    expect(p.env).toEqual([
+      { key: "AUTH_SECRET", filled: true },
+      { key: "DATABASE_URL", filled: true },
+      { key: "AUTH_EMAIL_SERVER", filled: false },
+      { key: "AUTH_EMAIL_FROM", filled: false },
+    ]);
   });
 
   it("an empty DATABASE_URL is a placeholder, and the next steps ask for it", () => {
     const p = plan({ adapter: "postgres" });
     expect(after(p, ".env")).toContain("\nDATABASE_URL=\n");
     expect(p.env).toContainEqual({ key: "DATABASE_URL", filled: false });
-    expect(p.nextSteps[0]).toContain("Set DATABASE_URL");
+    expect(p.nextSteps).toContainEqual(expect.stringMatching(/^Set DATABASE_URL in \.env/));
   });
 
   it("sqlite: better-sqlite3 and its types; the file's folder .data/ is git-ignored; SQLITE_PATH is read, not written", () => {
     const p = plan({ adapter: "sqlite" });
-    expect(p.dependencies).toEqual({ "@gatehouse/runtime": RUNTIME, "better-sqlite3": DRIVER_VERSIONS["better-sqlite3"] });
+    expect(p.dependencies).toEqual({ "@gatehouse/runtime": RUNTIME, "better-sqlite3": DRIVER_VERSIONS["better-sqlite3"], nodemailer: DRIVER_VERSIONS.nodemailer });
     expect(p.devDependencies).toEqual({ "@types/better-sqlite3": DRIVER_VERSIONS["@types/better-sqlite3"], "@types/node": DRIVER_VERSIONS["@types/node"] });
-    expect(after(p, ".gitignore")).toMatch(/\n\.data\/\n$/);
-    expect(after(p, ".env")).toBe(`AUTH_SECRET="${SECRET}"\n`);
+    expect(after(p, ".gitignore")).toMatch(/\n\.data\/\n\.gatehouse\/\n$/);
+    // No database key: only the secret and the mail keys.
+    expect(after(p, ".env")).toBe(`AUTH_SECRET="${SECRET}"\n${MAIL_KEYS}`);
     const db = after(p, "src/lib/server/db.ts")!;
     expect(db).toContain("env.SQLITE_PATH || '.data/auth.sqlite'");
     expect(db).toContain("export const adapter = SqliteAdapter(database);");
@@ -119,40 +158,149 @@ describe("planInit for SvelteKit", () => {
 
   it("hosted-store: pg; HOSTED_STORE_DATABASE_URL from --database-url and HOSTED_STORE_BRANCH in .env; the password table is the runtime's", () => {
     const p = plan({ adapter: "hosted-store", databaseUrl: "postgres://app:pw@store.example.com:5432/app" });
-    expect(p.dependencies).toEqual({ "@gatehouse/runtime": RUNTIME, pg: DRIVER_VERSIONS.pg });
+    expect(p.dependencies).toEqual({ "@gatehouse/runtime": RUNTIME, pg: DRIVER_VERSIONS.pg, nodemailer: DRIVER_VERSIONS.nodemailer });
     expect(p.devDependencies).toEqual({ "@types/pg": DRIVER_VERSIONS["@types/pg"], "@types/node": DRIVER_VERSIONS["@types/node"] });
-    expect(after(p, ".env")).toBe(`AUTH_SECRET="${SECRET}"\nHOSTED_STORE_DATABASE_URL="postgres://app:pw@store.example.com:5432/app"\nHOSTED_STORE_BRANCH="main"\n`);
-    expect(after(p, ".env.example")).toBe("AUTH_SECRET=\nHOSTED_STORE_DATABASE_URL=\nHOSTED_STORE_BRANCH=\n");
-    expect(after(p, ".gitignore")).toBeUndefined(); // .env is ignored already; no local database
+    expect(after(p, ".env")).toBe(`AUTH_SECRET="${SECRET}"\nHOSTED_STORE_DATABASE_URL="postgres://app:pw@store.example.com:5432/app"\nHOSTED_STORE_BRANCH="main"\n${MAIL_KEYS}`);
+    expect(after(p, ".env.example")).toBe(`AUTH_SECRET=\nHOSTED_STORE_DATABASE_URL=\nHOSTED_STORE_BRANCH=\n${MAIL_KEYS}`);
+    // .env is ignored already and there is no local database: only the development mail folder is added.
+    expect(after(p, ".gitignore")).toBe(`${svApp().files[".gitignore"]}\n# auth: secrets and development mail\n.gatehouse/\n`);
+    expect(after(plan({ adapter: "hosted-store", providers: ["github"] }), ".gitignore")).toBeUndefined();
     expect(after(p, "src/lib/server/db.ts")).toContain("export const adapter = HostedStoreAdapter(store);");
     const schema = after(p, "src/lib/server/schema.ts")!;
     expect(schema).toContain("from '@gatehouse/runtime/adapters/hosted-store'");
     expect(schema).toContain("(svc_user_passwords) included");
     expect(schema).not.toMatch(/CREATE TABLE|app_0001/);
-    expect(p.env).toEqual([{ key: "AUTH_SECRET", filled: true }, { key: "HOSTED_STORE_DATABASE_URL", filled: true }, { key: "HOSTED_STORE_BRANCH", filled: true }]);
+    expect(p.env).toEqual([
+      { key: "AUTH_SECRET", filled: true },
+      { key: "HOSTED_STORE_DATABASE_URL", filled: true },
+      { key: "HOSTED_STORE_BRANCH", filled: true },
+      { key: "AUTH_EMAIL_SERVER", filled: false },
+      { key: "AUTH_EMAIL_FROM", filled: false },
+    ]);
   });
 
   it("hosted-store without --database-url: an empty HOSTED_STORE_DATABASE_URL placeholder, and the next steps ask for it", () => {
     const p = plan({ adapter: "hosted-store" });
     expect(after(p, ".env")).toContain("\nHOSTED_STORE_DATABASE_URL=\n");
     expect(p.env).toContainEqual({ key: "HOSTED_STORE_DATABASE_URL", filled: false });
-    expect(p.nextSteps[0]).toMatch(/^Set HOSTED_STORE_DATABASE_URL in \.env .*HOSTED_STORE_BRANCH names the branch \(default main\)/);
+    expect(p.nextSteps).toContainEqual(expect.stringMatching(/^Set HOSTED_STORE_DATABASE_URL in \.env .*HOSTED_STORE_BRANCH names the branch \(default main\)/));
   });
 
-  it("one passwords module for every database: its SQL lives in db.ts", () => {
-    const texts = (["pglite", "postgres", "sqlite", "hosted-store"] as const).map((adapter) => after(plan({ adapter }), "src/lib/server/passwords.ts"));
-    expect(new Set(texts).size).toBe(1);
-    expect(texts[0]).not.toMatch(/SELECT|INSERT|UPDATE/);
-  });
-
-  it("the password hashing is the runtime's: the module imports it and carries no scrypt of its own; the schema adds no password table", () => {
+  it("the password SQL is the runtime adapter's on every database: db.ts opens the database and makes the adapter, nothing more; the schema adds no password table", () => {
     for (const adapter of ["pglite", "postgres", "sqlite", "hosted-store"] as const) {
       const p = plan({ adapter });
-      const passwords = after(p, "src/lib/server/passwords.ts")!;
-      expect(passwords).toContain("import { hashPassword, passwordMatches, passwordNeedsRehash } from '@gatehouse/runtime/password';");
-      expect(passwords).not.toMatch(/node:crypto|scrypt\(|timingSafeEqual/);
-      expect(after(p, "src/lib/server/db.ts")).toContain("export async function updatePasswordHash(userId: string, previous: string, hash: string): Promise<boolean>");
-      expect(after(p, "src/lib/server/schema.ts")).toMatch(/export const schema: readonly Migration\[\] = \[\n\t\.\.\.migrations,\n\];\n$/);
+      const db = after(p, "src/lib/server/db.ts")!;
+      expect(db, adapter).not.toMatch(/user_passwords|INSERT|UPDATE|SELECT|findPasswordUser|createPasswordUser|updatePasswordHash/);
+      expect(db, adapter).toMatch(/^export const adapter = (PostgresAdapter\(database\)|SqliteAdapter\(database\)|HostedStoreAdapter\(store\));$/m);
+      expect(after(p, "src/lib/server/schema.ts"), adapter).toMatch(/export const schema: readonly Migration\[\] = \[\n\t\.\.\.migrations,\n\];\n$/);
+      // Nothing of the app hashes or checks passwords.
+      for (const change of p.changes) expect(change.after, `${adapter}: ${change.path}`).not.toMatch(/@gatehouse\/runtime\/password|hashPassword|passwordMatches|node:crypto|scrypt/);
+    }
+    // The messages are the same whichever database.
+    const messages = (["pglite", "postgres", "sqlite", "hosted-store"] as const).map((adapter) => after(plan({ adapter }), "src/lib/auth-messages.ts"));
+    expect(new Set(messages).size).toBe(1);
+  });
+
+  it("src/auth.ts: the Password provider with development mail in dev, the app's own account pages, and a production server without mail settings stops at startup", () => {
+    const config = after(plan(), "src/auth.ts")!;
+    expect(config).toContain("import { Password } from '@gatehouse/runtime/providers';");
+    expect(config).toContain("import { building, dev } from '$app/environment';");
+    expect(config).toContain("import { env } from '$env/dynamic/private';");
+    expect(config).toContain("import { adapter } from '$lib/server/db';");
+    expect(config).toMatch(/\tproviders: \[\n(\t\t\/\/[^\n]*\n)+\t\tPassword\(\{ developmentMail: dev \}\),\n\t\]/);
+    expect(config).toContain("pages: { signIn: '/signin', signUp: '/signup', forgotPassword: '/forgot-password', resetPassword: '/reset-password' },");
+    // At startup (not while `vite build` loads the module), never in dev.
+    expect(config).toContain("if (!dev && !building && (!env.AUTH_EMAIL_SERVER || !env.AUTH_EMAIL_FROM)) {\n\tthrow new Error(");
+    expect(config).toContain("'AUTH_EMAIL_SERVER and AUTH_EMAIL_FROM must be set in production: sign-up and password reset mail their links. ' +");
+    expect(config).toContain("rateLimit: { ip: false },");
+    // No app code checks a password any more.
+    expect(config).not.toMatch(/Credentials|authorize|verifyPassword|lib\/server\/passwords/);
+    // OAuth alone: no mail, no Password, only the sign-in page.
+    const oauthOnly = after(plan({ providers: ["github"], adapter: "none", strategy: "jwt" }), "src/auth.ts")!;
+    expect(oauthOnly).not.toMatch(/Password|AUTH_EMAIL_SERVER|\$app\/environment/);
+    expect(oauthOnly).toContain("pages: { signIn: '/signin' },");
+  });
+
+  it("the account pages are plain forms posting to the handler: sign-up, forgot and reset password, each showing a fixed message for ?code=", () => {
+    const p = plan();
+    const signUp = after(p, "src/routes/signup/+page.svelte")!;
+    expect(signUp).toContain('<form method="POST" action="/auth/signup">');
+    expect(signUp).toContain("import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, signUpMessage } from '$lib/auth-messages';");
+    expect(signUp).toContain("{#if code}<p role=\"alert\">{signUpMessage(code)}</p>{/if}");
+    expect(signUp).toContain('<input name="password" type="password" autocomplete="new-password" minlength={MIN_PASSWORD_LENGTH} maxlength={MAX_PASSWORD_LENGTH} required />');
+    expect(signUp).toContain('<input type="hidden" name="callbackUrl" value={callbackUrl} />');
+    expect(signUp).toContain('<a href="/signin">Sign in</a>');
+
+    const forgot = after(p, "src/routes/forgot-password/+page.svelte")!;
+    expect(forgot).toContain('<form method="POST" action="/auth/forgot-password">');
+    expect(forgot).toContain("{#if code}<p role=\"alert\">{resetMessage(code)}</p>{/if}");
+    expect(forgot).toContain('<label>Email <input name="email" type="email" autocomplete="username" required /></label>');
+
+    const reset = after(p, "src/routes/reset-password/+page.svelte")!;
+    expect(reset).toContain('<form method="POST" action="/auth/reset-password">');
+    // The mailed link's email and token go back with the new password.
+    expect(reset).toContain('<input type="hidden" name="email" value={email} />');
+    expect(reset).toContain('<input type="hidden" name="token" value={token} />');
+    expect(reset).toContain('<input name="password" type="password" autocomplete="new-password" minlength={MIN_PASSWORD_LENGTH} maxlength={MAX_PASSWORD_LENGTH} required />');
+    expect(reset).toContain('<a href="/forgot-password">Ask for one</a>');
+
+    // Text from the URL is shown only through the fixed messages.
+    for (const page of [signUp, forgot, reset]) expect(page).not.toMatch(/\{code\}/);
+  });
+
+  it("the sign-in page posts provider password (with the link's confirm token when there is one), shows fixed messages, and links the other account pages", () => {
+    const p = plan();
+    const page = after(p, "src/routes/signin/+page.svelte")!;
+    expect(page).toContain('<SignIn provider="password" {redirectTo}>\n\t{#if confirm}<input type="hidden" name="confirm" value={confirm} />{/if}');
+    expect(page).toContain("const confirm = $derived(page.url.searchParams.get('confirm'));");
+    // The email the link carries fills the field.
+    expect(page).toMatch(/<label>Email <input name="email" type="email" autocomplete="username" [a-zA-Z]*=\{confirmEmail\} required \/><\/label>/);
+    expect(page).toContain('<p><a href="/forgot-password">Forgot your password?</a></p>');
+    expect(page).toContain('<p>No account yet? <a href="/signup">Sign up</a></p>');
+    // One fixed message for an error in the URL; a refused password sign-in comes back through the form action.
+    expect(page).toContain("{#if urlError}<p role=\"alert\">Could not sign in. Try again.</p>{/if}");
+    expect(page).toContain("{#if form?.error}<p role=\"alert\">{form.error}</p>{/if}");
+    expect(page).not.toContain('provider="credentials"');
+    // A refused password sign-in: the message for its code (an unconfirmed address, say), never the URL's text.
+    const action = after(p, "src/routes/signin/+page.server.ts")!;
+    expect(action).toContain("import { signInMessage } from '$lib/auth-messages';");
+    expect(action).toContain("if (error instanceof CredentialsSignin) return fail(400, { error: signInMessage(error.code) });");
+  });
+
+  it("src/lib/auth-messages.ts: a fixed message for each code the handler sends back, a fallback for anything else, the password length limits", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "gatehouse-auth-messages-"));
+    try {
+      const file = join(dir, "auth-messages.ts");
+      writeFileSync(file, after(plan(), "src/lib/auth-messages.ts")!);
+      const messages = (await import(file)) as {
+        MIN_PASSWORD_LENGTH: number;
+        MAX_PASSWORD_LENGTH: number;
+        signUpMessage(code: unknown): string;
+        resetMessage(code: unknown): string;
+        signInMessage(code: unknown): string;
+      };
+      expect(messages.MIN_PASSWORD_LENGTH).toBe(8);
+      expect(messages.MAX_PASSWORD_LENGTH).toBe(1024);
+      expect(messages.signUpMessage("invalid-email")).toBe("Enter a valid email address.");
+      expect(messages.signUpMessage("short-password")).toBe("Choose a password of at least 8 characters.");
+      expect(messages.signUpMessage("long-password")).toBe("Choose a password of at most 1024 characters.");
+      expect(messages.signUpMessage("mail-not-sent")).toBe("Could not send the confirmation mail. Try again in a moment.");
+      expect(messages.resetMessage("invalid-link")).toBe("That link has expired or was already used. Ask for a new one below.");
+      expect(messages.resetMessage("short-password")).toBe("Choose a password of at least 8 characters.");
+      expect(messages.resetMessage("mail-not-sent")).toBe("Could not send the mail. Try again in a moment.");
+      expect(messages.signInMessage("credentials")).toBe("Invalid email or password.");
+      expect(messages.signInMessage("unconfirmed")).toBe("Confirm your email address first: we have sent you a new link.");
+      expect(messages.signInMessage("confirm-link-invalid")).toBe("That confirmation link has expired or was already used: we have sent you a new one.");
+      // Anything else, inherited names included, gets the fallback: words from the URL are never shown.
+      for (const code of ["<script>", "constructor", "__proto__", "toString", undefined, 42]) {
+        expect(messages.signUpMessage(code)).toBe("Could not create the account. Try again.");
+        expect(messages.resetMessage(code)).toBe("Could not reset the password. Try again.");
+        expect(messages.signInMessage(code)).toBe("Invalid email or password.");
+      }
+      // No message says whether an address has an account.
+      expect(after(plan(), "src/lib/auth-messages.ts")).not.toMatch(/already (has|have) an account|no account/i);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
@@ -164,10 +312,14 @@ describe("planInit for SvelteKit", () => {
   });
 
   it("an existing AUTH_SECRET, other keys and comments are kept byte for byte; an empty one is filled in place", () => {
+    // The file's own lines stay as they are (CRLF included); only the keys it lacks, the mail keys, are added after them.
     const env = "# mine\r\nAUTH_SECRET=keep-me # comment\r\nOTHER=1\r\n";
-    expect(after(plan({}, svApp({ ".env": env })), ".env")).toBeUndefined();
+    expect(after(plan({}, svApp({ ".env": env })), ".env")).toBe(`${env}${MAIL_KEYS.replaceAll("\n", "\r\n")}`);
     const empty = "OTHER=1\nAUTH_SECRET=\nLAST=2";
-    expect(after(plan({}, svApp({ ".env": empty })), ".env")).toBe(`OTHER=1\nAUTH_SECRET="${SECRET}"\nLAST=2`);
+    expect(after(plan({}, svApp({ ".env": empty })), ".env")).toBe(`OTHER=1\nAUTH_SECRET="${SECRET}"\nLAST=2\n${MAIL_KEYS}`);
+    // With every key there, .env is left alone.
+    const full = `${env}AUTH_EMAIL_SERVER=smtp://127.0.0.1:2525\r\nAUTH_EMAIL_FROM=app@example.com\r\n`;
+    expect(after(plan({}, svApp({ ".env": full })), ".env")).toBeUndefined();
   });
 
   it("a file the user changed is kept, with the reason; the rest of the plan goes ahead", () => {
@@ -199,22 +351,22 @@ describe("planInit for SvelteKit", () => {
 });
 
 describe("planInit for SvelteKit with OAuth providers", () => {
-  const oauth = (answers: Partial<InitAnswers> = {}, project = svApp()) => plan({ providers: ["credentials", "github", "keycloak"], ...answers }, project);
+  const oauth = (answers: Partial<InitAnswers> = {}, project = svApp()) => plan({ providers: ["password", "github", "keycloak"], ...answers }, project);
 
   it("the config imports each provider and lists it bare (the runtime reads AUTH_<ID>_* itself); refused sign-ins come back to /signin", () => {
     const config = after(oauth(), "src/auth.ts")!;
-    expect(config).toContain("import { Credentials, GitHub, Keycloak } from '@gatehouse/runtime/providers';");
-    expect(config).toMatch(/\t\t\}\),\n\t\tGitHub,\n\t\tKeycloak,\n\t\]/);
-    expect(config).toContain("pages: { signIn: '/signin' },");
-    // Credentials alone never redirect to the page with an error: no pages option.
-    expect(after(plan(), "src/auth.ts")).not.toContain("pages:");
+    expect(config).toContain("import { Password, GitHub, Keycloak } from '@gatehouse/runtime/providers';");
+    expect(config).toMatch(/\t\tPassword\(\{ developmentMail: dev \}\),\n\t\tGitHub,\n\t\tKeycloak,\n\t\]/);
+    // With passwords the account pages are the app's too; OAuth alone names only the sign-in page.
+    expect(config).toContain("pages: { signIn: '/signin', signUp: '/signup', forgotPassword: '/forgot-password', resetPassword: '/reset-password' },");
+    expect(after(plan({ providers: ["github", "keycloak"] }), "src/auth.ts")).toContain("pages: { signIn: '/signin' },");
   });
 
   it("the sign-in page: a plain form per provider next to the password form, and a fixed message per error type in the URL", () => {
     const page = after(oauth(), "src/routes/signin/+page.svelte")!;
     expect(page).toContain('<SignIn provider="github" {redirectTo}>\n\t{#snippet submitButton()}Sign in with GitHub{/snippet}\n</SignIn>');
     expect(page).toContain('<SignIn provider="keycloak" {redirectTo}>');
-    expect(page).toContain('<SignIn provider="credentials" {redirectTo}>');
+    expect(page).toContain('<SignIn provider="password" {redirectTo}>');
     expect(page).toContain("{#if urlError}<p role=\"alert\">{errorMessage(urlError)}</p>{/if}");
     expect(page).not.toMatch(/\{urlError\}/); // never the URL's own text
     expect(page).toContain('<a href="/signup">Sign up</a>');
@@ -222,11 +374,11 @@ describe("planInit for SvelteKit with OAuth providers", () => {
 
   it(".env and .env.example get each provider's keys, empty; a value already there is kept and not asked for", () => {
     const p = oauth();
-    expect(after(p, ".env")).toBe(`AUTH_SECRET="${SECRET}"\nAUTH_GITHUB_ID=\nAUTH_GITHUB_SECRET=\nAUTH_KEYCLOAK_ID=\nAUTH_KEYCLOAK_SECRET=\nAUTH_KEYCLOAK_ISSUER=\n`);
-    expect(after(p, ".env.example")).toBe("AUTH_SECRET=\nAUTH_GITHUB_ID=\nAUTH_GITHUB_SECRET=\nAUTH_KEYCLOAK_ID=\nAUTH_KEYCLOAK_SECRET=\nAUTH_KEYCLOAK_ISSUER=\n");
+    expect(after(p, ".env")).toBe(`AUTH_SECRET="${SECRET}"\n${MAIL_KEYS}AUTH_GITHUB_ID=\nAUTH_GITHUB_SECRET=\nAUTH_KEYCLOAK_ID=\nAUTH_KEYCLOAK_SECRET=\nAUTH_KEYCLOAK_ISSUER=\n`);
+    expect(after(p, ".env.example")).toBe(`AUTH_SECRET=\n${MAIL_KEYS}AUTH_GITHUB_ID=\nAUTH_GITHUB_SECRET=\nAUTH_KEYCLOAK_ID=\nAUTH_KEYCLOAK_SECRET=\nAUTH_KEYCLOAK_ISSUER=\n`);
     const mine = "AUTH_SECRET=keep-me-keep-me-keep-me-keep-me-keep-me\nAUTH_GITHUB_ID=mine\n";
     const again = oauth({}, svApp({ ".env": mine }));
-    expect(after(again, ".env")).toBe(`${mine}AUTH_GITHUB_SECRET=\nAUTH_KEYCLOAK_ID=\nAUTH_KEYCLOAK_SECRET=\nAUTH_KEYCLOAK_ISSUER=\n`);
+    expect(after(again, ".env")).toBe(`${mine}${MAIL_KEYS}AUTH_GITHUB_SECRET=\nAUTH_KEYCLOAK_ID=\nAUTH_KEYCLOAK_SECRET=\nAUTH_KEYCLOAK_ISSUER=\n`);
     expect(again.nextSteps[0]).toContain(", then set AUTH_GITHUB_SECRET in .env.");
   });
 
@@ -277,8 +429,12 @@ describe("planInit for SvelteKit with OAuth providers", () => {
 
 describe("answers", () => {
   it("--providers: ids from the runtime's catalog, deduplicated; unknown ids are named with the known ones", () => {
-    expect(parseProviders(" Credentials,credentials ")).toEqual(["credentials"]);
-    expect(() => parseProviders("credentials,nope")).toThrow(/unknown provider "nope": known ones are credentials, email, passkey, apple, auth0/);
+    expect(parseProviders(" Password,password ")).toEqual(["password"]);
+    // credentials, the id of email + password accounts before the Password provider, is taken as password.
+    expect(parseProviders(" Credentials,password,credentials ")).toEqual(["password"]);
+    expect(parseProviders("github,credentials")).toEqual(["github", "password"]);
+    expect(() => parseProviders("password,nope")).toThrow(/unknown provider "nope": known ones are password, email, passkey, apple, auth0/);
+    expect(() => parseProviders("credentials,nope")).toThrow(/unknown provider "nope": known ones are password, email/);
     expect(parseProviders("email,Passkey,github")).toEqual(["email", "passkey", "github"]);
     expect(() => parseProviders(",")).toThrow(UsageError);
   });

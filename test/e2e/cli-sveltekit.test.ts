@@ -18,12 +18,12 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EMAIL, signUpOutAndIn, signUpWithTakenEmail, tooManyWrongPasswords } from "./support/account-flow.js";
+import { claimedAddressTakenBack, EMAIL, resetForgottenPassword, signUpOutAndIn, signUpWithTakenEmail, tooManyWrongPasswords, VICTIM_EMAIL } from "./support/account-flow.js";
 import { hasChromium, useBrowser } from "./support/browser.js";
 import { startCliSvelteKitApp, type CliSvelteKitApp } from "./support/cli-sveltekit-app.js";
 import { LOGIN, PROVIDER, PROVIDER_EMAIL, signInWithProviderTwice, signInWithTakenEmail, startProviderFor, type AppProvider } from "./support/oauth-flow.js";
 import { LINK_EMAIL, PASSKEY_EMAIL, passkeySignUpOutAndIn, signInWithEmailLink, startMailFor, type AppMail } from "./support/passwordless-flow.js";
-import { freePort, run } from "./support/processes.js";
+import { freePort, run, startServer } from "./support/processes.js";
 
 const serverUrl = process.env.DATABASE_URL;
 
@@ -109,7 +109,8 @@ for (const variant of variants) {
       // The provider must know the app's callback URL before the app starts: the port comes first.
       const port = await freePort();
       if (variant.oauth) provider = await startProviderFor(`http://localhost:${port}`, "/auth");
-      if (variant.passwordless) mail = await startMailFor();
+      // Sign-up and password reset mail their links, as email sign-in does: to a real SMTP server.
+      if (variant.passwordless || variant.credentials) mail = await startMailFor();
       const env = { ...provider?.env, ...mail?.env };
       app = await startCliSvelteKitApp(`app-${variant.name}`, args, { port, env, afterInit: variant.afterInit });
     }, 900_000);
@@ -149,6 +150,20 @@ for (const variant of variants) {
       expect(Object.keys(providers).sort()).toEqual(["github", "keycloak"]);
     });
 
+    it.skipIf(variant.name !== "pglite")("in production without a mail server the app refuses to start, naming the settings", async () => {
+      const port = await freePort();
+      const env = { NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port), ORIGIN: `http://localhost:${port}`, AUTH_EMAIL_SERVER: "", AUTH_EMAIL_FROM: "" };
+      // A server that starts anyway is stopped again, and what it printed shown.
+      const outcome = await startServer("npm", ["start"], { cwd: app.dir, env, port }).then(
+        async (server) => {
+          await server.stop();
+          return `started on ${port}:\n${server.output()}`;
+        },
+        (error: Error) => error.message,
+      );
+      expect(outcome).toMatch(/exited before answering[\s\S]*AUTH_EMAIL_SERVER and AUTH_EMAIL_FROM must be set in production/);
+    }, 90_000);
+
     it("the generated code type-checks with svelte-check (0 errors, 0 warnings)", async () => {
       const output = await run("npx", ["svelte-check", "--tsconfig", "./tsconfig.json", "--output", "machine"], { cwd: app.dir });
       expect(output).toMatch(/COMPLETED \d+ FILES 0 ERRORS 0 WARNINGS/);
@@ -160,18 +175,26 @@ for (const variant of variants) {
       const account = () => ({ origin: app.server.origin, returnParam: "redirectTo", userLine: "p" }) as const;
 
       it.skipIf(!variant.credentials)("sign up, see the protected page, sign out, a wrong password is refused generically, sign in again", async () => {
-        await signUpOutAndIn(await freshPage(), shot, account());
+        await signUpOutAndIn(await freshPage(), shot, account(), mail!.server);
         // Each step hashes a password (scrypt, 32 MiB): generous on a busy 2-vCPU machine.
       }, 120_000);
 
-      it.skipIf(!variant.credentials)("signing up again with a taken email shows the generic refusal and signs nobody in", async () => {
+      it.skipIf(!variant.credentials)("signing up again with a taken email answers as for a free one, mails the owner, and signs nobody in", async () => {
         const origin = app.server.origin;
         const page = await freshPage();
-        await signUpWithTakenEmail(page, account());
+        await signUpWithTakenEmail(page, account(), mail!.server);
         await page.goto(`${origin}/protected`);
         await page.waitForURL(`${origin}/signin?redirectTo=%2Fprotected`);
         await shot(page, "taken-email");
       }, 60_000);
+
+      it.skipIf(!variant.credentials)("forgot password: the mailed link sets a new one and signs in; the other browser's session ends; the link works once", async () => {
+        await resetForgottenPassword(await freshPage(), shot, account(), mail!.server);
+      }, 180_000);
+
+      it.skipIf(!variant.credentials)("an address someone else signed up with first: they cannot sign in, and its owner takes it back with a reset", async () => {
+        await claimedAddressTakenBack(await freshPage(), shot, account(), mail!.server);
+      }, 180_000);
 
       it.skipIf(!variant.credentials)("the sixth wrong password for one email address in 15 minutes: the form says too many attempts", async () => {
         const page = await freshPage();
@@ -201,7 +224,7 @@ for (const variant of variants) {
 
       it.skipIf(!variant.users)("the adapter's tables: one user per person, a password hash only for the one who signed up with a password", async () => {
         const passwordless = variant.passwordless ? [{ email: LINK_EMAIL, hashed: false }, { email: PASSKEY_EMAIL, hashed: false }] : [];
-        const expected = [{ email: EMAIL, hashed: true }, ...(variant.oauth ? [{ email: PROVIDER_EMAIL, hashed: false }] : []), ...passwordless].sort((a, b) => a.email.localeCompare(b.email));
+        const expected = [{ email: EMAIL, hashed: true }, { email: VICTIM_EMAIL, hashed: true }, ...(variant.oauth ? [{ email: PROVIDER_EMAIL, hashed: false }] : []), ...passwordless].sort((a, b) => a.email.localeCompare(b.email));
         expect(await variant.users!(app, database?.url)).toEqual(expected);
       });
 

@@ -2,8 +2,11 @@ import { describe, expect, it } from "vitest";
 import {
   escapeHtml,
   renderErrorPage,
+  renderForgotPasswordPage,
+  renderResetPasswordPage,
   renderSignInPage,
   renderSignOutPage,
+  renderSignUpPage,
   renderVerifyRequestPage,
   type PageTheme,
   type SignInPageProvider,
@@ -79,6 +82,30 @@ describe("document shell", () => {
       renderSignOutPage({ csrfToken: "t", callbackUrl: "/", signoutUrl: "http://localhost/auth/signout", theme }),
       renderErrorPage({ signinUrl: "http://localhost/auth/signin", homeUrl: "http://localhost/", theme }).html,
       renderVerifyRequestPage({ host: "localhost", homeUrl: "http://localhost/", theme }),
+      renderVerifyRequestPage({ host: "localhost", homeUrl: "http://localhost/", theme, kind: "sign-up" }),
+      renderSignUpPage({
+        action: "http://localhost/auth/signup",
+        callbackUrl: "http://localhost/dashboard",
+        signInUrl: "http://localhost/auth/signin",
+        minPasswordLength: 8,
+        maxPasswordLength: 128,
+        theme,
+      }),
+      renderForgotPasswordPage({
+        action: "http://localhost/auth/forgot-password",
+        callbackUrl: "http://localhost/dashboard",
+        signInUrl: "http://localhost/auth/signin",
+        theme,
+      }),
+      renderResetPasswordPage({
+        action: "http://localhost/auth/reset-password",
+        callbackUrl: "http://localhost/dashboard",
+        email: "ada@example.com",
+        token: "t",
+        minPasswordLength: 8,
+        maxPasswordLength: 128,
+        theme,
+      }),
     ];
     const passedIn = new Set([
       "http://localhost/auth/signin/github",
@@ -88,6 +115,9 @@ describe("document shell", () => {
       "http://localhost/auth/signout",
       "http://localhost/auth/signin",
       "http://localhost/",
+      "http://localhost/auth/signup",
+      "http://localhost/auth/forgot-password",
+      "http://localhost/auth/reset-password",
     ]);
     for (const html of pages) {
       expect(html.startsWith("<!DOCTYPE html>")).toBe(true);
@@ -361,6 +391,36 @@ describe("renderVerifyRequestPage", () => {
     const html = renderVerifyRequestPage({ host: "example.com", homeUrl: "https://example.com/", theme });
     expect(html).toContain("<h1>Check your email</h1>");
     expect(html).toContain("A sign in link has been sent to your email address.");
+    expect(html).toContain('<a href="https://example.com/">example.com</a>');
+  });
+
+  const SIGN_IN_TEXT = "A sign in link has been sent to your email address.";
+  const SIGN_UP_TEXT =
+    "We sent a link to confirm your address. Open it and enter your password to finish; until then the password does not sign in.";
+  const RESET_TEXT =
+    "If an account uses this address, we sent it a link to choose a new password. The link works for one hour.";
+
+  it.each([
+    [undefined, SIGN_IN_TEXT],
+    ["sign-in", SIGN_IN_TEXT],
+    ["sign-up", SIGN_UP_TEXT],
+    ["password-reset", RESET_TEXT],
+    // From JavaScript callers: anything else reads as sign-in.
+    ["__proto__", SIGN_IN_TEXT],
+    ["<b>", SIGN_IN_TEXT],
+  ])("says what was sent for kind=%s", (kind, text) => {
+    const html = renderVerifyRequestPage({
+      host: "example.com",
+      homeUrl: "https://example.com/",
+      theme,
+      kind: kind as "sign-in" | undefined,
+    });
+    expect(html).toContain("<h1>Check your email</h1>");
+    expect(html).toContain(`<p class="message">${text}</p>`);
+    for (const other of [SIGN_IN_TEXT, SIGN_UP_TEXT, RESET_TEXT].filter((t) => t !== text)) {
+      expect(html).not.toContain(other);
+    }
+    expect(html).not.toContain("<b>");
     expect(html).toContain('<a href="https://example.com/">example.com</a>');
   });
 

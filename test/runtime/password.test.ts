@@ -5,7 +5,8 @@
  * parameters flagged; and stored strings that are damaged, out of bounds or not
  * strings at all, which answer `false` at once instead of throwing or working.
  */
-import { randomBytes, scrypt, scryptSync } from "node:crypto";
+import { randomBytes, scryptSync } from "node:crypto";
+import { legacyHash } from "../password-accounts/support/legacy-hash.js";
 import { describe, expect, it } from "vitest";
 import { hashPassword, PASSWORD_HASH_PARAMS, passwordMatches, passwordNeedsRehash } from "@gatehouse/runtime/password";
 import { formatHash, parseHash, type ScryptParams } from "../../runtime/src/core/password/phc.js";
@@ -38,15 +39,6 @@ const RFC_7914 = [
   },
 ] as const;
 
-/** A hash as apps made by auth-init stored them before the runtime hashed passwords: node:crypto, N written out, padded base64. */
-function legacyHash(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  return new Promise((resolve, reject) =>
-    scrypt(password.normalize("NFKC"), salt, 32, { N: 2 ** 15, r: 8, p: 3, maxmem: 64 * 1024 * 1024 }, (error, key) =>
-      error ? reject(error) : resolve(`$scrypt$N=32768,r=8,p=3$${salt.toString("base64")}$${key.toString("base64")}`),
-    ),
-  );
-}
 
 /** A PHC hash of `password` with other parameters or sizes than today's. */
 async function phcHash(password: string, params: ScryptParams, saltBytes = 16, keyBytes = 32): Promise<string> {

@@ -34,7 +34,7 @@ export interface MemoryAdapterOptions {
 
 /** A memory adapter: every adapter method, plus `clear()`. */
 export interface MemoryAdapterInstance extends Required<Adapter> {
-  /** Empties every store (users, accounts, sessions, tokens, authenticators), e.g. in `beforeEach`. */
+  /** Empties every store (users, accounts, sessions, tokens, authenticators, passwords), e.g. in `beforeEach`. */
   clear(): void;
 }
 
@@ -77,6 +77,8 @@ export function MemoryAdapter(options: MemoryAdapterOptions = {}): MemoryAdapter
   const sessions = new Map<string, AdapterSession>();
   const verificationTokens = new Map<string, VerificationToken>();
   const authenticators = new Map<string, AdapterAuthenticator>();
+  /** Password hashes by user id, as a database keeps them apart from the users. */
+  const passwords = new Map<string, string>();
 
   // Nothing below awaits between checking a constraint and writing, so two
   // concurrent calls cannot both pass the check: each method body runs to the
@@ -141,8 +143,13 @@ export function MemoryAdapter(options: MemoryAdapterOptions = {}): MemoryAdapter
 
   function withoutUser(userId: string): void {
     for (const [key, account] of accounts) if (account.userId === userId) accounts.delete(key);
-    for (const [token, session] of sessions) if (session.userId === userId) sessions.delete(token);
+    withoutSessions(userId);
     for (const [id, authenticator] of authenticators) if (authenticator.userId === userId) authenticators.delete(id);
+    passwords.delete(userId);
+  }
+
+  function withoutSessions(userId: string): void {
+    for (const [token, session] of sessions) if (session.userId === userId) sessions.delete(token);
   }
 
   return {
@@ -168,11 +175,35 @@ export function MemoryAdapter(options: MemoryAdapterOptions = {}): MemoryAdapter
       if (!current || current.email !== email) return null;
       // Checked and written with no await between: of two racing calls, the second finds the address proven.
       if (current.emailVerified) return { user: copy(current), revoked: false };
-      // Whoever created the user only claimed the address: nothing of theirs stays (this adapter stores no passwords).
+      // Whoever created the user only claimed the address: nothing of theirs stays, their password included.
       withoutUser(userId);
       const adopted: AdapterUser = { ...current, emailVerified: copy(emailVerified) };
       users.set(userId, adopted);
       return { user: copy(adopted), revoked: true };
+    },
+
+    async createUserWithPassword(userInput, passwordHash) {
+      // A taken email is an answer, not an error: null, nothing written. Looked up as getUserByEmail
+      // looks it up, and checked and written with no await between, so of two racing sign-ups one gets null.
+      if (typeof userInput.email === "string" && userIdByEmail.has(userInput.email)) return null;
+      const user = userToCreate(userInput);
+      storeUser(user);
+      passwords.set(user.id, passwordHash);
+      return copy(user);
+    },
+
+    async getUserPassword(userId) {
+      return passwords.get(userId) ?? null;
+    },
+
+    async setUserPassword(userId, passwordHash, { previous, revokeSessions } = {}) {
+      if (!users.has(userId)) return false;
+      // Compared and written with no await between: of two racing compare-and-sets, the second sees the first's hash.
+      if (previous !== undefined && (passwords.get(userId) ?? null) !== previous) return false;
+      // No last-changed time to move: nothing in the contract reads it.
+      passwords.set(userId, passwordHash);
+      if (revokeSessions) withoutSessions(userId);
+      return true;
     },
 
     async getUser(id) {
@@ -326,7 +357,7 @@ export function MemoryAdapter(options: MemoryAdapterOptions = {}): MemoryAdapter
     },
 
     clear() {
-      for (const store of [users, userIdByEmail, accounts, sessions, verificationTokens, authenticators]) store.clear();
+      for (const store of [users, userIdByEmail, accounts, sessions, verificationTokens, authenticators, passwords]) store.clear();
     },
   };
 }

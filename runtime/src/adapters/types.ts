@@ -111,8 +111,9 @@ export interface Adapter {
    * may come along: in ONE transaction, and only while the user still has
    * `email` and `emailVerified` is `null`, it deletes every account linked to
    * the user (OAuth, OIDC, email, passkey), its authenticators, its sessions and
-   * its password (the `user_passwords` row of gatehouse's schema), then sets
-   * `emailVerified`. Name, image and the user's id (so the app's own rows) stay.
+   * its password (what `getUserPassword` reads; the `user_passwords` row of
+   * gatehouse's schema), then sets `emailVerified`. Name, image and the user's
+   * id (so the app's own rows) stay.
    * Returns the updated user and `revoked: true`.
    *
    * When the address is already proven (another request proved it first) it
@@ -132,6 +133,85 @@ export interface Adapter {
     userId: string,
     proof: { email: string; emailVerified: Date },
   ): Awaitable<{ user: AdapterUser; revoked: boolean } | null>;
+  /**
+   * gatehouse extension (not in Auth.js): creates a user together with its
+   * password hash, for an email + password sign-up, in ONE transaction (or one
+   * statement): both are stored or neither, so no user is ever left without the
+   * password it signed up with. Returns the created user (with its id: the given
+   * one, or one the adapter assigned) and `emailVerified` as given.
+   *
+   * When a user with that email exists already it stores nothing and returns
+   * `null`; it never throws for that, so of two concurrent sign-ups for one
+   * address exactly one gets a user and the other `null`. Emails are compared
+   * as `getUserByEmail` compares them: exactly as given, so normalize first.
+   * Any other failure (a taken id, the database) throws, having stored nothing.
+   *
+   * The hash is stored as given (hash with `@gatehouse/runtime/password`; never
+   * pass the password itself). No adapter method returns it but `getUserPassword`.
+   *
+   * @example A sign-up form
+   * ```ts
+   * const user = await adapter.createUserWithPassword?.(
+   *   { email: normalizedEmail, name, image: null, emailVerified: null },
+   *   await hashPassword(password),
+   * );
+   * if (!user) {
+   *   // The address is taken. Answer as for a new one (e.g. "check your inbox"), so the form does not tell who has an account.
+   * }
+   * ```
+   */
+  createUserWithPassword?(user: AdapterNewUser, passwordHash: string): Awaitable<AdapterUser | null>;
+  /**
+   * gatehouse extension (not in Auth.js): the user's password hash (as
+   * `createUserWithPassword` or `setUserPassword` stored it), or `null` when the
+   * user has none or does not exist.
+   *
+   * @example A password sign-in
+   * ```ts
+   * const user = await adapter.getUserByEmail(normalizedEmail);
+   * const stored = user && (await adapter.getUserPassword?.(user.id));
+   * if (!stored || !(await passwordMatches(password, stored))) {
+   *   // Refuse the sign-in, the same way whichever check failed.
+   * }
+   * ```
+   */
+  getUserPassword?(userId: string): Awaitable<string | null>;
+  /**
+   * gatehouse extension (not in Auth.js): stores `passwordHash` as the user's
+   * password, and moves its last-changed time (`updatedAt`) to now. What
+   * `options.previous` says decides whether it writes:
+   *
+   * - `undefined` (or no `options`): always; the password is inserted or replaced.
+   * - a string: only while the stored hash equals it (compare-and-set). A re-hash
+   *   at sign-in passes the hash it checked, so it never undoes a password
+   *   change made meanwhile; of two concurrent calls with the same `previous`,
+   *   exactly one writes.
+   * - `null`: only while the user has no password yet (adding a password to a
+   *   user who signed up another way); of two concurrent calls, exactly one writes.
+   *
+   * With `options.revokeSessions: true` it also deletes every database session
+   * of the user, in the same transaction and only when it wrote: a password
+   * reset signs out whoever knew the old password. (JWT sessions are not stored,
+   * so the caller ends those its own way.)
+   *
+   * Returns `true` when it wrote; `false`, having changed nothing, when the
+   * condition did not hold or the user does not exist. It never throws for
+   * those; it throws when the database fails, and then nothing is changed.
+   *
+   * @example A password reset, and a re-hash at sign-in
+   * ```ts
+   * // The reset link was valid: the new password, and every session of the old one ends.
+   * await adapter.setUserPassword?.(userId, await hashPassword(newPassword), { revokeSessions: true });
+   *
+   * // Signed in with a hash made with weaker parameters: replace it, unless it changed meanwhile.
+   * if (passwordNeedsRehash(stored)) await adapter.setUserPassword?.(userId, await hashPassword(password), { previous: stored });
+   * ```
+   */
+  setUserPassword?(
+    userId: string,
+    passwordHash: string,
+    options?: { previous?: string | null; revokeSessions?: boolean },
+  ): Awaitable<boolean>;
   getUser?(id: string): Awaitable<AdapterUser | null>;
   getUserByEmail?(email: string): Awaitable<AdapterUser | null>;
   getUserByAccount?(

@@ -27,6 +27,20 @@ const FOR_PROVIDER_TYPE: Record<ResolvedProvider["type"], Method[]> = {
   ],
 };
 
+/** Password accounts: their users, hashes and links, and the hand-over of a claimed address to its prover. */
+const FOR_PASSWORDS: Method[] = [
+  "getUser",
+  "getUserByEmail",
+  "createUserWithPassword",
+  "getUserPassword",
+  "setUserPassword",
+  "updateUser",
+  "deleteUser",
+  "adoptUnprovenUser",
+  "createVerificationToken",
+  "useVerificationToken",
+];
+
 /** Throws `MissingAdapterMethods` naming every method the configured flows need but the adapter lacks. */
 export function checkAdapterMethods(adapter: Adapter, strategy: "jwt" | "database", providers: ResolvedProvider[]): void {
   const needed = new Map<Method, string>();
@@ -37,6 +51,7 @@ export function checkAdapterMethods(adapter: Adapter, strategy: "jwt" | "databas
     if (providers.some((p) => p.type === "credentials")) need(["getUser"], "credentials with database sessions");
   }
   for (const provider of providers) need(FOR_PROVIDER_TYPE[provider.type], `the ${provider.type} provider "${provider.id}"`);
+  for (const provider of providers) if (provider.password) need(FOR_PASSWORDS, `the Password provider "${provider.id}"`);
   const missing = [...needed].filter(([method]) => typeof adapter[method] !== "function");
   if (missing.length > 0) {
     throw new MissingAdapterMethods(

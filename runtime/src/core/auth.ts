@@ -7,6 +7,7 @@ import { callbackAction } from "./actions/callback.js";
 import { csrfAction } from "./actions/csrf.js";
 import { errorPage, verifyRequestPage } from "./actions/pages.js";
 import { providersAction } from "./actions/providers.js";
+import { forgotPasswordAction, resetPasswordAction, signUpAction } from "./actions/password.js";
 import { sessionAction } from "./actions/session.js";
 import { signInPage, signInPost } from "./actions/signin.js";
 import { signOutPage, signOutPost } from "./actions/signout.js";
@@ -29,13 +30,19 @@ const HANDLERS: Record<string, Handler> = {
   "POST callback": callbackAction,
   "GET csrf": csrfAction,
   "GET error": errorPage,
+  "GET forgot-password": forgotPasswordAction,
+  "POST forgot-password": forgotPasswordAction,
   "GET providers": providersAction,
+  "GET reset-password": resetPasswordAction,
+  "POST reset-password": resetPasswordAction,
   "GET session": sessionAction,
   "POST session": sessionAction,
   "GET signin": signInPage,
   "POST signin": signInPost,
   "GET signout": signOutPage,
   "POST signout": signOutPost,
+  "GET signup": signUpAction,
+  "POST signup": signUpAction,
   "GET verify-request": verifyRequestPage,
   "GET webauthn-options": webauthnOptionsAction,
 };

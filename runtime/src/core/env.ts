@@ -2,6 +2,7 @@
  * Environment variables are an input: the framework glue passes its env object
  * here once, and gets a new config back. Core never reads `process.env`.
  */
+import { isPasswordProvider } from "../providers/password.js";
 import type { Provider } from "../providers/types.js";
 import type { AuthConfig } from "../types.js";
 
@@ -16,7 +17,8 @@ const withEnvCache = new WeakMap<AuthConfig, WeakMap<object, AuthConfig>>();
  * `AUTH_<ID>_ID`, `AUTH_<ID>_SECRET`, `AUTH_<ID>_ISSUER` (ID: the provider id in
  * capitals, `-` as `_`: `AUTH_MICROSOFT_ENTRA_ID_ID`), and for each email provider
  * `AUTH_<ID>_SERVER`, `AUTH_<ID>_FROM`, `AUTH_<ID>_KEY` (`AUTH_EMAIL_SERVER` for
- * the default id `email`). Values in the config win. The same
+ * the default id `email`; the `Password` provider reads `AUTH_EMAIL_SERVER` and
+ * `AUTH_EMAIL_FROM` whatever its id). Values in the config win. The same
  * `(env, config)` pair always returns the same object, so the resolved config
  * stays cached. Unlike Auth.js it never mutates `config`.
  *
@@ -62,6 +64,11 @@ const OAUTH_ENV_FIELDS = [
   ["issuer", "ISSUER"],
 ] as const;
 
+const PASSWORD_ENV_FIELDS = [
+  ["server", "SERVER"],
+  ["from", "FROM"],
+] as const;
+
 const EMAIL_ENV_FIELDS = [
   ["server", "SERVER"],
   ["from", "FROM"],
@@ -78,10 +85,13 @@ function withProviderEnv(env: Env, provider: Provider): Provider {
   const value = typeof provider === "function" ? safeCall(provider) : provider;
   if (!value || typeof value !== "object") return provider;
   // A factory is called once, here: what it returned stands in for it from now on.
-  const fields = value.type === "oauth" || value.type === "oidc" ? OAUTH_ENV_FIELDS : value.type === "email" ? EMAIL_ENV_FIELDS : undefined;
+  // Password accounts send their mail as the email provider does, whatever their id: AUTH_EMAIL_SERVER, AUTH_EMAIL_FROM.
+  const passwords = isPasswordProvider(value);
+  const fields =
+    value.type === "oauth" || value.type === "oidc" ? OAUTH_ENV_FIELDS : value.type === "email" ? EMAIL_ENV_FIELDS : passwords ? PASSWORD_ENV_FIELDS : undefined;
   if (!fields) return value as Provider;
   const options = (value.options ?? {}) as Record<string, unknown>;
-  const id = typeof options.id === "string" ? options.id : value.id;
+  const id = passwords ? "email" : typeof options.id === "string" ? options.id : value.id;
   if (typeof id !== "string") return provider;
   const prefix = `AUTH_${id.toUpperCase().replace(/-/g, "_")}_`;
   const filled: Record<string, unknown> = {};

@@ -16,6 +16,8 @@ import type { CredentialsConfig, EmailConfig, OAuthConfig, ProviderConfig, Provi
 import type { AuthConfig } from "../types.js";
 import { resolveEmailRuntime, type EmailRuntime } from "./email/provider.js";
 import { resolveOAuthRuntime, type OAuthRuntime } from "./oauth/provider.js";
+import { resolvePasswordRuntime, type PasswordRuntime } from "./password-accounts/provider.js";
+import { isPasswordProvider } from "../providers/password.js";
 
 export type ResolvedProvider = ProviderConfig & {
   id: string;
@@ -25,6 +27,8 @@ export type ResolvedProvider = ProviderConfig & {
   oauth?: OAuthRuntime;
   /** Email providers: defaults filled in, what sending still lacks. */
   email?: EmailRuntime;
+  /** `Password` providers: limits, link lifetimes, how mail goes out. */
+  password?: PasswordRuntime;
 };
 
 const PROVIDER_TYPES = new Set<ProviderType>(["oauth", "oidc", "email", "credentials", "webauthn"]);
@@ -47,6 +51,10 @@ export function resolveProviders(config: AuthConfig): ResolvedProvider[] {
     return provider;
   });
   checkConditionalUI(resolved);
+  const passwords = resolved.filter((p) => p.password !== undefined);
+  if (passwords.length > 1) {
+    throw new InvalidProvider(`Two Password providers (${passwords.map((p) => `"${p.id}"`).join(", ")}): one serves /signup, /forgot-password and /reset-password; keep one.`);
+  }
   return resolved;
 }
 
@@ -120,6 +128,12 @@ function checkRequirements(provider: ResolvedProvider, config: AuthConfig): void
   if (provider.type === "credentials") {
     if (typeof (provider as CredentialsConfig).authorize !== "function") {
       throw new MissingAuthorize(`The credentials provider "${provider.id}" needs an \`authorize\` function.`);
+    }
+    if (isPasswordProvider(provider)) {
+      if (!config.adapter) {
+        throw new MissingAdapter(`The Password provider "${provider.id}" stores users, password hashes and links, and needs an \`adapter\`.`);
+      }
+      (provider as ResolvedProvider).password = resolvePasswordRuntime(provider, config);
     }
   }
   if (provider.type === "email") {

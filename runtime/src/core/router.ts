@@ -11,10 +11,13 @@ const ROUTES: Record<AuthAction, readonly Method[]> = {
   callback: ["GET", "POST"],
   csrf: ["GET"],
   error: ["GET"],
+  "forgot-password": ["GET", "POST"],
   providers: ["GET"],
+  "reset-password": ["GET", "POST"],
   session: ["GET", "POST"],
   signin: ["GET", "POST"],
   signout: ["GET", "POST"],
+  signup: ["GET", "POST"],
   "verify-request": ["GET"],
   "webauthn-options": ["GET"],
 };

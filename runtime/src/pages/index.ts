@@ -6,10 +6,13 @@ export type {
   CredentialField,
   ErrorPageParams,
   ErrorPageResult,
+  ForgotPasswordPageParams,
   PageTheme,
+  ResetPasswordPageParams,
   SignInPageParams,
   SignInPageProvider,
   SignOutPageParams,
+  SignUpPageParams,
   VerifyRequestPageParams,
 } from "./types.js";
 export { escapeHtml } from "./escape.js";
@@ -18,3 +21,6 @@ export { signInPageScript } from "./webauthn.js";
 export { renderSignOutPage } from "./signout.js";
 export { renderErrorPage } from "./error.js";
 export { renderVerifyRequestPage } from "./verify-request.js";
+export { renderSignUpPage } from "./signup.js";
+export { renderForgotPasswordPage } from "./forgot-password.js";
+export { renderResetPasswordPage } from "./reset-password.js";

@@ -81,6 +81,8 @@ input {
   border-radius: 0.5rem;
 }
 input[type="checkbox"], input[type="radio"] { width: auto; }
+/* Shown for reference (the reset page's address), so it should not look editable. */
+input[readonly] { color: var(--muted); background: transparent; }
 button, .button {
   display: block;
   width: 100%;
@@ -116,6 +118,8 @@ button:hover, .button:hover { filter: brightness(1.08); }
 }
 .alert p { margin: 0; }
 .actions { margin: 1.5rem 0 0; }
+.provider-links { margin: 0.75rem 0 0; font-size: 0.875rem; text-align: center; }
+.provider-links + .provider-links { margin-top: 0.25rem; }
 `;
 
 function schemeCss(colorScheme: PageTheme["colorScheme"]): string {
@@ -154,7 +158,15 @@ export interface DocumentParams {
   /** Already-escaped HTML for the inside of the card. */
   body: string;
   /** Names the page on <body> so applications can target it with their own CSS. */
-  page: "signin" | "signout" | "error" | "verify-request" | "confirm-email";
+  page:
+    | "signin"
+    | "signout"
+    | "error"
+    | "verify-request"
+    | "confirm-email"
+    | "signup"
+    | "forgot-password"
+    | "reset-password";
   /**
    * Trusted script text (ours, never from a request or config) inlined at the end
    * of <body>. The page's CSP must allow it (see core/pages-headers.ts).
@@ -190,6 +202,11 @@ ${logo ? `<img class="logo" src="${logo}" alt="">\n` : ""}${body}
 ${inlineScript(script)}</body>
 </html>
 `;
+}
+
+/** The error box at the top of a page; `message` is plain text (escaped here). */
+export function alertBox(message: string): string {
+  return `<div class="alert" role="alert"><p>${escapeHtml(message)}</p></div>\n`;
 }
 
 /** Hidden fields every POST form carries; csrfToken only when there is one. */

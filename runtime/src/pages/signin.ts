@@ -5,7 +5,8 @@
  */
 import { escapeHtml, idPart, safeUrl } from "./escape.js";
 import { fieldInputs } from "./fields.js";
-import { hiddenFields, renderDocument } from "./layout.js";
+import { alertBox, hiddenFields, renderDocument } from "./layout.js";
+import { credentialsFormParts, passwordSignInMessage, type CredentialsFormParts } from "./signin-password.js";
 import type { SignInPageParams, SignInPageProvider } from "./types.js";
 import { REQUIRES_WEBAUTHN, WEBAUTHN_UNAVAILABLE, signInPageScript, webauthnProviderForm } from "./webauthn.js";
 
@@ -39,13 +40,16 @@ function submitButton(provider: SignInPageProvider): string {
   return `<button type="submit">Sign in with ${escapeHtml(provider.name)}</button>`;
 }
 
-function providerForm(provider: SignInPageProvider, hidden: string): string {
+function providerForm(provider: SignInPageProvider, hidden: string, confirm: SignInPageParams["confirm"]): string {
   if (provider.type === "webauthn") return webauthnProviderForm(provider, hidden, submitButton(provider));
   let action = provider.signinUrl;
   let fields = "";
+  let extras: Omit<CredentialsFormParts, "fields"> = { before: "", hidden: "", after: "" };
   if (provider.type === "credentials") {
     action = provider.callbackUrl;
-    fields = fieldInputs(provider.id, provider.credentials ?? {});
+    const parts = credentialsFormParts(provider, confirm);
+    fields = fieldInputs(provider.id, parts.fields);
+    extras = parts;
   } else if (provider.type === "email") {
     const id = `input-${idPart(provider.id)}-email`;
     fields =
@@ -53,9 +57,9 @@ function providerForm(provider: SignInPageProvider, hidden: string): string {
       `<input id="${id}" name="email" type="email" placeholder="email@example.com" autocomplete="email" required>\n`;
   }
   return (
-    `<div class="provider provider-${escapeHtml(provider.type)}">\n` +
-    `<form action="${safeUrl(action)}" method="post">\n${hidden}\n${fields}${submitButton(provider)}\n</form>\n` +
-    `</div>`
+    `<div class="provider provider-${escapeHtml(provider.type)}">\n${extras.before}` +
+    `<form action="${safeUrl(action)}" method="post">\n${hidden}${extras.hidden}\n${fields}${submitButton(provider)}\n</form>` +
+    `${extras.after}\n</div>`
   );
 }
 
@@ -87,7 +91,7 @@ function groupProviders(providers: SignInPageProvider[]): SignInPageProvider[][]
  * visible group precedes it and a visible one follows (`A | passkey | B` keeps
  * `A | B` without JavaScript).
  */
-function joinGroups(groups: SignInPageProvider[][], hidden: string): string {
+function joinGroups(groups: SignInPageProvider[][], hidden: string, confirm: SignInPageParams["confirm"]): string {
   let html = "";
   let visibleBefore = false;
   groups.forEach((group, index) => {
@@ -96,23 +100,30 @@ function joinGroups(groups: SignInPageProvider[][], hidden: string): string {
       const attributes = needsWebAuthn || !visibleBefore ? REQUIRES_WEBAUTHN : "";
       html += `\n<div class="separator"${attributes}><span>or</span></div>\n`;
     }
-    html += group.map((provider) => providerForm(provider, hidden)).join("\n");
+    html += group.map((provider) => providerForm(provider, hidden, confirm)).join("\n");
     if (!needsWebAuthn) visibleBefore = true;
   });
   return html;
 }
 
+/** The alert's text, if any: a Password provider's codes come first, then the error's own message. */
+function alertMessage(p: SignInPageParams): string | undefined {
+  if (!p.error) return undefined;
+  const password = passwordSignInMessage(p);
+  if (password === null) return undefined;
+  return password ?? signInErrorMessage(p.error);
+}
+
 export function renderSignInPage(p: SignInPageParams): string {
   const hidden = hiddenFields(p.csrfToken, p.callbackUrl);
-  const alert = p.error
-    ? `<div class="alert" role="alert"><p>${escapeHtml(signInErrorMessage(p.error))}</p></div>\n`
-    : "";
+  const message = alertMessage(p);
+  const alert = message === undefined ? "" : alertBox(message);
   const groups = groupProviders(p.providers);
   const onlyWebAuthn = groups.length > 0 && groups.every((group) => group[0]?.type === "webauthn");
   const providers =
     groups.length === 0
       ? `<p class="message">No sign-in methods are configured.</p>`
-      : `${onlyWebAuthn ? `${WEBAUTHN_UNAVAILABLE}\n` : ""}${joinGroups(groups, hidden)}`;
+      : `${onlyWebAuthn ? `${WEBAUTHN_UNAVAILABLE}\n` : ""}${joinGroups(groups, hidden, p.confirm)}`;
   const script = signInPageScript(p.providers);
   return renderDocument({
     title: "Sign in",

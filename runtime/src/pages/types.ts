@@ -34,6 +34,11 @@ export interface SignInPageProvider {
   enableConditionalUI?: boolean;
   /** webauthn only: GET the ceremony's options here (e.g. http://localhost/auth/webauthn-options/passkey) */
   webauthnOptionsUrl?: string;
+  /**
+   * credentials only, set for the built-in Password provider: the pages its form
+   * links to (e.g. http://localhost/auth/signup and http://localhost/auth/forgot-password)
+   */
+  password?: { signUpUrl: string; forgotPasswordUrl: string };
 }
 
 export interface SignInPageParams {
@@ -41,8 +46,17 @@ export interface SignInPageParams {
   csrfToken?: string;
   callbackUrl: string;
   error?: string;
-  /** For applications only (e.g. a custom credentials error code); never rendered. */
+  /**
+   * For applications (e.g. a custom credentials error code); never rendered itself.
+   * With a Password provider on the page, a few known values choose the message
+   * for `CredentialsSignin` (see signin-password.ts).
+   */
   code?: string;
+  /**
+   * Set when an email confirmation link opened the page: the Password provider's
+   * form carries the link's token and asks for the password to finish.
+   */
+  confirm?: { email: string; token: string };
   theme: PageTheme;
 }
 
@@ -70,5 +84,50 @@ export interface ErrorPageResult {
 export interface VerifyRequestPageParams {
   host: string;
   homeUrl: string;
+  theme: PageTheme;
+  /** What the email that was sent is for; default "sign-in". */
+  kind?: "sign-in" | "sign-up" | "password-reset";
+}
+
+export interface SignUpPageParams {
+  /** Where the form posts (e.g. http://localhost/auth/signup). */
+  action: string;
+  csrfToken?: string;
+  callbackUrl: string;
+  /** The sign-in page, linked for people who already have an account. */
+  signInUrl: string;
+  /** Pre-fills the email field (e.g. after an error). */
+  email?: string;
+  /** The error code from the URL: selects a fixed message, never shown itself. */
+  code?: string;
+  minPasswordLength: number;
+  maxPasswordLength: number;
+  theme: PageTheme;
+}
+
+export interface ForgotPasswordPageParams {
+  /** Where the form posts (e.g. http://localhost/auth/forgot-password). */
+  action: string;
+  csrfToken?: string;
+  callbackUrl: string;
+  signInUrl: string;
+  /** The error code from the URL: selects a fixed message, never shown itself. */
+  code?: string;
+  theme: PageTheme;
+}
+
+export interface ResetPasswordPageParams {
+  /** Where the form posts (e.g. http://localhost/auth/reset-password). */
+  action: string;
+  csrfToken?: string;
+  callbackUrl: string;
+  /** The address the reset link was sent to; posted back with the token. */
+  email: string;
+  /** The reset link's token; posted back. */
+  token: string;
+  /** The error code from the URL: selects a fixed message, never shown itself. */
+  code?: string;
+  minPasswordLength: number;
+  maxPasswordLength: number;
   theme: PageTheme;
 }

@@ -35,9 +35,11 @@ function envKeys(id: string, withIssuer = false): readonly string[] {
 }
 
 // Data only, no imports of the provider modules: the CLI loads this file on its own.
-// `credentials` stays first: CLI messages list the known ids in this order.
+// `password` stays first: CLI messages list the known ids in this order. `Credentials` has no
+// entry: it is the building block for a check the app writes itself, and no command writes one.
 export const providerCatalog: readonly ProviderCatalogEntry[] = [
-  { id: "credentials", name: "Email and password", importName: "Credentials", type: "credentials", env: [] },
+  // Email + password accounts: verified sign-up and reset links go out by mail (SMTP, like `email`).
+  { id: "password", name: "Email and password", importName: "Password", type: "credentials", env: ["AUTH_EMAIL_SERVER", "AUTH_EMAIL_FROM"] },
   // Passwordless: a sign-in link by mail (SMTP through nodemailer), and passkeys (WebAuthn, experimental).
   { id: "email", name: "Email link", importName: "Nodemailer", type: "email", env: ["AUTH_EMAIL_SERVER", "AUTH_EMAIL_FROM"] },
   { id: "passkey", name: "Passkey", importName: "Passkey", type: "webauthn", env: [] },
@@ -161,7 +163,11 @@ export const providerCatalog: readonly ProviderCatalogEntry[] = [
   },
 ];
 
-/** The entry for `id`, or `undefined` for an id the catalog does not know. */
+/** Ids earlier versions took, and what they are now: `credentials` was the email + password accounts' id. */
+export const PROVIDER_ID_ALIASES: Readonly<Record<string, string>> = { credentials: "password" };
+
+/** The entry for `id` (or an earlier id of it), or `undefined` for an id the catalog does not know. */
 export function findProvider(id: string): ProviderCatalogEntry | undefined {
-  return providerCatalog.find((entry) => entry.id === id);
+  const canonical = PROVIDER_ID_ALIASES[id] ?? id;
+  return providerCatalog.find((entry) => entry.id === canonical);
 }

@@ -124,11 +124,19 @@ async function loadNodemailer(): Promise<NodemailerModule> {
  */
 export async function sendWithNodemailer(params: SendVerificationRequestParams): Promise<void> {
   const { identifier, url, provider, theme } = params;
+  const { subject, text, html } = verificationMail({ url, host: new URL(url).host, theme });
+  await sendSmtpMail(provider.server, { to: identifier, from: provider.from, subject, text, html });
+}
+
+/** One mail over SMTP through nodemailer (every mail of the runtime goes out here); throws unless it was accepted. */
+export async function sendSmtpMail(
+  server: unknown,
+  mail: { to: string; from: string | undefined; subject: string; text: string; html: string },
+): Promise<void> {
   const nodemailer = await loadNodemailer();
-  const transport = nodemailer.createTransport(withSmtpTimeouts(provider.server));
+  const transport = nodemailer.createTransport(withSmtpTimeouts(server));
   try {
-    const { subject, text, html } = verificationMail({ url, host: new URL(url).host, theme });
-    const result = await transport.sendMail({ to: identifier, from: provider.from, subject, text, html });
+    const result = await transport.sendMail(mail);
     const failed = [...(result.rejected ?? []), ...(result.pending ?? [])].filter(Boolean);
     if (failed.length > 0) throw new Error(`The mail server did not accept the mail for ${failed.map(String).join(", ")}.`);
   } finally {

@@ -7,6 +7,13 @@ export { Email, Nodemailer } from "./email.js";
 export type { EmailUserConfig, NodemailerUserConfig } from "./email.js";
 export { verificationMail } from "./email-message.js";
 export type { VerificationMail, VerificationMailInput } from "./email-message.js";
+export { Password } from "./password.js";
+export type { PasswordConfig, PasswordMailKind, PasswordMailMessage, PasswordOptions, PasswordUserConfig } from "./password.js";
+export { passwordMail } from "./password-mail.js";
+export type { PasswordMailInput } from "./password-mail.js";
+export { linkMail } from "./email-message.js";
+export type { LinkMailInput } from "./email-message.js";
+export { DEVELOPMENT_MAIL_DIR, developmentMail } from "./development-mail.js";
 export { Passkey } from "./passkey.js";
 export type {
   RelyingParty,

@@ -25,7 +25,7 @@ export interface InitAnswers {
 /** The answers flags can give; anything missing is asked (or defaulted with `--yes`). */
 export type InitFlags = Partial<Omit<InitAnswers, "providers">> & { providers?: string[] };
 
-export const DEFAULT_PROVIDERS = ["credentials"];
+export const DEFAULT_PROVIDERS = ["password"];
 export const DEFAULT_ADAPTER: AdapterChoice = "pglite";
 
 /** Database sessions when there is a database (revocable, as Auth.js defaults), else JWT. */
@@ -65,9 +65,10 @@ export function parseAdapter(value: string): AdapterChoice {
   throw new UsageError(`unknown adapter "${value}": use one of ${ADAPTERS.join(", ")}`);
 }
 
-/** `credentials,github` -> ids, each checked against the runtime's catalog. */
+/** `password,github` -> ids, each checked against the runtime's catalog; an older id (`credentials`) becomes today's. */
 export function parseProviders(value: string): string[] {
-  const ids = [...new Set(value.split(",").map((id) => id.trim().toLowerCase()).filter(Boolean))];
+  const given = value.split(",").map((id) => id.trim().toLowerCase()).filter(Boolean);
+  const ids = [...new Set(given.map((id) => findProvider(id)?.id ?? id))];
   if (ids.length === 0) throw new UsageError("--providers needs at least one provider id");
   const unknown = ids.filter((id) => !findProvider(id));
   if (unknown.length > 0) {

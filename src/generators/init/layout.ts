@@ -57,7 +57,6 @@ export interface LayoutContext {
 /** The values every template sees. */
 export interface InitTemplateData extends TemplateData {
   credentials: boolean;
-  signUp: boolean;
   hasAdapter: boolean;
   pglite: boolean;
   postgres: boolean;
@@ -72,6 +71,8 @@ export interface InitTemplateData extends TemplateData {
   oauthProviders: { id: string; name: string; importName: string }[];
   /** The email provider (a sign-in link by mail): a form with an email field. */
   email: boolean;
+  /** Mail goes out through nodemailer (email links, or the Password provider's confirmation and reset links). */
+  sendsMail: boolean;
   /** The passkey provider: `experimental.enableWebAuthn`, a button on the sign-in page, "Add a passkey" on the protected page. */
   passkey: boolean;
   /** Refused sign-ins come back to the app's sign-in page (`pages.signIn`) with `?error=`, which it shows. */

@@ -57,11 +57,11 @@ export function layoutFor(framework: InitAnswers["framework"], context: LayoutCo
 /** Every file `planInit` may read for this framework: give them to `readProject`. */
 export function initPaths(framework: InitAnswers["framework"]): string[] {
   const layout = layoutFor(framework);
-  const all: InitAnswers = { framework, providers: ["credentials"], strategy: "jwt", adapter: "pglite", databaseUrl: "" };
+  const all: InitAnswers = { framework, providers: ["password"], strategy: "jwt", adapter: "pglite", databaseUrl: "" };
   const data = templateData(all, layout);
   const empty: ProjectSnapshot = { dir: "", exists: false, empty: true, files: {} };
-  const files = layout.newFiles({ ...data, signUp: true }, empty).map((f) => f.path);
-  return [...new Set([...COMMON_PATHS, ...layout.paths, ...files, ...libFiles(layout, { ...data, signUp: true }).map((f) => f.path)])];
+  const files = layout.newFiles(data, empty).map((f) => f.path);
+  return [...new Set([...COMMON_PATHS, ...layout.paths, ...files, ...libFiles(layout, data).map((f) => f.path)])];
 }
 
 export function planInit(input: InitInput): Plan {
@@ -84,8 +84,12 @@ export function planInit(input: InitInput): Plan {
   const env = envEntries(answers, providers, input.secret);
   addEdit(plan, ".env", file(".env"), ensureEnvKeys(file(".env") ?? "", env), true);
   addEdit(plan, ".env.example", file(".env.example"), ensureEnvKeys(file(".env.example") ?? "", env.map((entry) => ({ ...entry, value: "" }))));
-  const ignored = [".env", ...localDatabaseFolder(answers)];
-  addEdit(plan, ".gitignore", file(".gitignore"), ensureIgnored(file(".gitignore") ?? "", ignored, "auth: secrets and the local database"));
+  // Development mail (.gatehouse/mail/) holds sign-in links: never committed.
+  const database = localDatabaseFolder(answers);
+  const devMail = data.credentials ? [".gatehouse/"] : [];
+  const what = ["secrets", ...(database.length ? ["the local database"] : []), ...(devMail.length ? ["development mail"] : [])];
+  const header = `auth: ${what.slice(0, -1).join(", ")}${what.length > 1 ? " and " : ""}${what.at(-1)}`;
+  addEdit(plan, ".gitignore", file(".gitignore"), ensureIgnored(file(".gitignore") ?? "", [".env", ...database, ...devMail], header));
 
   plan.dependencies = { "@gatehouse/runtime": input.runtimeSpec, ...driver(answers).dependencies, ...providerPackages(providers) };
   plan.devDependencies = driver(answers).devDependencies;
@@ -102,6 +106,7 @@ export function planInit(input: InitInput): Plan {
 
 function templateData(answers: InitAnswers, layout: FrameworkLayout): InitTemplateData {
   const providers = answers.providers.map((id) => findProvider(id)!);
+  // Email + password accounts (the Password provider): they need a database, which checkAnswers made sure of.
   const credentials = providers.some((p) => p.type === "credentials");
   const hasAdapter = answers.adapter !== "none";
   const oauthProviders = providers.filter(isOAuthProvider);
@@ -110,7 +115,6 @@ function templateData(answers: InitAnswers, layout: FrameworkLayout): InitTempla
   return {
     ...layout.data,
     credentials,
-    signUp: credentials && hasAdapter,
     hasAdapter,
     pglite: answers.adapter === "pglite",
     postgres: answers.adapter === "postgres",
@@ -122,8 +126,10 @@ function templateData(answers: InitAnswers, layout: FrameworkLayout): InitTempla
     oauth: oauthProviders.length > 0,
     oauthProviders: oauthProviders.map(({ id, name, importName }) => ({ id, name, importName })),
     email,
+    // The Password provider and email links send mail through nodemailer.
+    sendsMail: email || credentials,
     passkey,
-    signInPageErrors: oauthProviders.length > 0 || email || passkey,
+    signInPageErrors: credentials || oauthProviders.length > 0 || email || passkey,
     errorMessages: oauthProviders.length > 0 || email,
     methodHeadings: [credentials, email, passkey].filter(Boolean).length > 1,
     rateLimit: credentials || email,
@@ -142,11 +148,13 @@ function localDatabaseFolder(answers: InitAnswers): string[] {
   return [];
 }
 
-/** The database module, its schema and the password functions, shared by every framework. */
+/** The database module and its schema, and the account pages' messages, shared by every framework. */
 function libFiles(layout: FrameworkLayout, data: InitTemplateData) {
   if (!data.hasAdapter) return [];
-  const names = ["db.ts", "schema.ts", ...(data.signUp ? ["passwords.ts", "sign-up-errors.ts"] : [])];
-  return names.map((name) => ({ path: `${layout.libDir}/${name}`, template: `shared/lib/${name}.hbs` }));
+  const server = ["db.ts", "schema.ts"].map((name) => ({ path: `${layout.libDir}/${name}`, template: `shared/lib/${name}.hbs` }));
+  // Outside the server folder: the pages (browser code too) read it.
+  const messages = data.credentials ? [{ path: "src/lib/auth-messages.ts", template: "shared/lib/auth-messages.ts.hbs" }] : [];
+  return [...server, ...messages];
 }
 
 function envEntries(answers: InitAnswers, providers: ProviderCatalogEntry[], secret: string): EnvEntry[] {
@@ -216,12 +224,21 @@ function nextSteps(answers: InitAnswers, layout: FrameworkLayout, providers: Pro
     steps.push(`Set ${HOSTED_STORE_ENV.databaseURL} in .env to your hosted store's database (postgres://user:password@host:5432/database); ${HOSTED_STORE_ENV.branch} names the branch (default ${DEFAULT_BRANCH}).`);
   }
   const credentials = providers.some((p) => p.type === "credentials");
-  if (credentials && answers.adapter === "none") {
-    steps.push("Write the password check in src/auth.ts (the Credentials provider's authorize): until then every sign-in is refused.");
-  }
   steps.push(...own.setup);
-  const page = credentials && answers.adapter !== "none" ? "/signup" : "/signin";
+  const page = credentials ? "/signup" : "/signin";
   steps.push(`Start the app with \`${runScript(manager, "dev")}\` and open ${layout.devOrigin}${page}; ${layout.devOrigin}/protected shows who is signed in.`);
+  const proves = credentials || providers.some((p) => p.type === "email");
+  if (providers.some(isPasskey) && !proves) {
+    // A passkey sign-up only claims its address (SECURITY.md, "Email ownership"): without a mailed link nobody can prove one.
+    steps.push(
+      "A passkey sign-up only claims its email address: with no email links or passwords, an address someone registered first cannot be proven and taken back by its owner. Add sign-in links by mail with `npx auth add-provider email`.",
+    );
+  }
+  if (credentials) {
+    steps.push(
+      "Sign-up and password reset mail a link. In development, with AUTH_EMAIL_SERVER empty, the link is printed on the dev server's console (and kept in .gatehouse/mail/); in production, set AUTH_EMAIL_SERVER and AUTH_EMAIL_FROM: without them the server stops with an error naming them as soon as it loads its auth config.",
+    );
+  }
   steps.push(...own.production);
   return steps;
 }

@@ -66,7 +66,8 @@ export function solidStart(context: LayoutContext = {}): FrameworkLayout {
         "src/routes/signin.tsx",
         "src/routes/signout.tsx",
         "src/routes/protected.tsx",
-        ...(data.signUp ? ["src/routes/signup.tsx"] : []),
+        // Email + password accounts: plain forms posting to the auth handler.
+        ...(data.credentials ? ["src/routes/signup.tsx", "src/routes/forgot-password.tsx", "src/routes/reset-password.tsx"] : []),
         // The app's own Nitro config is kept: see edits.
         ...(tracedDeps(data, major).length > 0 && project.files[NITRO_CONFIG] == null ? [NITRO_CONFIG] : []),
       ];
@@ -123,12 +124,12 @@ export function solidStart(context: LayoutContext = {}): FrameworkLayout {
 /**
  * Packages Nitro 3 (SolidStart 2) must keep as packages of the built server rather than
  * bundle: PGlite, to find its .wasm and .data files; nodemailer, which the runtime imports
- * by a name Nitro cannot follow, when it sends a sign-in mail. Nitro 2 (vinxi) keeps
- * dependencies external already.
+ * by a name Nitro cannot follow, when it sends a mail (sign-in links, sign-up
+ * confirmations, password resets). Nitro 2 (vinxi) keeps dependencies external already.
  */
 function tracedDeps(data: InitTemplateData, major: 1 | 2): string[] {
   if (major !== 2) return [];
-  return [...(data.pglite ? [PGLITE] : []), ...(data.email ? [NODEMAILER] : []), ...(data.passkey ? [SIMPLEWEBAUTHN] : [])];
+  return [...(data.pglite ? [PGLITE] : []), ...(data.sendsMail ? [NODEMAILER] : []), ...(data.passkey ? [SIMPLEWEBAUTHN] : [])];
 }
 
 const OWN_MIDDLEWARE =

@@ -1,6 +1,7 @@
 /**
- * SvelteKit: `src/auth.ts`, the `handle` hook, sign-in/sign-out/sign-up routes
- * with form actions, a protected page, and `App.Locals` in `src/app.d.ts`.
+ * SvelteKit: `src/auth.ts`, the `handle` hook, sign-in/sign-out routes with form
+ * actions, the account forms (sign-up, forgot and reset password) posting to the
+ * handler, a protected page, and `App.Locals` in `src/app.d.ts`.
  */
 import { declareLocalsAuth } from "../../ast/sveltekit-app-types.js";
 import { composeAuthHandle } from "../../ast/sveltekit-hooks.js";
@@ -38,7 +39,8 @@ export const svelteKit: FrameworkLayout = {
       "src/routes/signout/+page.svelte",
       "src/routes/protected/+page.server.ts",
       "src/routes/protected/+page.svelte",
-      ...(data.signUp ? ["src/routes/signup/+page.server.ts", "src/routes/signup/+page.svelte"] : []),
+      // Email + password accounts: plain forms posting to the auth handler.
+      ...(data.credentials ? ["src/routes/signup/+page.svelte", "src/routes/forgot-password/+page.svelte", "src/routes/reset-password/+page.svelte"] : []),
     ];
     return files.map((path) => ({ path, template: `sveltekit/${path}.hbs` }));
   },

@@ -114,10 +114,11 @@ export async function checkAdoptsAuthjsDatabase(db: SqlClient): Promise<void> {
 }
 
 /**
- * `adoptUnprovenUser` and `user_passwords`, which no adapter method reads (so
- * the conformance suite cannot see it): the adopted user's password row is
- * deleted, a proven user's and another user's stay; a failing delete rolls
- * back the whole adoption. Takes a migrated client and empties its tables.
+ * `adoptUnprovenUser` and `user_passwords`, on rows written by SQL (the
+ * conformance suite sees the password only through the adapter): the adopted
+ * user's password row is deleted, a proven user's and another user's stay; a
+ * failing delete rolls back the whole adoption. Takes a migrated client and
+ * empties its tables.
  */
 export async function checkAdoptionDeletesPassword(db: SqlClient): Promise<void> {
   await db.query("TRUNCATE users, accounts, sessions, verification_token, authenticators, user_passwords CASCADE");
@@ -148,4 +149,50 @@ export async function checkAdoptionDeletesPassword(db: SqlClient): Promise<void>
   expect((await adapter.getUser("bystander"))?.emailVerified).toBeNull();
   expect((await adapter.getUserByAccount({ provider: "github", providerAccountId: "1" }))?.id).toBe("bystander");
   expect(await passwords()).toEqual(["bystander", "proven"]);
+}
+
+/**
+ * The password methods on `user_passwords`, beyond what the conformance suite
+ * sees through the adapter: `updatedAt` moves to now on every write and only
+ * then; a user whose password insert fails is not created either; sessions
+ * whose delete fails leave the password unchanged (one transaction). Takes a
+ * migrated client and empties its tables.
+ */
+export async function checkPasswordRows(db: SqlClient): Promise<void> {
+  await db.query("TRUNCATE users, accounts, sessions, verification_token, authenticators, user_passwords CASCADE");
+  const adapter = PostgresAdapter(db);
+  const longAgo = new Date("2000-01-01T00:00:00.000Z");
+  const age = () => db.query(`UPDATE user_passwords SET "updatedAt" = $1`, [longAgo]);
+  const updatedAt = async () =>
+    (await db.query<{ updatedAt: Date }>(`SELECT "updatedAt" FROM user_passwords WHERE "userId" = 'ada'`, [])).rows[0]?.updatedAt;
+  const expectNow = async () => expect(Math.abs((await updatedAt())!.getTime() - Date.now())).toBeLessThan(60_000);
+
+  await adapter.createUserWithPassword({ id: "ada", email: "ada@example.com", emailVerified: null }, "h1");
+  await expectNow();
+  await age();
+  expect(await adapter.setUserPassword("ada", "h2")).toBe(true);
+  await expectNow();
+  await age();
+  expect(await adapter.setUserPassword("ada", "h3", { previous: "h2" })).toBe(true);
+  await expectNow();
+  await age();
+  expect(await adapter.setUserPassword("ada", "h4", { previous: "stale" })).toBe(false);
+  expect(await adapter.setUserPassword("ada", "h4", { previous: null })).toBe(false);
+  expect(await updatedAt()).toEqual(longAgo);
+
+  // The password insert fails (it comes second): the user is not created either.
+  await db.query(`CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$;
+    CREATE TRIGGER refuse_insert BEFORE INSERT ON user_passwords FOR EACH ROW EXECUTE FUNCTION refuse();
+    CREATE TRIGGER refuse_delete BEFORE DELETE ON sessions FOR EACH ROW EXECUTE FUNCTION refuse();`);
+  try {
+    await expect(adapter.createUserWithPassword({ email: "grace@example.com", emailVerified: null }, "g1")).rejects.toThrow(/refused/);
+    expect(await adapter.getUserByEmail("grace@example.com")).toBeNull();
+    // The sessions' delete fails (it comes after the write): the password stays as it was.
+    await adapter.createSession({ sessionToken: "ada-session", userId: "ada", expires: new Date("2031-05-06T07:08:09.123Z") });
+    await expect(adapter.setUserPassword("ada", "h5", { previous: "h3", revokeSessions: true })).rejects.toThrow(/refused/);
+    expect(await adapter.getUserPassword("ada")).toBe("h3");
+    expect(await adapter.getSessionAndUser("ada-session")).not.toBeNull();
+  } finally {
+    await db.query("DROP TRIGGER refuse_insert ON user_passwords; DROP TRIGGER refuse_delete ON sessions; DROP FUNCTION refuse();");
+  }
 }

@@ -44,12 +44,14 @@ export async function startCliSvelteKitApp(name: string, initArgs: string[], opt
     let initOutput = await run(process.execPath, [authInitBin, name, "--yes", ...initArgs], { cwd: work, timeoutMs: 600_000 });
     for (const command of options.afterInit ?? []) initOutput += await run(process.execPath, [authBin, ...command], { cwd: dir });
     const initialized = Date.now();
-    await run("npm", ["run", "build"], { cwd: dir });
+    // A production build, as `npm run build` is in a shell: vitest's NODE_ENV=test would make Vite build a development one.
+    await run("npm", ["run", "build"], { cwd: dir, env: { NODE_ENV: "production" } });
     const port = options.port ?? (await freePort());
     // ORIGIN is adapter-node's public origin (its form-action CSRF check and our AUTH_URL).
     // The database is the one in the app's .env: the test run's own DATABASE_URL (the
     // PostgreSQL server's admin database) would win over it, as the process env does.
     const env = {
+      NODE_ENV: "production",
       HOST: "127.0.0.1",
       PORT: String(port),
       ORIGIN: `http://localhost:${port}`,

@@ -62,7 +62,13 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 export async function startServer(
   command: string,
   args: string[],
-  { cwd, env, port, readyPath = "/" }: { cwd: string; env: Record<string, string | undefined>; port: number; readyPath?: string },
+  {
+    cwd,
+    env,
+    port,
+    readyPath = "/",
+    readyTimeoutMs = 60_000,
+  }: { cwd: string; env: Record<string, string | undefined>; port: number; readyPath?: string; readyTimeoutMs?: number },
 ): Promise<RunningServer> {
   // A process group of its own: `npm start` runs the server as a grandchild (npm -> sh -> node),
   // which a signal to npm alone leaves running. Stopping signals the whole group.
@@ -79,7 +85,7 @@ export async function startServer(
       signalGroup(child, "SIGTERM");
       setTimeout(() => signalGroup(child, "SIGKILL"), 5000).unref();
     });
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + readyTimeoutMs;
   for (;;) {
     if (exited) throw new Error(`${command} ${args.join(" ")} exited before answering:\n${output}`);
     try {
@@ -88,7 +94,7 @@ export async function startServer(
     } catch {
       if (Date.now() > deadline) {
         await stop();
-        throw new Error(`${command} ${args.join(" ")} did not answer on port ${port} within 60 s:\n${output}`);
+        throw new Error(`${command} ${args.join(" ")} did not answer on port ${port} within ${readyTimeoutMs / 1000} s:\n${output}`);
       }
       await new Promise((r) => setTimeout(r, 200));
     }

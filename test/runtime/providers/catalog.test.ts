@@ -19,11 +19,11 @@ function envPrefix(id: string): string {
 }
 
 describe("provider catalog", () => {
-  it("keeps credentials first (the CLI lists known ids in catalog order)", () => {
-    expect(providerCatalog[0]!.id).toBe("credentials");
+  it("keeps password first (the CLI lists known ids in catalog order)", () => {
+    expect(providerCatalog[0]!.id).toBe("password");
   });
 
-  it.each(providerCatalog.filter((entry) => entry.type !== "credentials").map((entry) => [entry.id, entry] as const))(
+  it.each(providerCatalog.map((entry) => [entry.id, entry] as const))(
     "%s: its importName is exported, and the factory called with nothing makes that id and type",
     (id, entry) => {
       const factory = exported[entry.importName];
@@ -34,9 +34,12 @@ describe("provider catalog", () => {
     },
   );
 
-  it("credentials' importName is the Credentials export", () => {
-    expect(findProvider("credentials")?.importName).toBe("Credentials");
-    expect(typeof exported.Credentials).toBe("function");
+  it("password is the Password export, with the mail keys it reads; credentials, its earlier id, finds it too", () => {
+    const entry = findProvider("password")!;
+    expect(entry.importName).toBe("Password");
+    expect(entry.env).toEqual(["AUTH_EMAIL_SERVER", "AUTH_EMAIL_FROM"]);
+    expect(findProvider("credentials")).toBe(entry);
+    expect(findProvider("Credentials")).toBeUndefined();
   });
 
   it("every exported provider factory has an entry (aliases such as X share their factory's)", () => {
@@ -77,10 +80,6 @@ describe("provider catalog", () => {
       expect(entry.env.includes(`${prefix}_ISSUER`)).toBe(needsIssuer);
     },
   );
-
-  it("credentials needs no env keys", () => {
-    expect(findProvider("credentials")?.env).toEqual([]);
-  });
 
   it("every OAuth entry says where to register the callback: an https console, or a note for self-hosted servers", () => {
     for (const entry of providerCatalog.filter((e) => e.type === "oauth" || e.type === "oidc")) {

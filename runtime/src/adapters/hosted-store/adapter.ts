@@ -3,11 +3,14 @@
  * tables (see `runtime/migrations/hosted-store`). Every method is ONE
  * statement, so each is atomic on its own: an account or session and its join
  * row are inserted together by one statement (a data-modifying WITH), never
- * one without the other. Two methods are one transaction each:
+ * one without the other. These are one transaction each:
  * `createUserWithAccount` runs the statements of `createUser`, `linkAccount`
  * (and `createAuthenticator`); `adoptUnprovenUser` sets the user's
  * `emailVerified` and deletes its accounts, sessions, authenticators and
- * password (join rows go with their accounts and sessions, by cascade).
+ * password (join rows go with their accounts and sessions, by cascade);
+ * `createUserWithPassword` inserts the user and its password record, and
+ * `setUserPassword` with `revokeSessions` writes the password and deletes the
+ * user's sessions.
  * Constraints (unique email, unique provider account, links that cascade) and
  * conditional updates keep the data consistent under concurrent requests, not
  * read-then-write checks here.
@@ -23,6 +26,7 @@ import type { HostedStoreClient } from "./client.js";
 import { HostedStoreError } from "./errors.js";
 import { insertUserWithAccount } from "../sql/user-with-account.js";
 import { adoptUnprovenUser, type AdoptionSchema } from "../sql/adopt-unproven-user.js";
+import { passwordMethods, type PasswordMethods, type PasswordSchema } from "../sql/user-passwords.js";
 import { insertAccount, insertAuthenticator, insertUser } from "./inserts.js";
 import {
   ACCOUNT_COLUMNS,
@@ -72,6 +76,23 @@ function adoptionIn(t: Tables): AdoptionSchema<unknown, UserRow> {
   };
 }
 
+/** Where the password methods keep a user's password hash in a branch, and the sessions `revokeSessions` deletes. */
+function passwordsIn(t: Tables): PasswordSchema<unknown, UserRow> {
+  return {
+    users: t.users,
+    userColumns: USER_COLUMNS,
+    passwords: t.passwords,
+    passwordUser: `"user"`,
+    // Their join rows go with them (cascade).
+    sessions: [t.sessions, `"user"`],
+    // svc_touch() sets it on every update too; said here so the statement does not depend on the trigger.
+    touch: "updated_at = now()",
+    placeholder: (n) => `$${n}`,
+    date: (date) => date,
+    toUser,
+  };
+}
+
 /**
  * The adapter for a hosted store migrated with `migrate()` (or the SQL files in
  * `@gatehouse/runtime/migrations/hosted-store`, applied in the branch's schema).
@@ -114,6 +135,11 @@ export function HostedStoreAdapter(client: HostedStoreClient): Required<Adapter>
     return (await all<Row>(statement, params))[0] ?? null;
   }
 
+  async function passwords(): Promise<PasswordMethods> {
+    const { db, t } = await store();
+    return passwordMethods(db, passwordsIn(t));
+  }
+
   return {
     async createUser(user) {
       const { db, t } = await store();
@@ -134,6 +160,10 @@ export function HostedStoreAdapter(client: HostedStoreClient): Required<Adapter>
       const { db, t } = await store();
       return adoptUnprovenUser((fn) => db.transaction(fn), adoptionIn(t), userId, proof);
     },
+
+    createUserWithPassword: async (user, passwordHash) => (await passwords()).createUserWithPassword(user, passwordHash),
+    getUserPassword: async (userId) => (await passwords()).getUserPassword(userId),
+    setUserPassword: async (userId, passwordHash, options) => (await passwords()).setUserPassword(userId, passwordHash, options),
 
     async getUser(id) {
       const row = await one<UserRow>((t) => `SELECT ${USER_COLUMNS} FROM ${t.users} WHERE id = $1`, [id]);
@@ -175,7 +205,7 @@ export function HostedStoreAdapter(client: HostedStoreClient): Required<Adapter>
     },
 
     async deleteUser(userId) {
-      // Accounts, sessions, authenticators and join rows go with it: their links cascade.
+      // Accounts, sessions, authenticators, the password and join rows go with it: their links cascade.
       const row = await one<UserRow>((t) => `DELETE FROM ${t.users} WHERE id = $1 RETURNING ${USER_COLUMNS}`, [userId]);
       return row && toUser(row);
     },

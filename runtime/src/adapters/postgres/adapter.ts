@@ -2,11 +2,11 @@
  * `PostgresAdapter`: the whole adapter contract on the schema of
  * `runtime/migrations/postgres` (the Auth.js PostgreSQL tables plus
  * authenticators, and the passwords of email + password accounts). Every
- * method is one statement, except `createUserWithAccount` and
- * `adoptUnprovenUser`, one transaction each: constraints (unique email, unique
- * provider account, foreign keys that cascade) and conditional updates keep the
- * data consistent under concurrent requests, not read-then-write checks in this
- * code.
+ * method is one statement, except `createUserWithAccount`, `adoptUnprovenUser`,
+ * `createUserWithPassword` and `setUserPassword` with `revokeSessions`, one
+ * transaction each: constraints (unique email, unique provider account,
+ * foreign keys that cascade) and conditional updates keep the data consistent
+ * under concurrent requests, not read-then-write checks in this code.
  */
 import { postgresAccountUpdate } from "../sql/rows.js";
 import type { Adapter, AdapterUser } from "../types.js";
@@ -14,6 +14,7 @@ import type { SqlClient } from "./client.js";
 import { toSqlClient, type PostgresClient } from "./connect.js";
 import { insertUserWithAccount } from "../sql/user-with-account.js";
 import { USER_OWNED_TABLES, adoptUnprovenUser, type AdoptionSchema } from "../sql/adopt-unproven-user.js";
+import { passwordMethods, type PasswordSchema } from "../sql/user-passwords.js";
 import { insertAccount, insertAuthenticator, insertUser } from "./inserts.js";
 import {
   ACCOUNT_COLUMNS,
@@ -53,6 +54,19 @@ const ADOPTION: AdoptionSchema<unknown, UserRow> = {
   users: "users",
   userColumns: USER_COLUMNS,
   owned: USER_OWNED_TABLES,
+  placeholder: (n) => `$${n}`,
+  date: (date) => date,
+  toUser,
+};
+
+/** Where the password methods keep a user's password hash, and the sessions `revokeSessions` deletes. */
+const PASSWORDS: PasswordSchema<unknown, UserRow> = {
+  users: "users",
+  userColumns: USER_COLUMNS,
+  passwords: "user_passwords",
+  passwordUser: `"userId"`,
+  sessions: ["sessions", `"userId"`],
+  touch: `"updatedAt" = now()`,
   placeholder: (n) => `$${n}`,
   date: (date) => date,
   toUser,
@@ -126,6 +140,8 @@ export function PostgresAdapter(client: PostgresClient): Required<Adapter> {
 
     adoptUnprovenUser: (userId, proof) => adoptUnprovenUser((fn) => db.transaction(fn), ADOPTION, userId, proof),
 
+    ...passwordMethods(db, PASSWORDS),
+
     async getUser(id) {
       const row = await one<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE id = $1`, [id]);
       return row && toUser(row);
@@ -165,7 +181,7 @@ export function PostgresAdapter(client: PostgresClient): Required<Adapter> {
     },
 
     async deleteUser(userId) {
-      // Accounts, sessions and authenticators go with it: their foreign keys cascade.
+      // Accounts, sessions, authenticators and the password go with it: their foreign keys cascade.
       const row = await one<UserRow>(`DELETE FROM users WHERE id = $1 RETURNING ${USER_COLUMNS}`, [userId]);
       return row && toUser(row);
     },

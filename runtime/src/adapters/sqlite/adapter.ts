@@ -2,8 +2,9 @@
  * `SqliteAdapter`: the whole adapter contract on the schema of
  * `runtime/migrations/sqlite` (the tables and columns of the PostgreSQL schema,
  * in SQLite types, with the passwords of email + password accounts). Every
- * method is one statement, except `createUserWithAccount` and
- * `adoptUnprovenUser`, one transaction each: constraints (unique email, unique
+ * method is one statement, except `createUserWithAccount`,
+ * `adoptUnprovenUser`, `createUserWithPassword` and `setUserPassword` with
+ * `revokeSessions`, one transaction each: constraints (unique email, unique
  * provider account, foreign keys that cascade) and conditional updates keep
  * the data consistent, not read-then-write checks in this code.
  */
@@ -13,6 +14,7 @@ import type { SqliteClient, SqliteValue } from "./client.js";
 import { toSqliteClient, type SqliteConnect, type SqliteDatabase } from "./connect.js";
 import { insertUserWithAccount } from "../sql/user-with-account.js";
 import { USER_OWNED_TABLES, adoptUnprovenUser, type AdoptionSchema } from "../sql/adopt-unproven-user.js";
+import { passwordMethods, type PasswordSchema } from "../sql/user-passwords.js";
 import { insertAccount, insertAuthenticator, insertUser } from "./inserts.js";
 import {
   ACCOUNT_COLUMNS,
@@ -53,6 +55,20 @@ const ADOPTION: AdoptionSchema<SqliteValue, UserRow> = {
   users: "users",
   userColumns: USER_COLUMNS,
   owned: USER_OWNED_TABLES,
+  placeholder: () => "?",
+  date: (date) => toMillis(date, "emailVerified"),
+  toUser,
+};
+
+/** Where the password methods keep a user's password hash, and the sessions `revokeSessions` deletes. */
+const PASSWORDS: PasswordSchema<SqliteValue, UserRow> = {
+  users: "users",
+  userColumns: USER_COLUMNS,
+  passwords: "user_passwords",
+  passwordUser: `"userId"`,
+  sessions: ["sessions", `"userId"`],
+  // Milliseconds, as the column's default writes them.
+  touch: `"updatedAt" = CAST(unixepoch('subsec') * 1000 AS INTEGER)`,
   placeholder: () => "?",
   date: (date) => toMillis(date, "emailVerified"),
   toUser,
@@ -128,6 +144,8 @@ export function SqliteAdapter(client: SqliteDatabase | SqliteConnect): Required<
 
     adoptUnprovenUser: (userId, proof) => adoptUnprovenUser((fn) => db.transaction(fn), ADOPTION, userId, proof),
 
+    ...passwordMethods(db, PASSWORDS),
+
     async getUser(id) {
       const row = await one<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`, [id]);
       return row && toUser(row);
@@ -168,7 +186,7 @@ export function SqliteAdapter(client: SqliteDatabase | SqliteConnect): Required<
     },
 
     async deleteUser(userId) {
-      // Accounts, sessions and authenticators go with it: their foreign keys cascade.
+      // Accounts, sessions, authenticators and the password go with it: their foreign keys cascade.
       const row = await one<UserRow>(`DELETE FROM users WHERE id = ? RETURNING ${USER_COLUMNS}`, [userId]);
       return row && toUser(row);
     },

@@ -13,6 +13,8 @@ import { credentialIdentifiers, forgetIdentifiers, limitSignIn } from "../rate-l
 import { emailCallback } from "../email/callback.js";
 import type { ResolvedEmailProvider } from "../email/provider.js";
 import { webauthnCallback } from "../webauthn/callback.js";
+import type { ResolvedPasswordProvider } from "../password-accounts/provider.js";
+import { passwordSignIn } from "../password-accounts/sign-in.js";
 
 export async function callbackAction(ctx: RequestContext): Promise<ResponseInternal> {
   const provider = pathProvider(ctx);
@@ -21,6 +23,7 @@ export async function callbackAction(ctx: RequestContext): Promise<ResponseInter
       throw new InvalidRequest(`Credentials are submitted with POST ${ctx.config.basePath}/callback/${provider.id}.`);
     }
     requireCsrf(ctx);
+    if (provider.password) return passwordSignIn(ctx, provider as ResolvedPasswordProvider);
     return credentialsCallback(ctx, provider as ResolvedProvider & CredentialsConfig);
   }
   if (provider.oauth) return oauthCallback(ctx, provider as ResolvedProvider & { oauth: OAuthRuntime });

@@ -23,8 +23,17 @@ export function renderError(ctx: RequestContext, error: string | undefined, retr
   return { status, headers: PAGE_HEADERS, body: html };
 }
 
+/** Which mail `verify-request` was sent after: `?type=sign-up` and `?type=password-reset` come from a Password provider. */
+const MAIL_KINDS = new Map([
+  ["sign-up", "sign-up"],
+  ["password-reset", "password-reset"],
+] as const);
+
 export function verifyRequestPage(ctx: RequestContext): ResponseInternal {
-  if (ctx.config.pages.verifyRequest) return { redirect: pageUrl(ctx, ctx.config.pages.verifyRequest, "verify-request") };
-  const html = renderVerifyRequestPage({ host: new URL(ctx.origin).host, homeUrl: ctx.origin, theme: ctx.config.theme });
+  const type = ctx.query.get("type") ?? undefined;
+  const provider = ctx.query.get("provider") ?? undefined;
+  if (ctx.config.pages.verifyRequest) return { redirect: pageUrl(ctx, ctx.config.pages.verifyRequest, "verify-request", { provider, type }) };
+  const kind = MAIL_KINDS.get(type as "sign-up") ?? "sign-in";
+  const html = renderVerifyRequestPage({ host: new URL(ctx.origin).host, homeUrl: ctx.origin, kind, theme: ctx.config.theme });
   return { headers: PAGE_HEADERS, body: html };
 }

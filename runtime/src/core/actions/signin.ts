@@ -31,6 +31,7 @@ export async function signInPage(ctx: RequestContext): Promise<ResponseInternal>
     signinUrl: `${ctx.authUrl}/signin/${p.id}`,
     callbackUrl: `${ctx.authUrl}/callback/${p.id}`,
     ...(p.type === "credentials" ? { credentials: (p as CredentialsConfig).credentials ?? {} } : {}),
+    ...(p.password ? { password: { signUpUrl: `${ctx.authUrl}/signup`, forgotPasswordUrl: `${ctx.authUrl}/forgot-password` } } : {}),
     ...(p.type === "webauthn"
       ? {
           formFields: (p as WebAuthnConfig).formFields,
@@ -39,10 +40,18 @@ export async function signInPage(ctx: RequestContext): Promise<ResponseInternal>
         }
       : {}),
   }));
-  const html = renderSignInPage({ providers, csrfToken: csrf?.token, callbackUrl, error, code, theme: config.theme });
+  const html = renderSignInPage({ providers, csrfToken: csrf?.token, callbackUrl, error, code, confirm: confirmation(ctx), theme: config.theme });
   // Only a page with a passkey form runs a script; every other page keeps the script-free CSP.
   const script = signInPageScript(providers);
   return { headers: script === undefined ? PAGE_HEADERS : await pageHeadersWithScript(script), body: html };
+}
+
+/** A sign-up's confirmation link opens this page with `?email=&confirm=`: the password form then confirms the address. */
+function confirmation(ctx: RequestContext): { email: string; token: string } | undefined {
+  const token = ctx.query.get("confirm");
+  const email = ctx.query.get("email");
+  if (!token || !email || !ctx.config.providers.some((p) => p.password)) return undefined;
+  return { email, token };
 }
 
 export async function signInPost(ctx: RequestContext): Promise<ResponseInternal> {

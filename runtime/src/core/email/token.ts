@@ -48,7 +48,12 @@ export async function useToken(
   identifier: string,
   token: string,
 ): Promise<VerificationToken | null> {
-  for (const secret of tokenSecrets(ctx, provider)) {
+  return takeToken(ctx, tokenSecrets(ctx, provider), identifier, token);
+}
+
+/** `useToken` with the secrets given: for the runtime's other links (sign-up confirmation, password reset). */
+export async function takeToken(ctx: RequestContext, secrets: readonly string[], identifier: string, token: string): Promise<VerificationToken | null> {
+  for (const secret of secrets) {
     const hashed = await hashToken(token, secret);
     const stored = await callAdapter(ctx.config.adapter!, "useVerificationToken", { identifier, token: hashed });
     if (stored) return stored;

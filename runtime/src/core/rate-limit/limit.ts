@@ -30,13 +30,27 @@ interface Counted {
  * limit. Resolves to the identifier keys it counted, for `forgetIdentifiers`.
  */
 export async function limitSignIn(ctx: RequestContext, providerId: string, identifiers: readonly string[]): Promise<string[]> {
-  const limits = ctx.config.rateLimit!;
+  // One count per client address across every provider: guesses spread over several are still one client's.
+  return limitAttempt(ctx, ctx.config.rateLimit!, providerId, identifiers, "ip:");
+}
+
+/**
+ * `limitSignIn` with other limits and counts: `scope` keeps them apart from the
+ * sign-in counts (the mails of password accounts count under `<provider>-mail`).
+ */
+export async function limitAttempt(
+  ctx: RequestContext,
+  limits: ResolvedRateLimit,
+  scope: string,
+  identifiers: readonly string[],
+  ipKeyPrefix = `ip:${scope}:`,
+): Promise<string[]> {
   const counted: Counted[] = [];
   if (limits.ip !== false) {
     const address = await clientAddress(ctx, limits);
-    if (address) counted.push({ key: `ip:${addressKey(address)}`, limit: limits.ip, kind: "ip" });
+    if (address) counted.push({ key: `${ipKeyPrefix}${addressKey(address)}`, limit: limits.ip, kind: "ip" });
   }
-  const identifierKeys = limits.identifier === false ? [] : await keysOf(ctx, providerId, identifiers);
+  const identifierKeys = limits.identifier === false ? [] : await keysOf(ctx, scope, identifiers);
   for (const key of identifierKeys) counted.push({ key, limit: limits.identifier as number, kind: "identifier" });
   if (counted.length === 0) return identifierKeys;
 
@@ -62,7 +76,7 @@ export async function limitSignIn(ctx: RequestContext, providerId: string, ident
   if (over.size === 0) return identifierKeys;
   // One warning per key and window (its first refusal), so an attack cannot flood the log.
   if (firstRefusal) ctx.config.logger.warn("rate-limited");
-  ctx.config.logger.debug("sign-in attempt refused by the rate limit", { provider: providerId, limits: [...over], retryAfter });
+  ctx.config.logger.debug("sign-in attempt refused by the rate limit", { scope, limits: [...over], retryAfter });
   throw new RateLimited("Too many sign-in attempts. Try again later.", retryAfter);
 }
 

@@ -17,7 +17,8 @@ export interface RateLimitHit {
  * after its window ended) starts a window of `windowSeconds` with count 1;
  * later hits in that window add one. Counts must be exact under concurrent
  * hits (one atomic operation per hit), or a burst of parallel guesses slips
- * through. Keys are `ip:<address>` and `id:<provider>:<hash>`.
+ * through. Keys are `ip:<address>` and `id:<provider>:<hash>` (the mails of
+ * password accounts: `ip:<provider>-mail:<address>`, `id:<provider>-mail:<hash>`).
  *
  * Shipped: `MemoryRateLimitStore` (`@gatehouse/runtime`, one process),
  * `PostgresRateLimitStore` (`@gatehouse/runtime/adapters/postgres`) and

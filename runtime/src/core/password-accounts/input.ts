@@ -1,0 +1,45 @@
+/**
+ * What the password forms send, checked before anything is looked up, hashed or
+ * stored. A refusal is a code (safe in a URL) that the form's page turns into a
+ * fixed message; none of them says whether an address has an account.
+ */
+import { normalizeEmail } from "../email-address.js";
+import type { PasswordRuntime } from "./provider.js";
+
+export type InputProblem = "invalid-email" | "short-password" | "long-password";
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; code: InputProblem };
+
+/** The normalized address, or `invalid-email`. */
+export function submittedEmail(value: unknown): Checked<string> {
+  if (typeof value !== "string") return { ok: false, code: "invalid-email" };
+  try {
+    return { ok: true, value: normalizeEmail(value) };
+  } catch {
+    return { ok: false, code: "invalid-email" };
+  }
+}
+
+/**
+ * A new password (sign-up, reset): long enough and not too long. Length in
+ * code points after NFKC, as it is hashed, so an emoji counts once.
+ */
+export function newPassword(value: unknown, limits: Pick<PasswordRuntime, "minLength" | "maxLength">): Checked<string> {
+  if (typeof value !== "string") return { ok: false, code: "short-password" };
+  const length = [...value.normalize("NFKC")].length;
+  if (length < limits.minLength) return { ok: false, code: "short-password" };
+  if (value.length > limits.maxLength) return { ok: false, code: "long-password" };
+  return { ok: true, value };
+}
+
+/** An optional display name: trimmed, at most 200 characters, else none. */
+export function submittedName(value: unknown): string | null {
+  if (typeof value !== "string") return null;
+  const name = value.trim();
+  return name === "" ? null : [...name].slice(0, 200).join("");
+}
+
+/** A token from a link: tokens we make are 64 hex characters; anything else cannot match. */
+export function submittedToken(value: unknown): string | undefined {
+  return typeof value === "string" && /^[0-9a-f]{64}$/.test(value) ? value : undefined;
+}
