@@ -242,6 +242,7 @@ export type WebAuthnOptionsResponseBody =
 
 export type AuthAction =
   | "callback"
+  | "change-password"
   | "csrf"
   | "error"
   | "forgot-password"

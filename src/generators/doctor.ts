@@ -93,7 +93,7 @@ function providers(input: DoctorInput): Finding[] {
       // Apps made by auth-init print the Password provider's links in development and refuse to start in production without them.
       findings.push({
         level: "warning",
-        message: `${entry.name}: ${missing.join(", ")} not set: in development the sign-up and reset links are printed on the server's console; in production the app will not start`,
+        message: `${entry.name}: ${missing.join(", ")} not set: in development the sign-up and reset links are printed on the server's console; in production the app fails with an error naming them`,
         fix: `set ${missing.join(" and ")} in .env (or the server's environment) before deploying`,
       });
     } else if (missing.length > 0) findings.push({ level: "error", message: `${entry.name}: ${missing.join(", ")} not set`, fix: `set ${missing.join(" and ")} in .env${entry.setupUrl ? ` (from ${entry.setupUrl})` : ""}` });

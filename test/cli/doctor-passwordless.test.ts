@@ -98,7 +98,7 @@ describe("auth doctor: email + password accounts (the Password provider)", () =>
     expect(set.filter((f) => f.level === "error")).toEqual([]);
   });
 
-  it("AUTH_EMAIL_SERVER and AUTH_EMAIL_FROM empty, as auth-init leaves them: a warning, not a problem (development prints the links; production refuses to start)", () => {
+  it("AUTH_EMAIL_SERVER and AUTH_EMAIL_FROM empty, as auth-init leaves them: a warning, not a problem (development prints the links; production fails naming them)", () => {
     const empty = findings(password);
     // The app auth-init writes runs in development without them (the links go to the console and .gatehouse/mail/).
     expect(empty.filter((f) => f.level === "error")).toEqual([]);

@@ -133,7 +133,7 @@ describe.each(VERSIONS)("auth-init --yes in a SolidStart %s app", (version) => {
     expect(initOutput).toContain("Next steps:");
     // The test starts the server with exactly this command.
     expect(initOutput).toContain("`node --env-file=.env .output/server/index.mjs`");
-    expect(initOutput).toContain("in production, set AUTH_EMAIL_SERVER and AUTH_EMAIL_FROM, or the server refuses to start.");
+    expect(initOutput).toContain("in production, set AUTH_EMAIL_SERVER and AUTH_EMAIL_FROM: without them the server stops with an error naming them as soon as it loads its auth config.");
     const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
     expect(pkg.dependencies["@gatehouse/runtime"]).toBe("file:vendor/gatehouse-runtime-0.1.0.tgz");
     const driver = version === POSTGRES_VERSION ? "pg" : "@electric-sql/pglite";

@@ -7,7 +7,7 @@ import { callbackAction } from "./actions/callback.js";
 import { csrfAction } from "./actions/csrf.js";
 import { errorPage, verifyRequestPage } from "./actions/pages.js";
 import { providersAction } from "./actions/providers.js";
-import { forgotPasswordAction, resetPasswordAction, signUpAction } from "./actions/password.js";
+import { changePasswordAction, forgotPasswordAction, resetPasswordAction, signUpAction } from "./actions/password.js";
 import { sessionAction } from "./actions/session.js";
 import { signInPage, signInPost } from "./actions/signin.js";
 import { signOutPage, signOutPost } from "./actions/signout.js";
@@ -28,6 +28,7 @@ type Handler = (ctx: RequestContext) => ResponseInternal | Promise<ResponseInter
 const HANDLERS: Record<string, Handler> = {
   "GET callback": callbackAction,
   "POST callback": callbackAction,
+  "POST change-password": changePasswordAction,
   "GET csrf": csrfAction,
   "GET error": errorPage,
   "GET forgot-password": forgotPasswordAction,

@@ -9,6 +9,7 @@ type Method = "GET" | "POST";
 
 const ROUTES: Record<AuthAction, readonly Method[]> = {
   callback: ["GET", "POST"],
+  "change-password": ["POST"],
   csrf: ["GET"],
   error: ["GET"],
   "forgot-password": ["GET", "POST"],

@@ -1,7 +1,8 @@
 /**
- * The actions of the `Password` provider: `signup`, `forgot-password` and
- * `reset-password`. GET shows the form (built in, or a redirect to the app's own
- * page with the same query); POST does the work (see `password-accounts/`).
+ * The actions of the `Password` provider: `signup`, `forgot-password`,
+ * `reset-password` and `change-password`. GET shows the form (built in, or a
+ * redirect to the app's own page with the same query); POST does the work (see
+ * `password-accounts/`).
  */
 import { renderForgotPasswordPage, renderResetPasswordPage, renderSignUpPage } from "../../pages/index.js";
 import type { ResponseInternal } from "../../types.js";
@@ -11,6 +12,7 @@ import { PAGE_HEADERS } from "../pages-headers.js";
 import { formCallbackUrl, passwordPages } from "../password-accounts/pages.js";
 import type { ResolvedPasswordProvider } from "../password-accounts/provider.js";
 import { forgotPasswordPost, resetPasswordPost } from "../password-accounts/reset.js";
+import { changePasswordPost } from "../password-accounts/change.js";
 import { signUpPost } from "../password-accounts/sign-up.js";
 
 /** The config's `Password` provider; without one these paths do not exist. */
@@ -87,4 +89,9 @@ export async function resetPasswordAction(ctx: RequestContext): Promise<Response
       theme: ctx.config.theme,
     }),
   );
+}
+
+/** POST only: the form lives on the app's account page. */
+export async function changePasswordAction(ctx: RequestContext): Promise<ResponseInternal> {
+  return changePasswordPost(ctx, passwordProvider(ctx));
 }
