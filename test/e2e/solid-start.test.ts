@@ -90,7 +90,7 @@ describe.each(VERSIONS)("SolidStart %s", (version) => {
       const body = await response.json();
       expect(body.error).toBe("UnknownAction");
       expect(body.message).toContain('Unknown action "nope"');
-      expect(body.message).toContain("callback, csrf");
+      expect(body.message).toContain("callback, change-password, csrf");
     });
 
     it("a credentials POST without the CSRF token is refused (MissingCSRF) and sets no session", async () => {
