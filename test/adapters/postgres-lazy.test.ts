@@ -24,7 +24,7 @@ import { fromPGlite } from "../../runtime/src/adapters/postgres/pglite.js";
 import { runAdapterConformance } from "./conformance.js";
 import { openPGlite } from "./support/pglite.js";
 import { NO_EXTRA_FIELDS } from "./support/postgres-checks.js";
-import { createTestDatabase, type TestDatabase } from "./support/postgres-server.js";
+import { createTestDatabase, droppablePool, type TestDatabase } from "./support/postgres-server.js";
 
 const ALL = migrations.map((m) => m.name);
 const TRUNCATE = "TRUNCATE users, accounts, sessions, verification_token, authenticators CASCADE";
@@ -285,7 +285,7 @@ describe.skipIf(!serverUrl)(
     });
 
     it("a pg Pool migrated on first use (the README's form), once for concurrent first calls", async () => {
-      const pool = new pg.Pool({ connectionString: database.url, max: 3 });
+      const pool = droppablePool({ connectionString: database.url, max: 3 });
       // DROP DATABASE ... WITH (FORCE) at the end may end a connection the pool is still closing.
       pool.on("error", () => {});
       pools.push(pool);

@@ -22,7 +22,7 @@ import {
   checkPasswordRows,
   checkPendingAndFailing,
 } from "./support/postgres-checks.js";
-import { createTestDatabase, type TestDatabase } from "./support/postgres-server.js";
+import { createTestDatabase, droppablePool, type TestDatabase } from "./support/postgres-server.js";
 
 const serverUrl = process.env.DATABASE_URL;
 const TRUNCATE = "TRUNCATE users, accounts, sessions, verification_token, authenticators CASCADE";
@@ -50,11 +50,7 @@ describe.skipIf(!serverUrl)(
     const ready = () =>
       (created ??= (async () => {
         database = await createTestDatabase(url, "conformance");
-        pool = new pg.Pool({ connectionString: database.url, max: 5 });
-        // Pool.end() resolves before its connections have closed, and dropping the database (WITH FORCE)
-        // then terminates them: that error is expected, and unheard (an idle one is re-emitted on the pool) it fails the run.
-        pool.on("connect", (connection) => connection.on("error", () => {}));
-        pool.on("error", () => {});
+        pool = droppablePool({ connectionString: database.url, max: 5 });
         client = new pg.Client({ connectionString: database.url });
         await client.connect();
         await migrate(pool);

@@ -6,7 +6,6 @@
  * database refuses leaves no user behind.
  */
 import type { PGlite } from "@electric-sql/pglite";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuthConfig } from "@gatehouse/runtime";
 import { migrate, PostgresAdapter, type SqlClient } from "@gatehouse/runtime/adapters/postgres";
@@ -14,7 +13,7 @@ import { fromPg } from "@gatehouse/runtime/adapters/postgres/pg";
 import { fromPGlite } from "@gatehouse/runtime/adapters/postgres/pglite";
 import { Nodemailer } from "@gatehouse/runtime/providers";
 import { openPGlite } from "../adapters/support/pglite.js";
-import { createTestDatabase, type TestDatabase } from "../adapters/support/postgres-server.js";
+import { createTestDatabase, droppablePool, type TestDatabase } from "../adapters/support/postgres-server.js";
 import { captureLogger, CookieJar, fetchSession, locationOf, SECRET, storesSession } from "../helpers.js";
 import { followLink, mailedLink } from "./support/flow.js";
 import { startMailServer, type MailServer } from "./support/smtp.js";
@@ -118,7 +117,7 @@ emailOnDatabase(
   "a PostgreSQL server (needs DATABASE_URL: test/adapters/support/start-postgres.sh)",
   async () => {
     const database: TestDatabase = await createTestDatabase(serverUrl!, "email");
-    const pool = new pg.Pool({ connectionString: database.url, max: 5 });
+    const pool = droppablePool({ connectionString: database.url, max: 5 });
     // DROP DATABASE ... WITH (FORCE) at the end may end a connection the pool is still closing.
     pool.on("error", () => {});
     return {

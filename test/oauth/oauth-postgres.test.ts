@@ -9,7 +9,7 @@ import type { AuthConfig } from "@gatehouse/runtime";
 import { migrate, PostgresAdapter } from "@gatehouse/runtime/adapters/postgres";
 import { fromPg } from "@gatehouse/runtime/adapters/postgres/pg";
 import { OIDC } from "@gatehouse/runtime/providers";
-import { createTestDatabase, type TestDatabase } from "../adapters/support/postgres-server.js";
+import { createTestDatabase, droppablePool, type TestDatabase } from "../adapters/support/postgres-server.js";
 import { captureLogger, CookieJar, fetchSession, locationOf, ORIGIN, SECRET } from "../helpers.js";
 import { returnToCallback, signInThroughProvider, startSignIn } from "./support/handler-flow.js";
 import { startOidcServer, type OidcServer } from "./support/oidc-server.js";
@@ -26,7 +26,7 @@ describe.skipIf(!serverUrl)("OAuth sign-in on a PostgreSQL server (needs DATABAS
   beforeAll(async () => {
     server = await startOidcServer({ redirectUris: [`${ORIGIN}/auth/callback/oidc`] });
     database = await createTestDatabase(serverUrl!, "oauth");
-    pool = new pg.Pool({ connectionString: database.url, max: 10 });
+    pool = droppablePool({ connectionString: database.url, max: 10 });
     const client = fromPg(pool);
     await migrate(client);
     config = {

@@ -16,7 +16,7 @@ import { MemoryRateLimitStore, type RateLimitStore } from "@gatehouse/runtime";
 import { PostgresRateLimitStore, migrate as migratePostgres } from "@gatehouse/runtime/adapters/postgres";
 import { SqliteRateLimitStore, migrate as migrateSqlite } from "@gatehouse/runtime/adapters/sqlite";
 import { openPGlite } from "../adapters/support/pglite.js";
-import { createTestDatabase, type TestDatabase } from "../adapters/support/postgres-server.js";
+import { createTestDatabase, droppablePool, type TestDatabase } from "../adapters/support/postgres-server.js";
 import { storesSession } from "../helpers.js";
 import { PASSWORD, attempt, isLimited, limitedSetup, manualClock, wrong } from "./support.js";
 
@@ -129,7 +129,7 @@ storeContract(
     // Each store on its own pool: hits race over separate connections, as in separate processes.
     const pools: pg.Pool[] = [];
     const pool = () => {
-      const created = new pg.Pool({ connectionString: database.url, max: 8 });
+      const created = droppablePool({ connectionString: database.url, max: 8 });
       pools.push(created);
       return created;
     };

@@ -2,7 +2,7 @@ import pg from "pg";
 import { describe, it } from "vitest";
 import { PostgresAdapter, migrate } from "@gatehouse/runtime/adapters/postgres";
 import { fromPg } from "@gatehouse/runtime/adapters/postgres/pg";
-import { createTestDatabase, type TestDatabase } from "../adapters/support/postgres-server.js";
+import { createTestDatabase, droppablePool, type TestDatabase } from "../adapters/support/postgres-server.js";
 import { runDatabaseSessionTests } from "./database-sessions.js";
 
 const serverUrl = process.env.DATABASE_URL;
@@ -14,7 +14,7 @@ if (serverUrl) {
     name: "a PostgreSQL server",
     async setup() {
       database = await createTestDatabase(serverUrl, "sessions");
-      pool = new pg.Pool({ connectionString: database.url, max: 8 });
+      pool = droppablePool({ connectionString: database.url, max: 8 });
       const client = fromPg(pool);
       await migrate(client);
       return PostgresAdapter(client);

@@ -32,3 +32,16 @@ async function admin(serverUrl: string, sql: string): Promise<void> {
     await client.end();
   }
 }
+
+/**
+ * A pool on a test database that may be dropped under it. Pool.end() resolves
+ * before its connections have closed, and dropping the database (WITH FORCE)
+ * then terminates them: that error is expected, and unheard (an idle one is
+ * re-emitted on the pool) it fails the whole run as an unhandled error.
+ */
+export function droppablePool(options: pg.PoolConfig): pg.Pool {
+  const pool = new pg.Pool(options);
+  pool.on("connect", (connection) => connection.on("error", () => {}));
+  pool.on("error", () => {});
+  return pool;
+}
