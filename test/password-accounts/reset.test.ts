@@ -10,6 +10,8 @@ import type { Adapter, AuthConfig } from "@gatehouse/runtime";
 import { call, captureLogger, CookieJar, locationOf, ORIGIN, recordAdapterCalls, SECRET, setCookies, storesSession } from "../helpers.js";
 import { confirmedUser, forgotPassword, nextMail, passwordProvider, post, resetPassword, sessionEmail, signIn } from "./support/flow.js";
 import { usePasswordWorld } from "./support/world.js";
+import { Passkey } from "@gatehouse/runtime/providers";
+import { fetchOptions } from "../webauthn/support/flow.js";
 
 const ADA = "ada@example.test";
 const PASSWORD = "correct horse battery";
@@ -227,5 +229,33 @@ describe.each(["memory", "PostgreSQL (PGlite)"])("%s", (storeName) => {
         expect(world.mail.messages).toHaveLength(before);
       });
     });
+  });
+});
+
+describe("a JWT a reset ended is signed out everywhere, not only on session reads", () => {
+  it("it cannot ask to register a passkey for the account (the options treat it as signed out)", async () => {
+    const adapter = await world.stores.stores.find((s) => s.name === "memory")!.fresh();
+    const config: AuthConfig = {
+      secret: SECRET,
+      trustHost: true,
+      logger: captureLogger().logger,
+      adapter,
+      session: { strategy: "jwt" },
+      experimental: { enableWebAuthn: true },
+      providers: [passwordProvider(world.mail), Passkey()],
+    };
+    const { jar: stolen } = await confirmedUser(config, world.mail, ADA, PASSWORD);
+    const signedIn = await fetchOptions(config, stolen, { action: "register" });
+    expect(signedIn.response.status).toBe(200);
+    expect(signedIn.body.action).toBe("register");
+
+    const before = world.mail.messages.length;
+    await forgotPassword(config, new CookieJar(), ADA);
+    await resetPassword(config, new CookieJar(), (await nextMail(world.mail, before)).link, NEW_PASSWORD);
+    // (No session read here: its answer would clear the cookie in this jar, which an attacker keeps.)
+    // Signed out: a register request naming nobody is refused, never options for Ada's account.
+    const after = await fetchOptions(config, stolen, { action: "register" });
+    expect(after.response.status).toBe(400);
+    expect(JSON.stringify(after.body)).not.toContain(ADA);
   });
 });

@@ -12,24 +12,25 @@ import type { Cookie, ResponseInternal } from "../../types.js";
 import type { AdapterUser } from "../../adapters/types.js";
 import { callAdapter } from "../adapter.js";
 import type { RequestContext } from "../context.js";
-import { createDatabaseSession, readDatabaseSession } from "../database-session.js";
+import { createDatabaseSession } from "../database-session.js";
 import { pageUrl, requireCsrf } from "../guards.js";
-import { unprovenSessionRevoked } from "../proven-email.js";
 import { limitSignIn } from "../rate-limit/limit.js";
 import { copyPayload, issueSession, readSession } from "../session-cookie.js";
 import { newPassword, type InputProblem } from "./input.js";
 import { formCallbackUrl } from "./pages.js";
 import type { ResolvedPasswordProvider } from "./provider.js";
-import { passwordSessionRevoked, withPasswordVersion } from "./sessions.js";
+import { withPasswordVersion } from "./sessions.js";
+import { signedInUser } from "../session-user.js";
 
 type ChangeProblem = InputProblem | "wrong-password" | "no-password" | "try-again";
 
 export async function changePasswordPost(ctx: RequestContext, provider: ResolvedPasswordProvider): Promise<ResponseInternal> {
   requireCsrf(ctx);
   const callbackUrl = formCallbackUrl(ctx) ?? ctx.origin;
-  const user = await sessionUser(ctx);
+  const user = await signedInUser(ctx);
   if (!user) return { redirect: pageUrl(ctx, ctx.config.pages.signIn, "signin", { callbackUrl }) };
-  const refuse = (code: ChangeProblem): ResponseInternal => ({ redirect: withQuery(callbackUrl, { error: "PasswordChange", code }) });
+  // Back to the form's page (an app page: the callback URL), with the code.
+  const refuse = (code: ChangeProblem): ResponseInternal => ({ redirect: pageUrl(ctx, callbackUrl, "", { error: "PasswordChange", code }) });
 
   if (ctx.config.rateLimit) await limitSignIn(ctx, provider.id, [user.email]);
   const adapter = ctx.config.adapter!;
@@ -49,29 +50,10 @@ export async function changePasswordPost(ctx: RequestContext, provider: Resolved
   return { redirect: callbackUrl, cookies: await renewSession(ctx, user) };
 }
 
-/** The signed-in user, or null: also null for a JWT session a password change or a proof has ended. */
-async function sessionUser(ctx: RequestContext): Promise<AdapterUser | null> {
-  if (ctx.config.session.strategy === "database") {
-    const read = await readDatabaseSession(ctx);
-    return read.kind === "valid" ? read.user : null;
-  }
-  const read = await readSession(ctx);
-  if (read.kind !== "valid") return null;
-  const { payload } = read.decoded;
-  if ((await unprovenSessionRevoked(ctx, payload)) || (await passwordSessionRevoked(ctx, payload))) return null;
-  return typeof payload.sub === "string" ? await callAdapter(ctx.config.adapter!, "getUser", payload.sub) : null;
-}
-
 /** This browser's session after the change: a new database row, or the same JWT carrying the new password's digest. */
 async function renewSession(ctx: RequestContext, user: AdapterUser): Promise<Cookie[]> {
   if (ctx.config.session.strategy === "database") return (await createDatabaseSession(ctx, user.id)).cookies;
   const read = await readSession(ctx);
   const payload = read.kind === "valid" ? copyPayload(read.decoded) : { sub: user.id, email: user.email, name: user.name };
   return (await issueSession(ctx, await withPasswordVersion(ctx, user.id, payload))).cookies;
-}
-
-function withQuery(url: string, params: Record<string, string>): string {
-  const target = new URL(url);
-  for (const [key, value] of Object.entries(params)) target.searchParams.set(key, value);
-  return target.href;
 }
