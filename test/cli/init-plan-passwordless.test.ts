@@ -237,10 +237,20 @@ describe("SolidStart 2 builds: nodemailer and @simplewebauthn/server stay packag
     const withOwn = { ...project("solid-start-v2"), files: { ...project("solid-start-v2").files, "nitro.config.ts": own } };
     const p = plan("solid-start-v2", { providers: ["email"] }, withOwn);
     expect(p.kept).toEqual([{ path: "nitro.config.ts", reason: 'it is the app\'s own: add `traceDeps: ["nodemailer"]` to it, or the built server cannot send sign-in mails' }]);
-    // Passwords alone: the same entry is missing (their confirmation and reset mails).
+    // Passwords alone: the same entry is missing (their confirmation and reset mails), and the plugin
+    // that stops a production server without a mail server as it starts.
     expect(plan("solid-start-v2", { providers: ["password"] }, withOwn).kept).toEqual([
-      { path: "nitro.config.ts", reason: expect.stringMatching(/^it is the app's own: add `traceDeps: \["nodemailer"\]` to it, or the built server cannot send /) },
+      {
+        path: "nitro.config.ts",
+        reason: expect.stringMatching(
+          /^it is the app's own: add `traceDeps: \["nodemailer"\]` to it, or the built server cannot send .*; add `plugins: \["\.\/src\/lib\/server\/startup-checks\.ts"\]` to it, or a production server without a mail server starts and fails at its first request$/,
+        ),
+      },
     ]);
+    // A config that has both says nothing.
+    const complete = own.replace(`traceDeps: ["@electric-sql/pglite"]`, `plugins: ["./src/lib/server/startup-checks.ts"], traceDeps: ["@electric-sql/pglite", "nodemailer"]`);
+    const withComplete = { ...withOwn, files: { ...withOwn.files, "nitro.config.ts": complete } };
+    expect(plan("solid-start-v2", { providers: ["password"] }, withComplete).kept).toEqual([]);
   });
 });
 

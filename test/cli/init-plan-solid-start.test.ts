@@ -172,11 +172,29 @@ describe("planInit for SolidStart", () => {
     expect(after(p, "src/lib/server/db.ts")).toContain("new PGlite(process.env.PGLITE_DIR || '.pglite')");
   });
 
-  it("src/auth.ts lists Password({ developmentMail: dev }), dev from NODE_ENV; in production a server without mail settings stops when it loads the config", () => {
-    const config = after(plan(fixture("v2")), "src/auth.ts")!;
+  it("src/auth.ts lists Password({ developmentMail: dev }), dev from NODE_ENV; in production a server without mail settings stops as it starts (2: a Nitro plugin)", () => {
+    const v2 = plan(fixture("v2"));
+    const config = after(v2, "src/auth.ts")!;
     expect(config).toContain(`import { Password } from "@gatehouse/runtime/providers";`);
     expect(config).toContain(`const dev = process.env.NODE_ENV === "development";`);
-    expect(config).toContain("if (!dev && (!process.env.AUTH_EMAIL_SERVER || !process.env.AUTH_EMAIL_FROM)) {\n  throw new Error(");
+    // One check, in one module: the config calls it, and SolidStart 2's Nitro plugin calls it at startup.
+    expect(config).toContain(`import { requireMailSettings } from "./lib/server/mail-settings";`);
+    expect(config).toMatch(/\nrequireMailSettings\(\);\n/);
+    const check = after(v2, "src/lib/server/mail-settings.ts")!;
+    expect(check).toContain(`if (process.env.NODE_ENV === "development") return;`);
+    expect(check).toContain("if (process.env.AUTH_EMAIL_SERVER && process.env.AUTH_EMAIL_FROM) return;");
+    expect(check).toContain(`"AUTH_EMAIL_SERVER and AUTH_EMAIL_FROM must be set in production: sign-up and password reset mail their links. " +`);
+    expect(after(v2, "src/lib/server/startup-checks.ts")).toContain("export default definePlugin(() => {\n  requireMailSettings();\n});");
+    expect(after(v2, "nitro.config.ts")).toContain(`  plugins: ["./src/lib/server/startup-checks.ts"],`);
+    // 1.x (vinxi) loads src/auth.ts as the server starts: no plugin.
+    const v1 = plan(fixture("v1"));
+    expect(paths(v1)).toContain("src/lib/server/mail-settings.ts");
+    expect(paths(v1)).not.toContain("src/lib/server/startup-checks.ts");
+    expect(after(v1, "src/auth.ts")).toContain("The server loads this file as it starts.");
+    // No passwords, no check.
+    const oauth = plan(fixture("v2"), { providers: ["github"] });
+    expect(paths(oauth).filter((path) => /mail-settings|startup-checks/.test(path))).toEqual([]);
+    expect(after(oauth, "src/auth.ts")).not.toContain("requireMailSettings");
     expect(config).toMatch(/ {2}providers: \[\n( {4}\/\/[^\n]*\n)+ {4}Password\(\{ developmentMail: dev \}\),\n {2}\],/);
     expect(config).not.toMatch(/Credentials|authorize|verifyPassword/);
   });
@@ -280,6 +298,7 @@ describe("planInit for SolidStart", () => {
     const p = plan(fixture("v2", { "nitro.config.ts": own }));
     expect(paths(p)).not.toContain("nitro.config.ts");
     expect(p.kept).toEqual([{ path: "nitro.config.ts", reason: expect.stringContaining('`traceDeps: ["@electric-sql/pglite", "nodemailer"]`') }]);
+    expect(p.kept[0]!.reason).toContain('add `plugins: ["./src/lib/server/startup-checks.ts"]` to it');
   });
 
   it("--framework solid-start without @solidjs/start in package.json: the config files say which major", () => {

@@ -11,6 +11,8 @@ import type { FileEdit, FrameworkLayout, InitTemplateData, LayoutContext, NewFil
 const MIDDLEWARE = "src/middleware.ts";
 /** SolidStart 2's Nitro config file, merged into the options of the nitro() Vite plugin. */
 const NITRO_CONFIG = "nitro.config.ts";
+/** The Nitro plugin (SolidStart 2) that makes the production checks as the server starts. */
+const STARTUP_CHECKS = "src/lib/server/startup-checks.ts";
 const PGLITE = "@electric-sql/pglite";
 const SIMPLEWEBAUTHN = "@simplewebauthn/server";
 const NODEMAILER = "nodemailer";
@@ -53,7 +55,8 @@ export function solidStart(context: LayoutContext = {}): FrameworkLayout {
     clientModule: "@gatehouse/runtime/solid-start/client",
     libDir: "src/lib/server",
     // SolidStart's dev servers (vinxi, and Vite + Nitro) load .env into process.env for server code.
-    data: { envImport: "", env: "process.env" },
+    // SolidStart 2 loads the app's server code at the first request: its checks at startup are a Nitro plugin.
+    data: { envImport: "", env: "process.env", startupChecks: major === 2 },
 
     newFiles(data: InitTemplateData, project): NewFile[] {
       const files = [
@@ -68,6 +71,8 @@ export function solidStart(context: LayoutContext = {}): FrameworkLayout {
         "src/routes/protected.tsx",
         // Email + password accounts: plain forms posting to the auth handler.
         ...(data.credentials ? ["src/routes/signup.tsx", "src/routes/forgot-password.tsx", "src/routes/reset-password.tsx"] : []),
+        // Email + password accounts: the production mail check, and (2) the Nitro plugin that runs it at startup.
+        ...(data.credentials ? ["src/lib/server/mail-settings.ts", ...(major === 2 ? [STARTUP_CHECKS] : [])] : []),
         // The app's own Nitro config is kept: see edits.
         ...(tracedDeps(data, major).length > 0 && project.files[NITRO_CONFIG] == null ? [NITRO_CONFIG] : []),
       ];
@@ -77,10 +82,17 @@ export function solidStart(context: LayoutContext = {}): FrameworkLayout {
     edits(project, data): FileEdit[] {
       const edits: FileEdit[] = [];
       const nitroConfig = project.files[NITRO_CONFIG];
-      const untraced = nitroConfig == null ? [] : tracedDeps(data, major).filter((name) => !nitroConfig.includes(name));
-      if (untraced.length > 0) {
-        const why = untraced.map((name) => TRACE_REASON[name]).join(" and ");
-        edits.push({ path: NITRO_CONFIG, ok: false, reason: `it is the app's own: add \`traceDeps: [${untraced.map((name) => `"${name}"`).join(", ")}]\` to it, or the built server ${why}` });
+      if (nitroConfig != null) {
+        const untraced = tracedDeps(data, major).filter((name) => !nitroConfig.includes(name));
+        const missing: string[] = [];
+        if (untraced.length > 0) {
+          const why = untraced.map((name) => TRACE_REASON[name]).join(" and ");
+          missing.push(`\`traceDeps: [${untraced.map((name) => `"${name}"`).join(", ")}]\` to it, or the built server ${why}`);
+        }
+        if (data.credentials && major === 2 && !nitroConfig.includes(STARTUP_CHECKS)) {
+          missing.push(`\`plugins: ["./${STARTUP_CHECKS}"]\` to it, or a production server without a mail server starts and fails at its first request`);
+        }
+        if (missing.length > 0) edits.push({ path: NITRO_CONFIG, ok: false, reason: `it is the app's own: add ${missing.join("; add ")}` });
       }
       const own = project.files[MIDDLEWARE];
       // The app's own middleware is never rewritten; one that already runs ours (a re-run) needs nothing.
