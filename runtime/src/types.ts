@@ -21,6 +21,7 @@ export type {
   AdapterAccountUpdate,
   AdapterAuthenticator,
   AdapterNewAccount,
+  AdapterNewSession,
   AdapterNewUser,
   AdapterSession,
   AdapterUser,

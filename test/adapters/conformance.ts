@@ -21,6 +21,7 @@ import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterSession, Ada
 import { describeAdoptUnprovenUser } from "./conformance-adopt-unproven-user.js";
 import { describeCreateUserWithAccount } from "./conformance-create-with-account.js";
 import { describeUserPasswords } from "./conformance-user-passwords.js";
+import { describeUserSessions } from "./conformance-user-sessions.js";
 
 export interface ConformanceTarget {
   /** Shown in the describe() title, e.g. "memory", "postgres (PGlite)". */
@@ -49,6 +50,8 @@ export interface ConformanceTarget {
     noAdoptUnprovenUser?: string;
     /** The adapter has no `createUserWithPassword`, `getUserPassword`, `setUserPassword` (gatehouse extensions: Auth.js adapters lack them). */
     noUserPasswords?: string;
+    /** The adapter has no `listSessionsByUserId`, `revokeUserSessions`, `getUserSessionVersion` (gatehouse extensions: Auth.js adapters lack them). */
+    noUserSessions?: string;
   };
 }
 
@@ -126,6 +129,7 @@ export function runAdapterConformance(target: ConformanceTarget): void {
   const noCreateUserWithAccount = target.limits?.noCreateUserWithAccount;
   const noAdoptUnprovenUser = target.limits?.noAdoptUnprovenUser;
   const noUserPasswords = target.limits?.noUserPasswords;
+  const noUserSessions = target.limits?.noUserSessions;
   /** Tests that read an account back field by field need `getAccount`. */
   const itWithGetAccount = (title: string, fn: () => Promise<void>) =>
     noGetAccount ? it.skip(`${title} (skipped: ${noGetAccount})`, fn) : it(title, fn);
@@ -524,6 +528,8 @@ export function runAdapterConformance(target: ConformanceTarget): void {
       expectSameInstant,
       noAdoptUnprovenUser,
     });
+
+    describeUserSessions({ skip: noUserSessions, noUserPasswords, adapter: () => a, next, userInput });
 
     describe("sessions", () => {
       it("createSession returns the session with expires as a Date", async () => {

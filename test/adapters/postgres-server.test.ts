@@ -103,6 +103,7 @@ describe.skipIf(!serverUrl)(
         noCreateUserWithAccount: "@auth/pg-adapter 1.11.3 has no createUserWithAccount (a gatehouse extension, not in Auth.js)",
         noAdoptUnprovenUser: "@auth/pg-adapter 1.11.3 has no adoptUnprovenUser (a gatehouse extension, not in Auth.js)",
         noUserPasswords: "@auth/pg-adapter 1.11.3 has no password methods (gatehouse extensions, not in Auth.js)",
+        noUserSessions: "@auth/pg-adapter 1.11.3 has no session list or revocation (gatehouse extensions, not in Auth.js)",
       },
     });
 

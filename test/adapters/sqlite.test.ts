@@ -117,9 +117,25 @@ function migrateTests(driver: Driver): void {
 
       expect(await migrate(db)).toEqual({ applied: [] });
       expect(ledger(db)).toEqual(ALL);
-      // For people who apply the .sql files with their own tool, maybe twice.
-      for (const migration of migrations) db.exec(migration.sql);
+      // For people who apply the .sql files with their own tool, maybe twice: all but 0004, whose
+      // ADD COLUMNs SQLite cannot make conditional (its header says to apply it once), re-run harmlessly.
+      for (const migration of migrations) {
+        if (migration.name === "0004_session_management") expect(() => db.exec(migration.sql)).toThrow(/duplicate column name/);
+        else db.exec(migration.sql);
+      }
       expect(tables(db)).toHaveLength(8);
+      db.close();
+    });
+
+    it("files applied by hand, then migrate(): 0004 recorded with the README's statement is not applied again", async () => {
+      const db = driver.open(":memory:");
+      for (const migration of migrations) db.exec(migration.sql);
+      const readme = readFileSync(new URL("../../runtime/migrations/sqlite/README.md", import.meta.url), "utf8");
+      const record = /```sql\n(CREATE TABLE IF NOT EXISTS gatehouse_migrations[^`]+)```/.exec(readme)?.[1];
+      expect(record).toContain("INSERT INTO gatehouse_migrations");
+      db.exec(record!);
+      expect(await migrate(db)).toEqual({ applied: ALL.filter((name) => name !== "0004_session_management") });
+      expect(ledger(db)).toEqual(ALL);
       db.close();
     });
 
@@ -141,7 +157,8 @@ function migrateTests(driver: Driver): void {
     it("concurrent runs on one connection apply each migration exactly once", async () => {
       const db = driver.open(":memory:");
       const results = await Promise.all([migrate(db), migrate(db), migrate(db)]);
-      expect(results.flatMap((r) => r.applied)).toEqual(ALL);
+      // Each once, among the runs in whatever turns they took; the ledger keeps their order.
+      expect(results.flatMap((r) => r.applied).sort()).toEqual(ALL);
       expect(ledger(db)).toEqual(ALL);
       db.close();
     });
@@ -300,7 +317,7 @@ describe("inlined sqlite migrations", () => {
 
   it("the module's migrations equal the .sql files, in order", () => {
     const files = readSqlFiles("sqlite");
-    expect(files.map((f) => f.name)).toEqual(["0001_init", "0002_rate_limits", "0003_user_passwords"]);
+    expect(files.map((f) => f.name)).toEqual(["0001_init", "0002_rate_limits", "0003_user_passwords", "0004_session_management"]);
     expect(migrations).toEqual(files);
   });
 });

@@ -8,6 +8,7 @@
  * Everything is copied in and out: a caller mutating what it passed or got back
  * never changes the store, as with a database.
  */
+import { userAgentOf } from "./sql/user-sessions.js";
 import type {
   Adapter,
   AdapterAccount,
@@ -79,6 +80,8 @@ export function MemoryAdapter(options: MemoryAdapterOptions = {}): MemoryAdapter
   const authenticators = new Map<string, AdapterAuthenticator>();
   /** Password hashes by user id, as a database keeps them apart from the users. */
   const passwords = new Map<string, string>();
+  /** Session versions by user id (`revokeUserSessions`); a user without one is at 0. */
+  const sessionVersions = new Map<string, number>();
 
   // Nothing below awaits between checking a constraint and writing, so two
   // concurrent calls cannot both pass the check: each method body runs to the
@@ -148,8 +151,16 @@ export function MemoryAdapter(options: MemoryAdapterOptions = {}): MemoryAdapter
     passwords.delete(userId);
   }
 
-  function withoutSessions(userId: string): void {
-    for (const [token, session] of sessions) if (session.userId === userId) sessions.delete(token);
+  function withoutSessions(userId: string, except?: string): void {
+    for (const [token, session] of sessions) if (session.userId === userId && token !== except) sessions.delete(token);
+  }
+
+  /** Ends the user's sessions: the stored ones but `except`, and (by a new version) its JWTs. */
+  function revokeSessionsOf(userId: string, except?: string): number {
+    withoutSessions(userId, except);
+    const version = (sessionVersions.get(userId) ?? 0) + 1;
+    sessionVersions.set(userId, version);
+    return version;
   }
 
   return {
@@ -202,7 +213,7 @@ export function MemoryAdapter(options: MemoryAdapterOptions = {}): MemoryAdapter
       if (previous !== undefined && (passwords.get(userId) ?? null) !== previous) return false;
       // No last-changed time to move: nothing in the contract reads it.
       passwords.set(userId, passwordHash);
-      if (revokeSessions) withoutSessions(userId);
+      if (revokeSessions) revokeSessionsOf(userId);
       return true;
     },
 
@@ -239,6 +250,7 @@ export function MemoryAdapter(options: MemoryAdapterOptions = {}): MemoryAdapter
       users.delete(userId);
       if (typeof user.email === "string") userIdByEmail.delete(user.email);
       withoutUser(userId);
+      sessionVersions.delete(userId);
       return copy(user);
     },
 
@@ -285,8 +297,9 @@ export function MemoryAdapter(options: MemoryAdapterOptions = {}): MemoryAdapter
       if (sessions.has(input.sessionToken)) {
         throw new MemoryAdapterError("unique_violation", "A session with this session token already exists.");
       }
-      const session = copy(input);
-      sessions.set(session.sessionToken, session);
+      const { sessionToken, userId, expires, userAgent } = copy(input);
+      const session: AdapterSession = { sessionToken, userId, expires, createdAt: new Date(), userAgent: userAgentOf({ userAgent }) };
+      sessions.set(sessionToken, session);
       return copy(session);
     },
 
@@ -310,6 +323,19 @@ export function MemoryAdapter(options: MemoryAdapterOptions = {}): MemoryAdapter
       if (!session) return null;
       sessions.delete(sessionToken);
       return copy(session);
+    },
+
+    async listSessionsByUserId(userId) {
+      // Insertion order is creation order: oldest first.
+      return [...sessions.values()].filter((session) => session.userId === userId).map(copy);
+    },
+
+    async revokeUserSessions(userId, { except } = {}) {
+      return users.has(userId) ? revokeSessionsOf(userId, except) : null;
+    },
+
+    async getUserSessionVersion(userId) {
+      return users.has(userId) ? (sessionVersions.get(userId) ?? 0) : null;
     },
 
     async createVerificationToken(input) {
@@ -357,7 +383,7 @@ export function MemoryAdapter(options: MemoryAdapterOptions = {}): MemoryAdapter
     },
 
     clear() {
-      for (const store of [users, userIdByEmail, accounts, sessions, verificationTokens, authenticators, passwords]) store.clear();
+      for (const store of [users, userIdByEmail, accounts, sessions, verificationTokens, authenticators, passwords, sessionVersions]) store.clear();
     },
   };
 }

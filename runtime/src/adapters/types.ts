@@ -22,6 +22,22 @@ export interface AdapterSession {
   sessionToken: string;
   userId: string;
   expires: Date;
+  /**
+   * gatehouse extension: when the session was created (the sign-in), where the
+   * adapter stores it; `null` for a session stored before it did.
+   */
+  createdAt?: Date | null;
+  /** gatehouse extension: the `User-Agent` of the browser that signed in (at most 512 characters), where stored. */
+  userAgent?: string | null;
+}
+
+/** What `createSession` stores: the contract's fields, and what the adapter may keep beyond them. */
+export interface AdapterNewSession {
+  sessionToken: string;
+  userId: string;
+  expires: Date;
+  /** gatehouse extension: the browser's `User-Agent` (at most 512 characters), kept for the user's list of sessions. */
+  userAgent?: string | null;
 }
 
 export interface VerificationToken {
@@ -190,9 +206,9 @@ export interface Adapter {
    *   user who signed up another way); of two concurrent calls, exactly one writes.
    *
    * With `options.revokeSessions: true` it also deletes every database session
-   * of the user, in the same transaction and only when it wrote: a password
-   * reset signs out whoever knew the old password. (JWT sessions are not stored,
-   * so the caller ends those its own way.)
+   * of the user and increments the user's session version (which ends its JWT
+   * sessions), in the same transaction and only when it wrote: a password
+   * reset signs out whoever knew the old password.
    *
    * Returns `true` when it wrote; `false`, having changed nothing, when the
    * condition did not hold or the user does not exist. It never throws for
@@ -253,12 +269,52 @@ export interface Adapter {
     update: AdapterAccountUpdate,
     condition?: { refresh_token: string | null },
   ): Awaitable<AdapterAccount | null>;
-  createSession?(session: { sessionToken: string; userId: string; expires: Date }): Awaitable<AdapterSession>;
+  createSession?(session: AdapterNewSession): Awaitable<AdapterSession>;
   getSessionAndUser?(sessionToken: string): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>;
   updateSession?(
     session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">,
   ): Awaitable<AdapterSession | null | undefined>;
   deleteSession?(sessionToken: string): Promise<void> | Awaitable<AdapterSession | null | undefined>;
+  /**
+   * gatehouse extension (not in Auth.js): every stored session of the user, for
+   * a "where you are signed in" list, with `createdAt` and `userAgent` where the
+   * adapter stores them. Expired sessions not yet deleted may be among them (the
+   * caller leaves them out); an unknown user has none. Oldest first (sessions
+   * created within one millisecond may come in either order).
+   *
+   * @example The account page's list of sessions
+   * ```ts
+   * const sessions = (await adapter.listSessionsByUserId?.(user.id)) ?? [];
+   * const live = sessions.filter((session) => session.expires > new Date());
+   * ```
+   */
+  listSessionsByUserId?(userId: string): Awaitable<AdapterSession[]>;
+  /**
+   * gatehouse extension (not in Auth.js): ends the user's sessions, in ONE
+   * transaction: deletes every database session of the user but the one whose
+   * token is `options.except`, and increments the user's session version
+   * (`getUserSessionVersion`), which ends the user's JWT sessions issued before
+   * (each carries the version it was issued with). Returns the new version, or
+   * `null` when the user does not exist (nothing changed).
+   *
+   * `setUserPassword` with `revokeSessions: true` does the same, without an
+   * exception, in its own transaction.
+   *
+   * @example "Sign out everywhere else"
+   * ```ts
+   * const version = await adapter.revokeUserSessions?.(user.id, { except: currentSessionToken });
+   * ```
+   */
+  revokeUserSessions?(userId: string, options?: { except?: string }): Awaitable<number | null>;
+  /**
+   * gatehouse extension (not in Auth.js): the user's session version, a
+   * counter that `revokeUserSessions` and `setUserPassword` (with
+   * `revokeSessions`) increment; 0 for a user whose sessions were never
+   * revoked, `null` for an unknown user. A JWT session carries the version it
+   * was issued with and ends once the stored one differs: the one read a JWT
+   * session costs where the adapter has this method.
+   */
+  getUserSessionVersion?(userId: string): Awaitable<number | null>;
   createVerificationToken?(verificationToken: VerificationToken): Awaitable<VerificationToken | null | undefined>;
   useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>;
   createAuthenticator?(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator>;

@@ -27,10 +27,12 @@ import { HostedStoreError } from "./errors.js";
 import { insertUserWithAccount } from "../sql/user-with-account.js";
 import { adoptUnprovenUser, type AdoptionSchema } from "../sql/adopt-unproven-user.js";
 import { passwordMethods, type PasswordMethods, type PasswordSchema } from "../sql/user-passwords.js";
+import { revokeSessionsIn, sessionMethods, userAgentOf, type SessionMethods, type SessionSchema } from "../sql/user-sessions.js";
 import { insertAccount, insertAuthenticator, insertUser } from "./inserts.js";
 import {
   ACCOUNT_COLUMNS,
   AUTHENTICATOR_COLUMNS,
+  LISTED_SESSION_COLUMNS,
   SESSION_COLUMNS,
   TOKEN_COLUMNS,
   USER_COLUMNS,
@@ -76,15 +78,27 @@ function adoptionIn(t: Tables): AdoptionSchema<unknown, UserRow> {
   };
 }
 
-/** Where the password methods keep a user's password hash in a branch, and the sessions `revokeSessions` deletes. */
+/** A user's sessions and its session version in a branch (migration 0003). */
+function sessionsIn(t: Tables): SessionSchema<SessionRow> {
+  return {
+    users: [t.users, `"sessionVersion"`],
+    // Their join rows go with them (cascade).
+    sessions: [t.sessions, `"user"`],
+    sessionColumns: LISTED_SESSION_COLUMNS,
+    oldestFirst: "created_at, id",
+    placeholder: (n) => `$${n}`,
+    toSession,
+  };
+}
+
+/** Where the password methods keep a user's password hash in a branch, and how `revokeSessions` ends the user's sessions. */
 function passwordsIn(t: Tables): PasswordSchema<unknown, UserRow> {
   return {
     users: t.users,
     userColumns: USER_COLUMNS,
     passwords: t.passwords,
     passwordUser: `"user"`,
-    // Their join rows go with them (cascade).
-    sessions: [t.sessions, `"user"`],
+    revokeSessions: revokeSessionsIn(sessionsIn(t)),
     // svc_touch() sets it on every update too; said here so the statement does not depend on the trigger.
     touch: "updated_at = now()",
     placeholder: (n) => `$${n}`,
@@ -140,6 +154,11 @@ export function HostedStoreAdapter(client: HostedStoreClient): Required<Adapter>
     return passwordMethods(db, passwordsIn(t));
   }
 
+  async function sessions(): Promise<SessionMethods> {
+    const { db, t } = await store();
+    return sessionMethods(db, sessionsIn(t));
+  }
+
   return {
     async createUser(user) {
       const { db, t } = await store();
@@ -164,6 +183,10 @@ export function HostedStoreAdapter(client: HostedStoreClient): Required<Adapter>
     createUserWithPassword: async (user, passwordHash) => (await passwords()).createUserWithPassword(user, passwordHash),
     getUserPassword: async (userId) => (await passwords()).getUserPassword(userId),
     setUserPassword: async (userId, passwordHash, options) => (await passwords()).setUserPassword(userId, passwordHash, options),
+
+    listSessionsByUserId: async (userId) => (await sessions()).listSessionsByUserId(userId),
+    revokeUserSessions: async (userId, options) => (await sessions()).revokeUserSessions(userId, options),
+    getUserSessionVersion: async (userId) => (await sessions()).getUserSessionVersion(userId),
 
     async getUser(id) {
       const row = await one<UserRow>((t) => `SELECT ${USER_COLUMNS} FROM ${t.users} WHERE id = $1`, [id]);
@@ -244,13 +267,13 @@ export function HostedStoreAdapter(client: HostedStoreClient): Required<Adapter>
       // The session and its join row in one statement, as in linkAccount.
       const row = await one<SessionRow>(
         (t) => `WITH session AS (
-            INSERT INTO ${t.sessions} ("sessionToken", "user", expires) VALUES ($1, $2, $3)
-            RETURNING id, ${SESSION_COLUMNS}
+            INSERT INTO ${t.sessions} ("sessionToken", "user", expires, "userAgent") VALUES ($1, $2, $3, $4)
+            RETURNING id, ${LISTED_SESSION_COLUMNS}
           ), joined AS (
             INSERT INTO ${t.usersSessions} (session, "user") SELECT id, "user" FROM session
           )
-          SELECT ${SESSION_COLUMNS} FROM session`,
-        [session.sessionToken, session.userId, session.expires],
+          SELECT ${SESSION_COLUMNS}, "createdAt", "userAgent" FROM session`,
+        [session.sessionToken, session.userId, session.expires, userAgentOf(session)],
       );
       return toSession(row!);
     },
@@ -270,7 +293,7 @@ export function HostedStoreAdapter(client: HostedStoreClient): Required<Adapter>
       // A new user moves the join row along: its link to the session cascades on update.
       const row = await one<SessionRow>(
         (t) => `UPDATE ${t.sessions} SET expires = COALESCE($2, expires), "user" = COALESCE($3, "user")
-          WHERE "sessionToken" = $1 RETURNING ${SESSION_COLUMNS}`,
+          WHERE "sessionToken" = $1 RETURNING ${LISTED_SESSION_COLUMNS}`,
         [session.sessionToken, session.expires ?? null, session.userId ?? null],
       );
       return row && toSession(row);
@@ -278,7 +301,7 @@ export function HostedStoreAdapter(client: HostedStoreClient): Required<Adapter>
 
     async deleteSession(sessionToken) {
       const row = await one<SessionRow>(
-        (t) => `DELETE FROM ${t.sessions} WHERE "sessionToken" = $1 RETURNING ${SESSION_COLUMNS}`,
+        (t) => `DELETE FROM ${t.sessions} WHERE "sessionToken" = $1 RETURNING ${LISTED_SESSION_COLUMNS}`,
         [sessionToken],
       );
       return row && toSession(row);

@@ -22,6 +22,8 @@ export { prefixed } from "../postgres/rows.js";
 export const USER_COLUMNS = `id, email, "emailVerified", image, name`;
 export const ACCOUNT_COLUMNS = `"user", type, provider, "providerAccountId", refresh_token, access_token, expires_at, id_token, scope, session_state, token_type`;
 export const SESSION_COLUMNS = `"sessionToken", "user", expires`;
+/** A session with what a list of the user's sessions shows: its record's creation time, and migration 0003's column. */
+export const LISTED_SESSION_COLUMNS = `${SESSION_COLUMNS}, created_at AS "createdAt", "userAgent"`;
 export const TOKEN_COLUMNS = `identifier, token, expires`;
 export const AUTHENTICATOR_COLUMNS = `"credentialID", "user", "providerAccountId", "credentialPublicKey", counter, "credentialDeviceType", "credentialBackedUp", transports`;
 
@@ -45,6 +47,9 @@ export interface SessionRow {
   sessionToken: string | null;
   user: string | null;
   expires: Timestamp | null;
+  /** Where selected (LISTED_SESSION_COLUMNS). */
+  createdAt?: Timestamp | null;
+  userAgent?: string | null;
 }
 
 export interface TokenRow {
@@ -85,7 +90,13 @@ export function toAccount(row: AccountRow): AdapterAccount {
 }
 
 export function toSession(row: SessionRow): AdapterSession {
-  return { sessionToken: row.sessionToken as string, userId: row.user as string, expires: toExpiry(row.expires) };
+  return {
+    sessionToken: row.sessionToken as string,
+    userId: row.user as string,
+    expires: toExpiry(row.expires),
+    ...("createdAt" in row ? { createdAt: row.createdAt == null ? null : toExpiry(row.createdAt) } : {}),
+    ...("userAgent" in row ? { userAgent: row.userAgent ?? null } : {}),
+  };
 }
 
 export function toVerificationToken(row: TokenRow): VerificationToken {

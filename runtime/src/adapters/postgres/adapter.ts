@@ -15,11 +15,12 @@ import { toSqlClient, type PostgresClient } from "./connect.js";
 import { insertUserWithAccount } from "../sql/user-with-account.js";
 import { USER_OWNED_TABLES, adoptUnprovenUser, type AdoptionSchema } from "../sql/adopt-unproven-user.js";
 import { passwordMethods, type PasswordSchema } from "../sql/user-passwords.js";
+import { revokeSessionsIn, sessionMethods, userAgentOf, type SessionSchema } from "../sql/user-sessions.js";
 import { insertAccount, insertAuthenticator, insertUser } from "./inserts.js";
 import {
   ACCOUNT_COLUMNS,
   AUTHENTICATOR_COLUMNS,
-  SESSION_COLUMNS,
+  LISTED_SESSION_COLUMNS,
   TOKEN_COLUMNS,
   USER_COLUMNS,
   prefixed,
@@ -59,13 +60,24 @@ const ADOPTION: AdoptionSchema<unknown, UserRow> = {
   toUser,
 };
 
-/** Where the password methods keep a user's password hash, and the sessions `revokeSessions` deletes. */
+/** A user's sessions and its session version (migration 0004). */
+const SESSIONS: SessionSchema<SessionRow> = {
+  users: ["users", `"sessionVersion"`],
+  sessions: ["sessions", `"userId"`],
+  sessionColumns: LISTED_SESSION_COLUMNS,
+  // Sessions from before 0004 have no "createdAt": first, in the order they were stored.
+  oldestFirst: `"createdAt" NULLS FIRST, id`,
+  placeholder: (n) => `$${n}`,
+  toSession,
+};
+
+/** Where the password methods keep a user's password hash, and how `revokeSessions` ends the user's sessions. */
 const PASSWORDS: PasswordSchema<unknown, UserRow> = {
   users: "users",
   userColumns: USER_COLUMNS,
   passwords: "user_passwords",
   passwordUser: `"userId"`,
-  sessions: ["sessions", `"userId"`],
+  revokeSessions: revokeSessionsIn(SESSIONS),
   touch: `"updatedAt" = now()`,
   placeholder: (n) => `$${n}`,
   date: (date) => date,
@@ -142,6 +154,8 @@ export function PostgresAdapter(client: PostgresClient): Required<Adapter> {
 
     ...passwordMethods(db, PASSWORDS),
 
+    ...sessionMethods(db, SESSIONS),
+
     async getUser(id) {
       const row = await one<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE id = $1`, [id]);
       return row && toUser(row);
@@ -212,8 +226,8 @@ export function PostgresAdapter(client: PostgresClient): Required<Adapter> {
 
     async createSession(session) {
       const row = await one<SessionRow>(
-        `INSERT INTO sessions ("sessionToken", "userId", expires) VALUES ($1, $2, $3) RETURNING ${SESSION_COLUMNS}`,
-        [session.sessionToken, session.userId, session.expires],
+        `INSERT INTO sessions ("sessionToken", "userId", expires, "userAgent") VALUES ($1, $2, $3, $4) RETURNING ${LISTED_SESSION_COLUMNS}`,
+        [session.sessionToken, session.userId, session.expires, userAgentOf(session)],
       );
       return toSession(row!);
     },
@@ -232,7 +246,7 @@ export function PostgresAdapter(client: PostgresClient): Required<Adapter> {
     async updateSession(session) {
       const row = await one<SessionRow>(
         `UPDATE sessions SET expires = COALESCE($2, expires), "userId" = COALESCE($3, "userId")
-         WHERE "sessionToken" = $1 RETURNING ${SESSION_COLUMNS}`,
+         WHERE "sessionToken" = $1 RETURNING ${LISTED_SESSION_COLUMNS}`,
         [session.sessionToken, session.expires ?? null, session.userId ?? null],
       );
       return row && toSession(row);
@@ -240,7 +254,7 @@ export function PostgresAdapter(client: PostgresClient): Required<Adapter> {
 
     async deleteSession(sessionToken) {
       const row = await one<SessionRow>(
-        `DELETE FROM sessions WHERE "sessionToken" = $1 RETURNING ${SESSION_COLUMNS}`,
+        `DELETE FROM sessions WHERE "sessionToken" = $1 RETURNING ${LISTED_SESSION_COLUMNS}`,
         [sessionToken],
       );
       return row && toSession(row);

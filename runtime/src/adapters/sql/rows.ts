@@ -26,6 +26,8 @@ import { ACCOUNT_TOKEN_FIELDS } from "../account-token-fields.js";
 export const USER_COLUMNS = `id, name, email, "emailVerified", image`;
 export const ACCOUNT_COLUMNS = `"userId", type, provider, "providerAccountId", refresh_token, access_token, expires_at, id_token, scope, session_state, token_type`;
 export const SESSION_COLUMNS = `"sessionToken", "userId", expires`;
+/** A session with what a list of the user's sessions shows (migration 0004's columns). */
+export const LISTED_SESSION_COLUMNS = `${SESSION_COLUMNS}, "createdAt", "userAgent"`;
 export const TOKEN_COLUMNS = `identifier, token, expires`;
 export const AUTHENTICATOR_COLUMNS = `"credentialID", "userId", "providerAccountId", "credentialPublicKey", counter, "credentialDeviceType", "credentialBackedUp", transports`;
 
@@ -77,6 +79,9 @@ export interface SessionRow<T extends ColumnTypes> {
   sessionToken: string;
   userId: T["id"];
   expires: T["date"];
+  /** Where selected (LISTED_SESSION_COLUMNS). */
+  createdAt?: T["date"] | null;
+  userAgent?: string | null;
 }
 
 export interface TokenRow<T extends ColumnTypes> {
@@ -123,7 +128,13 @@ export function rowMappers<T extends ColumnTypes>(decode: Decoders<T>): RowMappe
         { userId: String(row.userId), type: row.type, provider: row.provider, providerAccountId: row.providerAccountId },
         row,
       ),
-    toSession: (row) => ({ sessionToken: row.sessionToken, userId: String(row.userId), expires: decode.date(row.expires) }),
+    toSession: (row) => ({
+      sessionToken: row.sessionToken,
+      userId: String(row.userId),
+      expires: decode.date(row.expires),
+      ...("createdAt" in row ? { createdAt: row.createdAt == null ? null : decode.date(row.createdAt) } : {}),
+      ...("userAgent" in row ? { userAgent: row.userAgent ?? null } : {}),
+    }),
     toVerificationToken: (row) => ({ identifier: row.identifier, token: row.token, expires: decode.date(row.expires) }),
     toAuthenticator: (row) => ({
       credentialID: row.credentialID,

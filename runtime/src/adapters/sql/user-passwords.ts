@@ -20,6 +20,7 @@
  * unknown user inserts nothing instead of failing its foreign key.
  */
 import type { AdapterNewUser, AdapterUser } from "../types.js";
+import type { SessionRevocation } from "./user-sessions.js";
 
 /** One statement with its parameters, and its rows: a client's or a transaction's. */
 export interface PasswordQuery<Value> {
@@ -41,8 +42,8 @@ export interface PasswordSchema<Value, Row> {
   passwords: string;
   /** The password table's column linking a row to its user: its primary or unique key. */
   passwordUser: string;
-  /** The sessions table, and its column linking a session to its user. */
-  sessions: readonly [table: string, link: string];
+  /** Ends the user's sessions (`revokeSessionsIn`), inside the password's transaction. */
+  revokeSessions: SessionRevocation;
   /** The assignment that moves the password's last-changed time to now, e.g. `"updatedAt" = now()`. */
   touch: string;
   /** The n-th placeholder (from 1): `$n`, or `?` where they bind in order of appearance. */
@@ -61,7 +62,6 @@ export interface PasswordMethods {
 /** The three methods on `db`, with the names `schema` gives. */
 export function passwordMethods<Value, Row>(db: PasswordClient<Value>, schema: PasswordSchema<Value, Row>): PasswordMethods {
   const { users, userColumns, passwords, passwordUser: link, placeholder: p } = schema;
-  const [sessions, sessionUser] = schema.sessions;
   // Placeholders numbered in the order they appear, so `?` binds the same values as `$n`.
   const newUser = `INSERT INTO ${users} (id, name, email, "emailVerified", image) VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)})
     ON CONFLICT (email) DO NOTHING RETURNING ${userColumns}`;
@@ -73,7 +73,6 @@ export function passwordMethods<Value, Row>(db: PasswordClient<Value>, schema: P
   const upsert = `${insert} ON CONFLICT (${link}) DO UPDATE SET hash = excluded.hash, ${schema.touch} RETURNING ${link}`;
   const insertIfNone = `${insert} ON CONFLICT (${link}) DO NOTHING RETURNING ${link}`;
   const replace = `UPDATE ${passwords} SET hash = ${p(1)}, ${schema.touch} WHERE ${link} = ${p(2)} AND hash = ${p(3)} RETURNING ${link}`;
-  const revoke = `DELETE FROM ${sessions} WHERE ${sessionUser} = ${p(1)}`;
 
   /** The one statement that writes, as `previous` asks, with its parameters. */
   function write(userId: string, hash: string, previous: string | null | undefined): [string, string[]] {
@@ -108,7 +107,7 @@ export function passwordMethods<Value, Row>(db: PasswordClient<Value>, schema: P
       return db.transaction(async (tx) => {
         if ((await tx.query(sql, params)).rows.length === 0) return false;
         // Only once written: a failed compare-and-set signs nobody out.
-        await tx.query(revoke, [userId]);
+        await schema.revokeSessions(tx, userId);
         return true;
       });
     },

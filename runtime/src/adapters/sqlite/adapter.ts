@@ -15,11 +15,12 @@ import { toSqliteClient, type SqliteConnect, type SqliteDatabase } from "./conne
 import { insertUserWithAccount } from "../sql/user-with-account.js";
 import { USER_OWNED_TABLES, adoptUnprovenUser, type AdoptionSchema } from "../sql/adopt-unproven-user.js";
 import { passwordMethods, type PasswordSchema } from "../sql/user-passwords.js";
+import { revokeSessionsIn, sessionMethods, userAgentOf, type SessionSchema } from "../sql/user-sessions.js";
 import { insertAccount, insertAuthenticator, insertUser } from "./inserts.js";
 import {
   ACCOUNT_COLUMNS,
   AUTHENTICATOR_COLUMNS,
-  SESSION_COLUMNS,
+  LISTED_SESSION_COLUMNS,
   TOKEN_COLUMNS,
   USER_COLUMNS,
   toAccount,
@@ -60,13 +61,24 @@ const ADOPTION: AdoptionSchema<SqliteValue, UserRow> = {
   toUser,
 };
 
-/** Where the password methods keep a user's password hash, and the sessions `revokeSessions` deletes. */
+/** A user's sessions and its session version (migration 0004). */
+const SESSIONS: SessionSchema<SessionRow> = {
+  users: ["users", `"sessionVersion"`],
+  sessions: ["sessions", `"userId"`],
+  sessionColumns: LISTED_SESSION_COLUMNS,
+  // Sessions from before 0004 have no "createdAt" (NULL sorts first): first, in the order they were stored.
+  oldestFirst: `"createdAt", id`,
+  placeholder: () => "?",
+  toSession,
+};
+
+/** Where the password methods keep a user's password hash, and how `revokeSessions` ends the user's sessions. */
 const PASSWORDS: PasswordSchema<SqliteValue, UserRow> = {
   users: "users",
   userColumns: USER_COLUMNS,
   passwords: "user_passwords",
   passwordUser: `"userId"`,
-  sessions: ["sessions", `"userId"`],
+  revokeSessions: revokeSessionsIn(SESSIONS),
   // Milliseconds, as the column's default writes them.
   touch: `"updatedAt" = CAST(unixepoch('subsec') * 1000 AS INTEGER)`,
   placeholder: () => "?",
@@ -145,6 +157,8 @@ export function SqliteAdapter(client: SqliteDatabase | SqliteConnect): Required<
     adoptUnprovenUser: (userId, proof) => adoptUnprovenUser((fn) => db.transaction(fn), ADOPTION, userId, proof),
 
     ...passwordMethods(db, PASSWORDS),
+
+    ...sessionMethods(db, SESSIONS),
 
     async getUser(id) {
       const row = await one<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`, [id]);
@@ -232,8 +246,8 @@ export function SqliteAdapter(client: SqliteDatabase | SqliteConnect): Required<
 
     async createSession(session) {
       const row = await one<SessionRow>(
-        `INSERT INTO sessions ("sessionToken", "userId", expires) VALUES (?, ?, ?) RETURNING ${SESSION_COLUMNS}`,
-        [session.sessionToken, session.userId, toMillis(session.expires, "expires")],
+        `INSERT INTO sessions ("sessionToken", "userId", expires, "createdAt", "userAgent") VALUES (?, ?, ?, ?, ?) RETURNING ${LISTED_SESSION_COLUMNS}`,
+        [session.sessionToken, session.userId, toMillis(session.expires, "expires"), Date.now(), userAgentOf(session)],
       );
       return toSession(row!);
     },
@@ -252,14 +266,14 @@ export function SqliteAdapter(client: SqliteDatabase | SqliteConnect): Required<
     async updateSession(session) {
       const row = await one<SessionRow>(
         `UPDATE sessions SET expires = COALESCE(?, expires), "userId" = COALESCE(?, "userId")
-         WHERE "sessionToken" = ? RETURNING ${SESSION_COLUMNS}`,
+         WHERE "sessionToken" = ? RETURNING ${LISTED_SESSION_COLUMNS}`,
         [toMillisOrNull(session.expires, "expires"), session.userId ?? null, session.sessionToken],
       );
       return row && toSession(row);
     },
 
     async deleteSession(sessionToken) {
-      const row = await one<SessionRow>(`DELETE FROM sessions WHERE "sessionToken" = ? RETURNING ${SESSION_COLUMNS}`, [
+      const row = await one<SessionRow>(`DELETE FROM sessions WHERE "sessionToken" = ? RETURNING ${LISTED_SESSION_COLUMNS}`, [
         sessionToken,
       ]);
       return row && toSession(row);
