@@ -14,6 +14,8 @@ export type { LoggerInstance, WarningCode } from "./core/logger.js";
 export type { RateLimitHit, RateLimitOptions, RateLimitStore } from "./core/rate-limit/types.js";
 export type { MemoryRateLimitStoreOptions } from "./core/rate-limit/memory-store.js";
 export type { JWT, JWTOptions, JWTEncodeParams, JWTDecodeParams } from "./jwt.js";
+export type { AccountBody } from "./core/actions/account.js";
+export type { ListedSession } from "./core/account/session-list.js";
 export type {
   Adapter,
   AdapterAccount,
@@ -242,6 +244,7 @@ export type WebAuthnOptionsResponseBody =
   | { action: "register"; options: Record<string, unknown> };
 
 export type AuthAction =
+  | "account"
   | "callback"
   | "change-password"
   | "csrf"
@@ -249,10 +252,13 @@ export type AuthAction =
   | "forgot-password"
   | "providers"
   | "reset-password"
+  | "revoke-other-sessions"
+  | "revoke-session"
   | "session"
   | "signin"
   | "signout"
   | "signup"
+  | "update-profile"
   | "verify-request"
   | "webauthn-options";
 

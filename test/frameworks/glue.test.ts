@@ -5,11 +5,11 @@
  * The integrations themselves run in real apps in test/e2e.
  */
 import { describe, expect, it } from "vitest";
-import { Auth, CredentialsSignin, SessionUnavailable, raw, type AuthConfig, type Cookie, type ResponseInternal, type Session } from "@gatehouse/runtime";
+import { Auth, CredentialsSignin, SessionUnavailable, raw, type AccountBody, type AuthConfig, type Cookie, type ResponseInternal, type Session } from "@gatehouse/runtime";
 import { MemoryAdapter } from "@gatehouse/runtime/adapters/memory";
 import { authRaw as authRawSrc } from "../../runtime/src/core/auth.js";
 import { isAuthPath } from "../../runtime/src/core/router.js";
-import { readRequestSession as readRequestSessionSrc } from "../../runtime/src/frameworks/session.js";
+import { readRequestAccount as readRequestAccountSrc, readRequestSession as readRequestSessionSrc } from "../../runtime/src/frameworks/session.js";
 import { svelteKitConfig as svelteKitConfigSrc } from "../../runtime/src/frameworks/sveltekit/config.js";
 
 // Internal modules come from the sources, while the helpers type configs by the
@@ -20,6 +20,7 @@ const readRequestSession = readRequestSessionSrc as unknown as (
   config: AuthConfig,
   basePath: string,
 ) => Promise<{ session: Session | null; cookies: Cookie[] }>;
+const readRequestAccount = readRequestAccountSrc as unknown as (request: Request, config: AuthConfig, basePath: string) => Promise<AccountBody | null>;
 const svelteKitConfig = svelteKitConfigSrc as unknown as (
   config: Omit<AuthConfig, "raw">,
   environment: { env: Record<string, string | undefined>; base: string; dev: boolean },
@@ -134,6 +135,28 @@ describe("the session read behind locals.auth() and getSession", () => {
     await adapter.createSession!({ sessionToken: "tok", userId: user.id, expires: new Date(Date.now() + 60_000) });
     const down = { ...credentialsConfig(), adapter: { ...adapter, getSessionAndUser: async () => Promise.reject(new Error("connection refused")) } };
     await expect(readRequestSession(request("/", { headers: { cookie: "authjs.session-token=tok" } }), down, "/auth")).rejects.toBeInstanceOf(SessionUnavailable);
+  });
+});
+
+describe("the account read behind locals.account() and getAccount", () => {
+  it("is null without a session; with one, the account with its sessions, the asking browser's marked current", async () => {
+    const adapter = MemoryAdapter();
+    const config = { ...credentialsConfig(), adapter, session: { strategy: "database" as const } };
+    expect(await readRequestAccount(request("/account"), config, "/auth")).toBeNull();
+    const user = await adapter.createUser!({ id: "", email: "ada@example.com", emailVerified: new Date(), name: "Ada" });
+    await adapter.createSession!({ sessionToken: "laptop", userId: user.id, expires: new Date(Date.now() + 86_400_000), userAgent: "Mozilla/5.0 (X11; Linux x86_64) Firefox/133.0" });
+    await adapter.createSession!({ sessionToken: "phone", userId: user.id, expires: new Date(Date.now() + 86_400_000) });
+    const account = await readRequestAccount(request("/account", { headers: { cookie: "authjs.session-token=phone" } }), config, "/auth");
+    expect(account?.user).toMatchObject({ name: "Ada", email: "ada@example.com" });
+    expect(account?.sessions.map((session) => [session.current, session.browser])).toEqual([
+      [false, "Firefox on Linux"],
+      [true, null],
+    ]);
+  });
+
+  it("throws SessionUnavailable when the account cannot be read (no adapter)", async () => {
+    const config = { ...credentialsConfig(), logger: captureLogger().logger };
+    await expect(readRequestAccount(request("/account"), config, "/auth")).rejects.toBeInstanceOf(SessionUnavailable);
   });
 });
 

@@ -118,20 +118,20 @@ describe("JWT sessions of a claimed user", () => {
     expect(await sessionEmail(app.config, mallory.jar)).toBeNull();
   });
 
-  it("a proven user's session is read without the database; a claimed user's with one lookup", async () => {
+  it("a proven user's session costs one lookup (its session version, which ends it once revoked); a claimed user's one more", async () => {
     const proven = recordAdapterCalls(MemoryAdapter());
     const provenApp = takeoverApp(idp, mail, proven.adapter, jwt);
     const ada = await signInWithIdp(provenApp.config, "ada");
     proven.calls.length = 0;
     expect(await sessionEmail(provenApp.config, ada.jar)).toBe(ADA);
-    expect(proven.calls).toEqual([]);
+    expect(proven.calls).toEqual(["getUserSessionVersion"]);
 
     const claimed = recordAdapterCalls(MemoryAdapter());
     const claimedApp = takeoverApp(idp, mail, claimed.adapter, jwt);
     const mallory = await signInWithIdp(claimedApp.config, "mallory");
     claimed.calls.length = 0;
     expect(await sessionEmail(claimedApp.config, mallory.jar)).toBe(ADA);
-    expect(claimed.calls).toEqual(["getUser"]);
+    expect(claimed.calls).toEqual(["getUser", "getUserSessionVersion"]);
   });
 
   it("a user deleted since the session began: the claimed user's session ends", async () => {

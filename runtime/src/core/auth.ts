@@ -3,6 +3,7 @@
  * body, run the action, and build the one `Response`.
  */
 import type { AuthConfig, ResponseInternal } from "../types.js";
+import { accountAction, revokeOtherSessionsAction, revokeSessionAction, updateProfileAction } from "./actions/account.js";
 import { callbackAction } from "./actions/callback.js";
 import { csrfAction } from "./actions/csrf.js";
 import { errorPage, verifyRequestPage } from "./actions/pages.js";
@@ -26,6 +27,7 @@ import type { raw } from "./symbols.js";
 type Handler = (ctx: RequestContext) => ResponseInternal | Promise<ResponseInternal>;
 
 const HANDLERS: Record<string, Handler> = {
+  "GET account": accountAction,
   "GET callback": callbackAction,
   "POST callback": callbackAction,
   "POST change-password": changePasswordAction,
@@ -36,6 +38,8 @@ const HANDLERS: Record<string, Handler> = {
   "GET providers": providersAction,
   "GET reset-password": resetPasswordAction,
   "POST reset-password": resetPasswordAction,
+  "POST revoke-other-sessions": revokeOtherSessionsAction,
+  "POST revoke-session": revokeSessionAction,
   "GET session": sessionAction,
   "POST session": sessionAction,
   "GET signin": signInPage,
@@ -44,6 +48,7 @@ const HANDLERS: Record<string, Handler> = {
   "POST signout": signOutPost,
   "GET signup": signUpAction,
   "POST signup": signUpAction,
+  "POST update-profile": updateProfileAction,
   "GET verify-request": verifyRequestPage,
   "GET webauthn-options": webauthnOptionsAction,
 };

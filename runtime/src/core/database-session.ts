@@ -10,6 +10,11 @@ import type { RequestContext } from "./context.js";
 import { readChunked, writeChunked } from "./cookies.js";
 import { clearSessionCookies } from "./session-cookie.js";
 
+/** The request's `User-Agent`, as much as a list of sessions keeps of it. */
+export function requestUserAgent(ctx: RequestContext): string | null {
+  return ctx.request.headers.get("user-agent")?.slice(0, 512) || null;
+}
+
 /** Longer than any token we or a sane `generateSessionToken` make: not worth a database query. */
 const MAX_TOKEN_LENGTH = 1024;
 
@@ -81,7 +86,10 @@ export async function createDatabaseSession(ctx: RequestContext, userId: string)
   const { maxAge, generateSessionToken } = ctx.config.session;
   const sessionToken = generateSessionToken();
   const expires = new Date(Date.now() + maxAge * 1000);
-  await callAdapter(adapterOf(ctx), "createSession", { sessionToken, userId, expires });
+  const adapter = adapterOf(ctx);
+  // Only for an adapter that lists sessions (a gatehouse one): an Auth.js adapter may store every field it is given.
+  const userAgent = typeof adapter.listSessionsByUserId === "function" ? requestUserAgent(ctx) : undefined;
+  await callAdapter(adapter, "createSession", { sessionToken, userId, expires, ...(userAgent ? { userAgent } : {}) });
   ctx.config.logger.debug("database session created", { expires });
   return { sessionToken, cookies: tokenCookies(ctx, sessionToken, expires) };
 }

@@ -8,6 +8,7 @@ import { UnknownAction } from "./errors.js";
 type Method = "GET" | "POST";
 
 const ROUTES: Record<AuthAction, readonly Method[]> = {
+  account: ["GET"],
   callback: ["GET", "POST"],
   "change-password": ["POST"],
   csrf: ["GET"],
@@ -15,10 +16,13 @@ const ROUTES: Record<AuthAction, readonly Method[]> = {
   "forgot-password": ["GET", "POST"],
   providers: ["GET"],
   "reset-password": ["GET", "POST"],
+  "revoke-other-sessions": ["POST"],
+  "revoke-session": ["POST"],
   session: ["GET", "POST"],
   signin: ["GET", "POST"],
   signout: ["GET", "POST"],
   signup: ["GET", "POST"],
+  "update-profile": ["POST"],
   "verify-request": ["GET"],
   "webauthn-options": ["GET"],
 };
@@ -32,7 +36,7 @@ export function isAuthPath(pathname: string, basePath: string): boolean {
 }
 
 /** Actions that answer JSON rather than a page or a redirect, also when they fail. */
-export const JSON_ACTIONS: ReadonlySet<string> = new Set<AuthAction>(["session", "csrf", "providers", "webauthn-options"]);
+export const JSON_ACTIONS: ReadonlySet<string> = new Set<AuthAction>(["account", "session", "csrf", "providers", "webauthn-options"]);
 
 /** Actions whose path may name a provider: `signin/<id>`, `callback/<id>`, `webauthn-options/<id>`. */
 const WITH_PROVIDER = new Set<AuthAction>(["signin", "callback", "webauthn-options"]);

@@ -6,6 +6,7 @@
  */
 import { authRaw } from "../core/auth.js";
 import { SessionUnavailable } from "../core/errors.js";
+import type { AccountBody } from "../core/actions/account.js";
 import type { AuthConfig, Cookie, Session } from "../types.js";
 
 export interface RequestSession {
@@ -14,24 +15,44 @@ export interface RequestSession {
   cookies: Cookie[];
 }
 
-/** Headers of the incoming request the session action needs: the cookies, and the proxy's view of the origin. */
-const FORWARDED = ["cookie", "x-forwarded-host", "x-forwarded-proto"] as const;
+/**
+ * Headers of the incoming request the session and account actions need: the
+ * cookies, the proxy's view of the origin, and the browser (the account's list
+ * of sessions shows it for the current one).
+ */
+const FORWARDED = ["cookie", "x-forwarded-host", "x-forwarded-proto", "user-agent"] as const;
 
 export async function readRequestSession(request: Request, config: AuthConfig, basePath: string): Promise<RequestSession> {
+  const { body, cookies } = await readAuthJson(request, config, basePath, "session");
+  const session = body && typeof body === "object" && Object.keys(body).length > 0 ? (body as Session) : null;
+  return { session, cookies };
+}
+
+/**
+ * The signed-in user's account (`GET <basePath>/account`: the user, whether
+ * they have a password, their sessions), or `null` when nobody is signed in.
+ * Throws `SessionUnavailable` when it cannot be read (no adapter, an adapter
+ * without the methods, the database down): the cause is in the server log.
+ */
+export async function readRequestAccount(request: Request, config: AuthConfig, basePath: string): Promise<AccountBody | null> {
+  const { body } = await readAuthJson(request, config, basePath, "account");
+  return body && typeof body === "object" ? (body as AccountBody) : null;
+}
+
+/** A JSON action of the handler, asked with the incoming request's cookies (and the proxy's view of the origin). */
+async function readAuthJson(request: Request, config: AuthConfig, basePath: string, action: "session" | "account"): Promise<{ body: unknown; cookies: Cookie[] }> {
   const headers = new Headers();
   for (const name of FORWARDED) {
     const value = request.headers.get(name);
     if (value !== null) headers.set(name, value);
   }
-  const result = await authRaw(new Request(new URL(`${basePath}/session`, request.url), { headers }), config);
+  const result = await authRaw(new Request(new URL(`${basePath}/${action}`, request.url), { headers }), config);
   const status = result.status ?? 200;
   if (status !== 200) {
     // The handler logged the cause; a page must not mistake a broken database for "signed out".
-    throw new SessionUnavailable("The session could not be read. The cause is in the server log.");
+    throw new SessionUnavailable(`The ${action} could not be read. The cause is in the server log.`);
   }
-  const body = result.body as Session | null | undefined;
-  const session = body && typeof body === "object" && Object.keys(body).length > 0 ? body : null;
-  return { session, cookies: result.cookies ?? [] };
+  return { body: result.body, cookies: result.cookies ?? [] };
 }
 
 /** `process.env` where there is one (Node, Bun, Deno's compat layer), else nothing; never throws on edge runtimes. */

@@ -9,7 +9,7 @@ import type { RequestContext } from "../context.js";
 import { emit } from "../events.js";
 import { JWTSessionError } from "../errors.js";
 import { requireCsrf } from "../guards.js";
-import { keepPasswordVersion, passwordSessionRevoked } from "../password-accounts/sessions.js";
+import { keepSessionVersion, sessionVersionRevoked } from "../session-version.js";
 import { markUnprovenSession, UNPROVEN_EMAIL_CLAIM, unprovenSessionRevoked } from "../proven-email.js";
 import { NO_STORE } from "../response.js";
 import { clearSessionCookies, copyPayload, issueSession, needsReissue, readSession } from "../session-cookie.js";
@@ -31,8 +31,8 @@ async function jwtSessionAction(ctx: RequestContext, isUpdate: boolean, data: un
 
   const { config } = ctx;
   // Issued while the user's address was unproven: ends once its owner proved it (the user was handed over).
-  // Issued for a password that has changed since (a reset ends every session): ends too.
-  if ((await unprovenSessionRevoked(ctx, read.decoded.payload)) || (await passwordSessionRevoked(ctx, read.decoded.payload))) {
+  // Issued before the user's sessions were revoked (sign out everywhere, a password change or reset): ends too.
+  if ((await unprovenSessionRevoked(ctx, read.decoded.payload)) || (await sessionVersionRevoked(ctx, read.decoded.payload))) {
     return { headers: NO_STORE, body: null, cookies: clearSessionCookies(ctx) };
   }
   try {
@@ -45,7 +45,7 @@ async function jwtSessionAction(ctx: RequestContext, isUpdate: boolean, data: un
     }
     // The callback may rebuild the token; the check above must still run on its next read.
     const marked = read.decoded.payload[UNPROVEN_EMAIL_CLAIM] === true ? markUnprovenSession(callbackToken) : callbackToken;
-    const token = keepPasswordVersion(read.decoded.payload, marked);
+    const token = keepSessionVersion(read.decoded.payload, marked);
     let cookies: Cookie[] = [];
     let expires = typeof token.exp === "number" ? new Date(token.exp * 1000) : undefined;
     if (isUpdate || !expires || needsReissue(ctx, read.decoded, token)) {

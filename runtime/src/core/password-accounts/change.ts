@@ -19,7 +19,7 @@ import { copyPayload, issueSession, readSession } from "../session-cookie.js";
 import { newPassword, type InputProblem } from "./input.js";
 import { formCallbackUrl } from "./pages.js";
 import type { ResolvedPasswordProvider } from "./provider.js";
-import { withPasswordVersion } from "./sessions.js";
+import { withSessionVersion } from "../session-version.js";
 import { signedInUser } from "../session-user.js";
 
 type ChangeProblem = InputProblem | "wrong-password" | "no-password" | "try-again";
@@ -50,10 +50,10 @@ export async function changePasswordPost(ctx: RequestContext, provider: Resolved
   return { redirect: callbackUrl, cookies: await renewSession(ctx, user) };
 }
 
-/** This browser's session after the change: a new database row, or the same JWT carrying the new password's digest. */
+/** This browser's session after the change: a new database row, or the same JWT carrying the new session version. */
 async function renewSession(ctx: RequestContext, user: AdapterUser): Promise<Cookie[]> {
   if (ctx.config.session.strategy === "database") return (await createDatabaseSession(ctx, user.id)).cookies;
   const read = await readSession(ctx);
   const payload = read.kind === "valid" ? copyPayload(read.decoded) : { sub: user.id, email: user.email, name: user.name };
-  return (await issueSession(ctx, await withPasswordVersion(ctx, user.id, payload))).cookies;
+  return (await issueSession(ctx, await withSessionVersion(ctx, user.id, payload))).cookies;
 }

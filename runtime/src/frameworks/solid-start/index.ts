@@ -19,14 +19,14 @@
  */
 import { authWithClientAddress } from "../../core/auth.js";
 import { serializeCookie } from "../../core/cookies.js";
-import type { Session } from "../../types.js";
+import type { AccountBody, Session } from "../../types.js";
 import { glueClientAddress } from "../client-address.js";
-import { processEnv, readRequestSession } from "../session.js";
+import { processEnv, readRequestAccount, readRequestSession } from "../session.js";
 import { solidStartConfig, type SolidAuthConfig } from "./config.js";
 
 export type { SolidAuthConfig } from "./config.js";
 export { AuthError, CredentialsSignin, SessionUnavailable } from "../../core/errors.js";
-export type { Session, User } from "../../types.js";
+export type { AccountBody, ListedSession, Session, User } from "../../types.js";
 
 /** What the handlers need of SolidStart's `APIEvent` / `FetchEvent`. */
 export interface RequestEventLike {
@@ -88,6 +88,26 @@ async function readSession(request: Request, config: SolidAuthConfig, event: Req
   const { session, cookies } = await readRequestSession(request, authConfig, authConfig.basePath!);
   for (const cookie of event?.response ? cookies : []) event!.response!.headers.append("Set-Cookie", serializeCookie(cookie));
   return session;
+}
+
+/**
+ * The signed-in user's account (the user, whether they have a password, their
+ * sessions: see `GET <prefix>/account`), or `null` when nobody is signed in.
+ * For an account page's server query. Throws `SessionUnavailable` when it
+ * cannot be read (the adapter lacks a method, the database is down).
+ *
+ * @example
+ * ```ts
+ * const account = query(async () => {
+ *   "use server";
+ *   return getAccount(getRequestEvent()!, authConfig);
+ * }, "account");
+ * ```
+ */
+export function getAccount(requestOrEvent: Request | RequestEventLike, config: SolidAuthConfig): Promise<AccountBody | null> {
+  const request = "request" in requestOrEvent ? requestOrEvent.request : requestOrEvent;
+  const authConfig = solidStartConfig(config, processEnv());
+  return readRequestAccount(request, authConfig, authConfig.basePath!);
 }
 
 /**

@@ -23,21 +23,26 @@ import { base } from "$app/paths";
 import { dev } from "$app/environment";
 import { authWithClientAddress } from "../../core/auth.js";
 import { isAuthPath } from "../../core/router.js";
-import type { AuthConfig, Awaitable, Session } from "../../types.js";
+import type { AccountBody, AuthConfig, Awaitable, Session } from "../../types.js";
 import { glueClientAddress } from "../client-address.js";
-import { readRequestSession } from "../session.js";
+import { readRequestAccount, readRequestSession } from "../session.js";
 import { setCookies, signInAction, signOutAction, svelteKitClientAddress } from "./actions.js";
 import { svelteKitConfig, type SvelteKitAuthConfig } from "./config.js";
 
 export type { SvelteKitAuthConfig } from "./config.js";
 export { AuthError, CredentialsSignin, SessionUnavailable } from "../../core/errors.js";
-export type { Session, User } from "../../types.js";
+export type { AccountBody, ListedSession, Session, User } from "../../types.js";
 
 declare global {
   namespace App {
     interface Locals {
       /** The session of this request, or `null`; read once per request however often it is called. */
       auth(): Promise<Session | null>;
+      /**
+       * The signed-in user's account (the user, whether they have a password, their sessions:
+       * see `GET <basePath>/account`), or `null`; for an account page's `load`.
+       */
+      account(): Promise<AccountBody | null>;
     }
   }
 }
@@ -73,6 +78,7 @@ export function SvelteKitAuth(
           setCookies(event, cookies);
           return session;
         }));
+      event.locals.account = () => readRequestAccount(event.request, authConfig, basePath);
       if (!isAuthPath(event.url.pathname, basePath)) return resolve(event);
       return (
         crossSitePostRefusal(event) ??

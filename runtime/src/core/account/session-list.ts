@@ -1,0 +1,93 @@
+/**
+ * What a user's list of sessions shows of each (`GET account`): never its
+ * token, but an id derived from it that only names it to its own user, when
+ * it started and was last active, and which browser it is.
+ */
+import type { AdapterSession } from "../../adapters/types.js";
+import { hashToken } from "../email/token.js";
+
+/** One session in the list, as JSON. Dates are ISO strings. */
+export interface ListedSession {
+  /** Names the session in `POST revoke-session`; derived from its token, which it does not reveal. `"current"` for a JWT session. */
+  id: string;
+  /** The session of the request that asked. */
+  current: boolean;
+  /** When it was created (the sign-in); `null` where unknown (a JWT, or a session stored before its adapter kept it). */
+  createdAt: string | null;
+  /** When it was last used, to within `session.updateAge` (the slide of its expiry). */
+  lastActiveAt: string | null;
+  expires: string;
+  /** The browser's `User-Agent` as it signed in. */
+  userAgent: string | null;
+  /** That `User-Agent` in words ("Firefox on Windows"), or `null` when not recognised. */
+  browser: string | null;
+}
+
+/** The session's id in the list: a digest of its token (domain-separated), 32 hex characters. */
+export async function publicSessionId(sessionToken: string): Promise<string> {
+  return (await hashToken(sessionToken, ":gatehouse:session-id")).slice(0, 32);
+}
+
+/**
+ * A stored session as listed. Its last activity is when its expiry last slid
+ * (`expires - maxAge`, the slide happening at most once per `updateAge`), or
+ * now for the session that asks.
+ */
+export async function listedStoredSession(session: AdapterSession, current: boolean, maxAgeSeconds: number, now: Date): Promise<ListedSession> {
+  const expires = new Date(session.expires);
+  const createdAt = session.createdAt ? new Date(session.createdAt) : null;
+  const slid = new Date(expires.valueOf() - maxAgeSeconds * 1000);
+  const lastActive = current ? now : createdAt && slid < createdAt ? createdAt : slid;
+  return {
+    id: await publicSessionId(session.sessionToken),
+    current,
+    createdAt: createdAt?.toISOString() ?? null,
+    lastActiveAt: lastActive.toISOString(),
+    expires: expires.toISOString(),
+    userAgent: session.userAgent ?? null,
+    browser: describeUserAgent(session.userAgent),
+  };
+}
+
+/** The JWT session that asks: the only one a JWT user can see (the others live in other browsers' cookies). */
+export function listedJwtSession(expires: Date, userAgent: string | null, now: Date): ListedSession {
+  return {
+    id: "current",
+    current: true,
+    createdAt: null,
+    lastActiveAt: now.toISOString(),
+    expires: expires.toISOString(),
+    userAgent,
+    browser: describeUserAgent(userAgent),
+  };
+}
+
+/** Browsers by the token that names them, the more specific first (Edge and Opera also say "Chrome", Chrome also says "Safari"). */
+const BROWSERS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\bEdgA?\//, "Edge"],
+  [/\bOPR\//, "Opera"],
+  [/\bSamsungBrowser\//, "Samsung Internet"],
+  [/\b(Firefox|FxiOS)\//, "Firefox"],
+  [/\b(HeadlessChrome|Chrome|CriOS|Chromium)\//, "Chrome"],
+  [/\bVersion\/[\d.]+.*\bSafari\//, "Safari"],
+];
+
+/** Systems likewise (Android also says "Linux", iOS also says "Mac OS X"). */
+const SYSTEMS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\bAndroid\b/, "Android"],
+  [/\b(iPhone|iPod)\b/, "iOS"],
+  [/\biPad\b/, "iPadOS"],
+  [/\bCrOS\b/, "ChromeOS"],
+  [/\bWindows\b/, "Windows"],
+  [/\bMac OS X\b|\bMacintosh\b/, "macOS"],
+  [/\bLinux\b/, "Linux"],
+];
+
+/** "Chrome on Linux", "Safari on iOS", "Windows", or `null` when neither is recognised. */
+export function describeUserAgent(userAgent: string | null | undefined): string | null {
+  if (!userAgent) return null;
+  const browser = BROWSERS.find(([pattern]) => pattern.test(userAgent))?.[1];
+  const system = SYSTEMS.find(([pattern]) => pattern.test(userAgent))?.[1];
+  if (browser && system) return `${browser} on ${system}`;
+  return browser ?? system ?? null;
+}

@@ -1,0 +1,45 @@
+/**
+ * JWT sessions that end before they expire. A JWT lives in the browser and
+ * cannot be deleted where it is stored, so it carries the user's session
+ * version from when it was issued (`sessionVersion`), and each read compares
+ * it with the stored one (`getUserSessionVersion`: one adapter read per session
+ * read). "Sign out everywhere else" (`revokeUserSessions`) and a password
+ * change or reset (`setUserPassword` with `revokeSessions`) move the stored
+ * version, and every JWT issued before ends at its next read. Database
+ * sessions need none of this: those calls delete their rows.
+ *
+ * Only a JWT that carries the claim is checked: one issued for a user the
+ * adapter does not hold (a Credentials `authorize()` user), or by an adapter
+ * without the method, has none and lives until it expires.
+ */
+import { callAdapter } from "./adapter.js";
+import type { RequestContext } from "./context.js";
+
+export const SESSION_VERSION_CLAIM = "sessionVersion";
+
+/** Whether the adapter keeps session versions. */
+export function hasSessionVersions(ctx: RequestContext): boolean {
+  return typeof ctx.config.adapter?.getUserSessionVersion === "function";
+}
+
+/** `token` with the user's current session version, when the adapter keeps one for the user. */
+export async function withSessionVersion<T extends Record<string, unknown>>(ctx: RequestContext, userId: string | undefined, token: T): Promise<T> {
+  if (!userId || !hasSessionVersions(ctx)) return token;
+  const version = await callAdapter(ctx.config.adapter!, "getUserSessionVersion", userId);
+  return version === null ? token : { ...token, [SESSION_VERSION_CLAIM]: version };
+}
+
+/** The claim of `from` put back on `to` (the `jwt` callback may rebuild the token without it). */
+export function keepSessionVersion<T extends Record<string, unknown>>(from: Record<string, unknown>, to: T): T {
+  const version = from[SESSION_VERSION_CLAIM];
+  return typeof version === "number" ? { ...to, [SESSION_VERSION_CLAIM]: version } : to;
+}
+
+/** Whether a JWT carrying a version outlived it: the user's sessions were revoked since, or the user is gone. */
+export async function sessionVersionRevoked(ctx: RequestContext, payload: Record<string, unknown>): Promise<boolean> {
+  const version = payload[SESSION_VERSION_CLAIM];
+  if (version === undefined) return false;
+  // A claim the handler did not write, or no adapter to check it against: not a session it can vouch for.
+  if (typeof version !== "number" || typeof payload.sub !== "string" || !hasSessionVersions(ctx)) return true;
+  return (await callAdapter(ctx.config.adapter!, "getUserSessionVersion", payload.sub)) !== version;
+}
