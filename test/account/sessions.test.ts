@@ -174,7 +174,7 @@ describe.each(["memory", "PostgreSQL (PGlite)"])("%s", (storeName) => {
 
       it("an unknown or missing id: refused, nothing ends", async () => {
         const { jar } = await confirmedUser(config, world.mail, ADA, PASSWORD);
-        for (const fields of [{ sessionId: "0".repeat(32) }, { sessionId: "" }, {}]) {
+        for (const fields of [{ sessionId: "0".repeat(32) }, { sessionId: "" }, {}] as Record<string, string>[]) {
           const response = await form(jar, "revoke-session", fields);
           expect(locationOf(response).searchParams.get("code")).toBe("unknown-session");
         }
