@@ -16,6 +16,7 @@ export type { MemoryRateLimitStoreOptions } from "./core/rate-limit/memory-store
 export type { JWT, JWTOptions, JWTEncodeParams, JWTDecodeParams } from "./jwt.js";
 export type { AccountBody } from "./core/actions/account.js";
 export type { ListedSession } from "./core/account/session-list.js";
+export type { LinkedProvider, ListedPasskey, SignInMethods } from "./core/account/sign-in-methods.js";
 export type {
   Adapter,
   AdapterAccount,
@@ -144,6 +145,12 @@ export interface Authenticator {
   transports?: string | null;
   providerAccountId: string;
   userId?: string;
+  /** gatehouse extension: the user's name for the passkey (it starts as the browser that registered it), where stored. */
+  name?: string | null;
+  /** gatehouse extension: when it was registered, where stored. */
+  createdAt?: Date | null;
+  /** gatehouse extension: when it last signed in, where stored. */
+  lastUsedAt?: Date | null;
 }
 
 export interface PublicProvider {
@@ -248,9 +255,12 @@ export type AuthAction =
   | "callback"
   | "change-password"
   | "csrf"
+  | "delete-account"
   | "error"
   | "forgot-password"
   | "providers"
+  | "remove-passkey"
+  | "rename-passkey"
   | "reset-password"
   | "revoke-other-sessions"
   | "revoke-session"
@@ -258,6 +268,7 @@ export type AuthAction =
   | "signin"
   | "signout"
   | "signup"
+  | "unlink-account"
   | "update-profile"
   | "verify-request"
   | "webauthn-options";
@@ -301,6 +312,8 @@ export interface EventCallbacks {
   ) => Awaitable<void>;
   createUser?: (message: { user: User }) => Awaitable<void>;
   updateUser?: (message: { user: User }) => Awaitable<void>;
+  /** gatehouse extension: the user deleted their account (`POST delete-account`); the user as it was. */
+  deleteUser?: (message: { user: AdapterUser }) => Awaitable<void>;
   linkAccount?: (message: {
     user: User | AdapterUser;
     account: Account;

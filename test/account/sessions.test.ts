@@ -84,7 +84,7 @@ describe.each(["memory", "PostgreSQL (PGlite)"])("%s", (storeName) => {
         if (strategy === "jwt") {
           // Other browsers' JWTs live in their cookies only: this one is listed.
           expect(body.sessions).toEqual([
-            { id: "current", current: true, createdAt: null, lastActiveAt: expect.any(String), expires: expect.any(String), userAgent: SAFARI_PHONE, browser: "Safari on iOS" },
+            { id: "current", current: true, createdAt: expect.any(String), lastActiveAt: expect.any(String), expires: expect.any(String), userAgent: SAFARI_PHONE, browser: "Safari on iOS" },
           ]);
           return;
         }

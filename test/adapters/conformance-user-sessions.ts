@@ -72,6 +72,15 @@ export function describeUserSessions(suite: UserSessionsSuite): void {
       }
     });
 
+    it("getSessionAndUser's session carries when it was created (an account page asks for a recent sign-in)", async () => {
+      const user = await a().createUser(userInput());
+      const before = Date.now();
+      const created = await newSession(user.id);
+      const found = await a().getSessionAndUser(created.sessionToken);
+      expect(found?.session.createdAt).toBeInstanceOf(Date);
+      expect(Math.abs(found!.session.createdAt!.getTime() - before)).toBeLessThan(CLOCK_SKEW_MS);
+    });
+
     it("listSessionsByUserId: the user's sessions only, oldest first; none for an unknown user; a deleted one is gone", async () => {
       const user = await a().createUser(userInput());
       const other = await a().createUser(userInput());

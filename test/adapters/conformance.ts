@@ -21,6 +21,7 @@ import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterSession, Ada
 import { describeAdoptUnprovenUser } from "./conformance-adopt-unproven-user.js";
 import { describeCreateUserWithAccount } from "./conformance-create-with-account.js";
 import { describeUserPasswords } from "./conformance-user-passwords.js";
+import { describeSignInMethods } from "./conformance-sign-in-methods.js";
 import { describeUserSessions } from "./conformance-user-sessions.js";
 
 export interface ConformanceTarget {
@@ -52,6 +53,8 @@ export interface ConformanceTarget {
     noUserPasswords?: string;
     /** The adapter has no `listSessionsByUserId`, `revokeUserSessions`, `getUserSessionVersion` (gatehouse extensions: Auth.js adapters lack them). */
     noUserSessions?: string;
+    /** The adapter has no `listAccountsByUserId`, `renameAuthenticator`, `deleteAuthenticator` (gatehouse extensions: Auth.js adapters lack them). */
+    noSignInMethods?: string;
   };
 }
 
@@ -530,6 +533,8 @@ export function runAdapterConformance(target: ConformanceTarget): void {
     });
 
     describeUserSessions({ skip: noUserSessions, noUserPasswords, adapter: () => a, next, userInput });
+
+    describeSignInMethods({ skip: target.limits?.noSignInMethods ?? noAuthenticators, adapter: () => a, next, userInput });
 
     describe("sessions", () => {
       it("createSession returns the session with expires as a Date", async () => {

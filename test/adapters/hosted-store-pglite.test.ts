@@ -196,7 +196,7 @@ describe("inlined migrations", () => {
 
   it("the module's migrations equal the .sql files, in order", () => {
     const files = readSqlFiles("hosted-store");
-    expect(files.map((f) => f.name)).toEqual(["0001_init", "0002_user_passwords", "0003_session_management"]);
+    expect(files.map((f) => f.name)).toEqual(["0001_init", "0002_user_passwords", "0003_account_management"]);
     expect(migrations).toEqual(files);
   });
 });

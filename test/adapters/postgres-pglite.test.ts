@@ -86,7 +86,7 @@ describe("inlined migrations", () => {
 
   it("the module's migrations equal the .sql files, in order", () => {
     const files = readSqlFiles();
-    expect(files.map((f) => f.name)).toEqual(["0001_init", "0002_rate_limits", "0003_user_passwords", "0004_session_management"]);
+    expect(files.map((f) => f.name)).toEqual(["0001_init", "0002_rate_limits", "0003_user_passwords", "0004_account_management"]);
     expect(migrations).toEqual(files);
   });
 });

@@ -104,6 +104,7 @@ describe.skipIf(!serverUrl)(
         noAdoptUnprovenUser: "@auth/pg-adapter 1.11.3 has no adoptUnprovenUser (a gatehouse extension, not in Auth.js)",
         noUserPasswords: "@auth/pg-adapter 1.11.3 has no password methods (gatehouse extensions, not in Auth.js)",
         noUserSessions: "@auth/pg-adapter 1.11.3 has no session list or revocation (gatehouse extensions, not in Auth.js)",
+        noSignInMethods: "@auth/pg-adapter 1.11.3 cannot list a user's accounts nor rename or remove passkeys (gatehouse extensions, not in Auth.js)",
       },
     });
 

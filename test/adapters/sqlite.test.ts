@@ -120,7 +120,7 @@ function migrateTests(driver: Driver): void {
       // For people who apply the .sql files with their own tool, maybe twice: all but 0004, whose
       // ADD COLUMNs SQLite cannot make conditional (its header says to apply it once), re-run harmlessly.
       for (const migration of migrations) {
-        if (migration.name === "0004_session_management") expect(() => db.exec(migration.sql)).toThrow(/duplicate column name/);
+        if (migration.name === "0004_account_management") expect(() => db.exec(migration.sql)).toThrow(/duplicate column name/);
         else db.exec(migration.sql);
       }
       expect(tables(db)).toHaveLength(8);
@@ -134,7 +134,7 @@ function migrateTests(driver: Driver): void {
       const record = /```sql\n(CREATE TABLE IF NOT EXISTS gatehouse_migrations[^`]+)```/.exec(readme)?.[1];
       expect(record).toContain("INSERT INTO gatehouse_migrations");
       db.exec(record!);
-      expect(await migrate(db)).toEqual({ applied: ALL.filter((name) => name !== "0004_session_management") });
+      expect(await migrate(db)).toEqual({ applied: ALL.filter((name) => name !== "0004_account_management") });
       expect(ledger(db)).toEqual(ALL);
       db.close();
     });
@@ -317,7 +317,7 @@ describe("inlined sqlite migrations", () => {
 
   it("the module's migrations equal the .sql files, in order", () => {
     const files = readSqlFiles("sqlite");
-    expect(files.map((f) => f.name)).toEqual(["0001_init", "0002_rate_limits", "0003_user_passwords", "0004_session_management"]);
+    expect(files.map((f) => f.name)).toEqual(["0001_init", "0002_rate_limits", "0003_user_passwords", "0004_account_management"]);
     expect(migrations).toEqual(files);
   });
 });

@@ -86,7 +86,7 @@ describe("auth migrate", () => {
     expect(existsSync(join(dir, ".pglite"))).toBe(false);
     const first = auth(["migrate"], dir);
     expect(first.stderr).toBe("");
-    expect(first.stdout).toContain("PGlite in .pglite/: applied 0001_init, 0002_rate_limits, 0003_user_passwords, 0004_session_management\n");
+    expect(first.stdout).toContain("PGlite in .pglite/: applied 0001_init, 0002_rate_limits, 0003_user_passwords, 0004_account_management\n");
     expect(auth(["migrate"], dir).stdout).toContain("is up to date");
     expect(auth(["migrate", "--dry-run"], dir).stdout).toContain("is up to date");
   });
@@ -94,9 +94,9 @@ describe("auth migrate", () => {
   it.runIf(serverUrl)("PostgreSQL (DATABASE_URL in .env): --dry-run lists and applies nothing; migrate applies; again: up to date", async () => {
     const url = await freshDatabase();
     const dir = setUpApp(["--adapter", "postgres", "--database-url", url]);
-    expect(auth(["migrate", "--dry-run"], dir).stdout).toContain("would apply 0001_init, 0002_rate_limits, 0003_user_passwords, 0004_session_management\n");
-    expect(auth(["migrate", "--dry-run"], dir).stdout).toContain("would apply 0001_init, 0002_rate_limits, 0003_user_passwords, 0004_session_management\n");
-    expect(auth(["migrate"], dir).stdout).toContain("applied 0001_init, 0002_rate_limits, 0003_user_passwords, 0004_session_management\n");
+    expect(auth(["migrate", "--dry-run"], dir).stdout).toContain("would apply 0001_init, 0002_rate_limits, 0003_user_passwords, 0004_account_management\n");
+    expect(auth(["migrate", "--dry-run"], dir).stdout).toContain("would apply 0001_init, 0002_rate_limits, 0003_user_passwords, 0004_account_management\n");
+    expect(auth(["migrate"], dir).stdout).toContain("applied 0001_init, 0002_rate_limits, 0003_user_passwords, 0004_account_management\n");
     expect(auth(["migrate"], dir).stdout).toContain("is up to date");
   });
 
@@ -106,7 +106,7 @@ describe("auth migrate", () => {
     expect(existsSync(join(dir, ".data"))).toBe(false);
     const first = auth(["migrate"], dir);
     expect(first.stderr).toBe("");
-    expect(first.stdout).toContain("SQLite in .data/auth.sqlite: applied 0001_init, 0002_rate_limits, 0003_user_passwords, 0004_session_management\n");
+    expect(first.stdout).toContain("SQLite in .data/auth.sqlite: applied 0001_init, 0002_rate_limits, 0003_user_passwords, 0004_account_management\n");
     expect(auth(["migrate"], dir).stdout).toContain("SQLite in .data/auth.sqlite is up to date.");
     expect(auth(["migrate", "--dry-run"], dir).stdout).toContain("is up to date");
     const db = new Database(join(dir, ".data/auth.sqlite"), { readonly: true });
@@ -115,7 +115,7 @@ describe("auth migrate", () => {
 
     setEnv(dir, "SQLITE_PATH", "var/db/other.sqlite");
     expect(auth(["migrate", "--dry-run"], dir).stdout).toContain("SQLite in var/db/other.sqlite does not exist yet");
-    expect(auth(["migrate"], dir).stdout).toContain("SQLite in var/db/other.sqlite: applied 0001_init, 0002_rate_limits, 0003_user_passwords, 0004_session_management\n");
+    expect(auth(["migrate"], dir).stdout).toContain("SQLite in var/db/other.sqlite: applied 0001_init, 0002_rate_limits, 0003_user_passwords, 0004_account_management\n");
     expect(existsSync(join(dir, "var/db/other.sqlite"))).toBe(true);
   });
 
@@ -130,17 +130,17 @@ describe("auth migrate", () => {
     const url = await freshDatabase();
     const dir = setUpApp(["--adapter", "hosted-store", "--database-url", url]);
     const where = `the hosted store's branch "main" at ${url}`;
-    expect(auth(["migrate", "--dry-run"], dir).stdout).toContain(`${where}: would apply 0001_init, 0002_user_passwords, 0003_session_management\n`);
+    expect(auth(["migrate", "--dry-run"], dir).stdout).toContain(`${where}: would apply 0001_init, 0002_user_passwords, 0003_account_management\n`);
     const first = auth(["migrate"], dir);
     expect(first.stderr).toBe("");
-    expect(first.stdout).toContain(`${where}: applied 0001_init, 0002_user_passwords, 0003_session_management\n`);
+    expect(first.stdout).toContain(`${where}: applied 0001_init, 0002_user_passwords, 0003_account_management\n`);
     expect(auth(["migrate"], dir).stdout).toContain(`${where} is up to date.`);
     expect(auth(["migrate", "--dry-run"], dir).stdout).toContain("is up to date");
 
     // Another branch is another schema: everything is pending there, and applied there alone.
     setEnv(dir, "HOSTED_STORE_BRANCH", "preview");
-    expect(auth(["migrate", "--dry-run"], dir).stdout).toContain(`branch "preview" at ${url}: would apply 0001_init, 0002_user_passwords, 0003_session_management\n`);
-    expect(auth(["migrate"], dir).stdout).toContain(`branch "preview" at ${url}: applied 0001_init, 0002_user_passwords, 0003_session_management\n`);
+    expect(auth(["migrate", "--dry-run"], dir).stdout).toContain(`branch "preview" at ${url}: would apply 0001_init, 0002_user_passwords, 0003_account_management\n`);
+    expect(auth(["migrate"], dir).stdout).toContain(`branch "preview" at ${url}: applied 0001_init, 0002_user_passwords, 0003_account_management\n`);
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     const { rows } = await client.query<{ schema: string }>("SELECT table_schema AS schema FROM information_schema.tables WHERE table_name = 'svc_user_passwords' ORDER BY 1");
@@ -237,7 +237,7 @@ describe("auth doctor", () => {
     writeFileSync(join(dir, ".env"), readFileSync(join(dir, ".env"), "utf8").replace(/DATABASE_URL=.*/, `DATABASE_URL="${url}"`));
     const pending = auth(["doctor"], dir);
     expect(pending.code).toBe(0);
-    expect(pending.stdout).toContain("lacks migrations: 0001_init, 0002_rate_limits, 0003_user_passwords, 0004_session_management\n");
+    expect(pending.stdout).toContain("lacks migrations: 0001_init, 0002_rate_limits, 0003_user_passwords, 0004_account_management\n");
     expect(auth(["migrate"], dir).code).toBe(0);
     expect(auth(["doctor"], dir).stdout).toContain("is reachable and migrated");
   });
@@ -277,7 +277,7 @@ describe("auth doctor on SQLite and the hosted store", () => {
     setEnv(dir, "HOSTED_STORE_DATABASE_URL", await freshDatabase());
     const pending = auth(["doctor"], dir);
     expect(pending.code).toBe(0);
-    expect(pending.stdout).toContain("lacks migrations: 0001_init, 0002_user_passwords, 0003_session_management\n");
+    expect(pending.stdout).toContain("lacks migrations: 0001_init, 0002_user_passwords, 0003_account_management\n");
     expect(auth(["migrate"], dir).code).toBe(0);
     expect(auth(["doctor"], dir).stdout).toContain(`ok   the hosted store's branch "main" at`);
   });

@@ -305,9 +305,9 @@ function olderAppAccounts(load: () => { db: OlderDbModule; passwords: OlderPassw
   });
 }
 
-const SQLITE_MIGRATIONS = ["0001_init", "0002_rate_limits", "0003_user_passwords", "0004_session_management"];
-const POSTGRES_MIGRATIONS = ["0001_init", "0002_rate_limits", "0003_user_passwords", "0004_session_management"];
-const HOSTED_STORE_MIGRATIONS = ["0001_init", "0002_user_passwords", "0003_session_management"];
+const SQLITE_MIGRATIONS = ["0001_init", "0002_rate_limits", "0003_user_passwords", "0004_account_management"];
+const POSTGRES_MIGRATIONS = ["0001_init", "0002_rate_limits", "0003_user_passwords", "0004_account_management"];
+const HOSTED_STORE_MIGRATIONS = ["0001_init", "0002_user_passwords", "0003_account_management"];
 
 /** Counting and the ledger on a SQLite database. */
 function sqliteTables(db: () => DbModule): Tables {

@@ -52,6 +52,10 @@ describe("registering a new user", () => {
       transports: "hybrid,internal",
       providerAccountId: credential.id,
       userId: user.id,
+      // Named after the browser that registered it (these requests name none), for the account page's list.
+      name: "Passkey",
+      createdAt: expect.any(Date),
+      lastUsedAt: null,
     });
     // The discoverable passkey's user handle names the user.
     expect(Buffer.from(credential.userHandle, "base64url").toString()).toBe(user.id);

@@ -141,7 +141,7 @@ export function MemoryAdapter(options: MemoryAdapterOptions = {}): MemoryAdapter
     if (authenticators.has(input.credentialID)) {
       throw new MemoryAdapterError("unique_violation", `An authenticator with credentialID "${input.credentialID}" already exists.`);
     }
-    return { ...copy(input), transports: input.transports ?? null };
+    return { ...copy(input), transports: input.transports ?? null, name: input.name ?? null, createdAt: new Date(), lastUsedAt: null };
   }
 
   function withoutUser(userId: string): void {
@@ -377,9 +377,33 @@ export function MemoryAdapter(options: MemoryAdapterOptions = {}): MemoryAdapter
       if (!current) {
         throw new MemoryAdapterError("not_found", `Cannot update the counter of authenticator "${credentialID}": it does not exist.`);
       }
-      const next: AdapterAuthenticator = { ...current, counter: newCounter };
+      const next: AdapterAuthenticator = { ...current, counter: newCounter, lastUsedAt: new Date() };
       authenticators.set(credentialID, next);
       return copy(next);
+    },
+
+    async listAccountsByUserId(userId) {
+      const owned = [...accounts.values()].filter((account) => account.userId === userId);
+      return owned.sort((x, y) => x.provider.localeCompare(y.provider) || x.providerAccountId.localeCompare(y.providerAccountId)).map(copy);
+    },
+
+    async renameAuthenticator(userId, credentialID, name) {
+      const current = authenticators.get(credentialID);
+      if (!current || current.userId !== userId) return null;
+      const next: AdapterAuthenticator = { ...current, name };
+      authenticators.set(credentialID, next);
+      return copy(next);
+    },
+
+    async deleteAuthenticator(userId, credentialID) {
+      const current = authenticators.get(credentialID);
+      if (!current || current.userId !== userId) return null;
+      // The passkey and its webauthn account, with no await between: both go or neither.
+      authenticators.delete(credentialID);
+      for (const [key, account] of accounts) {
+        if (account.userId === userId && account.type === "webauthn" && account.providerAccountId === credentialID) accounts.delete(key);
+      }
+      return copy(current);
     },
 
     clear() {

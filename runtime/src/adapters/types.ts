@@ -324,4 +324,23 @@ export interface Adapter {
     credentialID: AdapterAuthenticator["credentialID"],
     newCounter: AdapterAuthenticator["counter"],
   ): Awaitable<AdapterAuthenticator>;
+  /**
+   * gatehouse extension (not in Auth.js): every account linked to the user
+   * (OAuth, OIDC, email, passkey), for the account page's list of ways to sign
+   * in. An unknown user has none.
+   */
+  listAccountsByUserId?(userId: string): Awaitable<AdapterAccount[]>;
+  /**
+   * gatehouse extension (not in Auth.js): names a passkey of the user (`null`
+   * clears the name). Only the passkey of THIS user with that credential id
+   * changes: another user's, or none, returns `null` and changes nothing.
+   */
+  renameAuthenticator?(userId: string, credentialID: string, name: string | null): Awaitable<AdapterAuthenticator | null>;
+  /**
+   * gatehouse extension (not in Auth.js): removes a passkey of the user and its
+   * `webauthn` account (whose `providerAccountId` is the credential id), in ONE
+   * transaction. Only the user's own: another user's, or none, returns `null`
+   * and removes nothing. Returns the removed authenticator.
+   */
+  deleteAuthenticator?(userId: string, credentialID: string): Awaitable<AdapterAuthenticator | null>;
 }

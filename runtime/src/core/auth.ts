@@ -3,7 +3,16 @@
  * body, run the action, and build the one `Response`.
  */
 import type { AuthConfig, ResponseInternal } from "../types.js";
-import { accountAction, revokeOtherSessionsAction, revokeSessionAction, updateProfileAction } from "./actions/account.js";
+import {
+  accountAction,
+  deleteAccountAction,
+  removePasskeyAction,
+  renamePasskeyAction,
+  revokeOtherSessionsAction,
+  revokeSessionAction,
+  unlinkAccountAction,
+  updateProfileAction,
+} from "./actions/account.js";
 import { callbackAction } from "./actions/callback.js";
 import { csrfAction } from "./actions/csrf.js";
 import { errorPage, verifyRequestPage } from "./actions/pages.js";
@@ -32,10 +41,13 @@ const HANDLERS: Record<string, Handler> = {
   "POST callback": callbackAction,
   "POST change-password": changePasswordAction,
   "GET csrf": csrfAction,
+  "POST delete-account": deleteAccountAction,
   "GET error": errorPage,
   "GET forgot-password": forgotPasswordAction,
   "POST forgot-password": forgotPasswordAction,
   "GET providers": providersAction,
+  "POST remove-passkey": removePasskeyAction,
+  "POST rename-passkey": renamePasskeyAction,
   "GET reset-password": resetPasswordAction,
   "POST reset-password": resetPasswordAction,
   "POST revoke-other-sessions": revokeOtherSessionsAction,
@@ -48,6 +60,7 @@ const HANDLERS: Record<string, Handler> = {
   "POST signout": signOutPost,
   "GET signup": signUpAction,
   "POST signup": signUpAction,
+  "POST unlink-account": unlinkAccountAction,
   "POST update-profile": updateProfileAction,
   "GET verify-request": verifyRequestPage,
   "GET webauthn-options": webauthnOptionsAction,

@@ -16,6 +16,8 @@ import { callAdapter } from "./adapter.js";
 import type { RequestContext } from "./context.js";
 
 export const SESSION_VERSION_CLAIM = "sessionVersion";
+/** When the user signed in (seconds), for the session list and for actions that need a recent sign-in. */
+export const SIGNED_IN_AT_CLAIM = "signedInAt";
 
 /** Whether the adapter keeps session versions. */
 export function hasSessionVersions(ctx: RequestContext): boolean {
@@ -29,10 +31,16 @@ export async function withSessionVersion<T extends Record<string, unknown>>(ctx:
   return version === null ? token : { ...token, [SESSION_VERSION_CLAIM]: version };
 }
 
-/** The claim of `from` put back on `to` (the `jwt` callback may rebuild the token without it). */
-export function keepSessionVersion<T extends Record<string, unknown>>(from: Record<string, unknown>, to: T): T {
-  const version = from[SESSION_VERSION_CLAIM];
-  return typeof version === "number" ? { ...to, [SESSION_VERSION_CLAIM]: version } : to;
+/** The token of a sign-in: the user's session version, and when they signed in. */
+export async function withSignInClaims<T extends Record<string, unknown>>(ctx: RequestContext, userId: string | undefined, token: T): Promise<T> {
+  return { ...(await withSessionVersion(ctx, userId, token)), [SIGNED_IN_AT_CLAIM]: Math.floor(Date.now() / 1000) };
+}
+
+/** The handler's claims of `from` put back on `to` (the `jwt` callback may rebuild the token without them). */
+export function keepHandlerClaims<T extends Record<string, unknown>>(from: Record<string, unknown>, to: T): T {
+  const kept: Record<string, unknown> = { ...to };
+  for (const claim of [SESSION_VERSION_CLAIM, SIGNED_IN_AT_CLAIM]) if (typeof from[claim] === "number") kept[claim] = from[claim];
+  return kept as T;
 }
 
 /** Whether a JWT carrying a version outlived it: the user's sessions were revoked since, or the user is gone. */

@@ -10,7 +10,7 @@ import type { RequestContext } from "./context.js";
 import { AccessDenied } from "./errors.js";
 import { emit } from "./events.js";
 import { createDatabaseSession, deleteDatabaseSession } from "./database-session.js";
-import { withSessionVersion } from "./session-version.js";
+import { withSignInClaims } from "./session-version.js";
 import { markUnprovenSession, refuseIfProvenMeanwhile, seenUnproven } from "./proven-email.js";
 import { clearSessionCookies, issueSession } from "./session-cookie.js";
 
@@ -72,7 +72,7 @@ export async function completeSignIn(ctx: RequestContext, attempt: SignInAttempt
     const token = await config.callbacks.jwt({ token: defaultToken, user, account, profile, trigger, isNewUser });
     if (token) {
       // Claims the handler checks on each read (see proven-email.ts and session-version.ts).
-      const checked = await withSessionVersion(ctx, defaultToken.sub, unproven ? markUnprovenSession(token) : token);
+      const checked = await withSignInClaims(ctx, defaultToken.sub, unproven ? markUnprovenSession(token) : token);
       cookies = (await issueSession(ctx, checked)).cookies;
     } else {
       cookies = clearSessionCookies(ctx);

@@ -84,7 +84,8 @@ export async function checkAdoptsAuthjsDatabase(db: SqlClient): Promise<void> {
     emailVerified: new Date("2024-02-03T04:05:06.789Z"),
     image: null,
   });
-  expect(found?.session).toEqual({ sessionToken: "ada-session", userId: "1", expires: new Date("2031-05-06T07:08:09.123Z") });
+  // Stored before migration 0004: when it was created is unknown.
+  expect(found?.session).toEqual({ sessionToken: "ada-session", userId: "1", expires: new Date("2031-05-06T07:08:09.123Z"), createdAt: null });
   expect(await adapter.getAccount("gh-1", "github")).toEqual({
     userId: "1",
     type: "oauth",

@@ -28,10 +28,12 @@ import { insertUserWithAccount } from "../sql/user-with-account.js";
 import { adoptUnprovenUser, type AdoptionSchema } from "../sql/adopt-unproven-user.js";
 import { passwordMethods, type PasswordMethods, type PasswordSchema } from "../sql/user-passwords.js";
 import { revokeSessionsIn, sessionMethods, userAgentOf, type SessionMethods, type SessionSchema } from "../sql/user-sessions.js";
+import { signInMethods, type SignInMethods } from "../sql/user-sign-in-methods.js";
 import { insertAccount, insertAuthenticator, insertUser } from "./inserts.js";
 import {
   ACCOUNT_COLUMNS,
   AUTHENTICATOR_COLUMNS,
+  LISTED_AUTHENTICATOR_COLUMNS,
   LISTED_SESSION_COLUMNS,
   SESSION_COLUMNS,
   TOKEN_COLUMNS,
@@ -154,6 +156,18 @@ export function HostedStoreAdapter(client: HostedStoreClient): Required<Adapter>
     return passwordMethods(db, passwordsIn(t));
   }
 
+  async function methods(): Promise<SignInMethods> {
+    const { db, t } = await store();
+    return signInMethods(db, {
+      // The join rows of deleted accounts go with them (cascade).
+      accounts: [t.accounts, `"user"`, ACCOUNT_COLUMNS],
+      authenticators: [t.authenticators, `"user"`, LISTED_AUTHENTICATOR_COLUMNS],
+      placeholder: (n) => `$${n}`,
+      toAccount,
+      toAuthenticator,
+    });
+  }
+
   async function sessions(): Promise<SessionMethods> {
     const { db, t } = await store();
     return sessionMethods(db, sessionsIn(t));
@@ -187,6 +201,10 @@ export function HostedStoreAdapter(client: HostedStoreClient): Required<Adapter>
     listSessionsByUserId: async (userId) => (await sessions()).listSessionsByUserId(userId),
     revokeUserSessions: async (userId, options) => (await sessions()).revokeUserSessions(userId, options),
     getUserSessionVersion: async (userId) => (await sessions()).getUserSessionVersion(userId),
+
+    listAccountsByUserId: async (userId) => (await methods()).listAccountsByUserId(userId),
+    renameAuthenticator: async (userId, credentialID, name) => (await methods()).renameAuthenticator(userId, credentialID, name),
+    deleteAuthenticator: async (userId, credentialID) => (await methods()).deleteAuthenticator(userId, credentialID),
 
     async getUser(id) {
       const row = await one<UserRow>((t) => `SELECT ${USER_COLUMNS} FROM ${t.users} WHERE id = $1`, [id]);
@@ -281,7 +299,7 @@ export function HostedStoreAdapter(client: HostedStoreClient): Required<Adapter>
     async getSessionAndUser(sessionToken) {
       // One round trip on every authenticated request.
       const row = await one<SessionRow & UserRow>(
-        (t) => `SELECT ${prefixed("s", SESSION_COLUMNS)}, ${prefixed("u", USER_COLUMNS)}
+        (t) => `SELECT ${prefixed("s", SESSION_COLUMNS)}, s.created_at AS "createdAt", ${prefixed("u", USER_COLUMNS)}
           FROM ${t.sessions} s JOIN ${t.users} u ON u.id = s."user"
           WHERE s."sessionToken" = $1`,
         [sessionToken],
@@ -339,7 +357,7 @@ export function HostedStoreAdapter(client: HostedStoreClient): Required<Adapter>
 
     async listAuthenticatorsByUserId(userId) {
       const rows = await all<AuthenticatorRow>(
-        (t) => `SELECT ${AUTHENTICATOR_COLUMNS} FROM ${t.authenticators} WHERE "user" = $1 ORDER BY "credentialID"`,
+        (t) => `SELECT ${LISTED_AUTHENTICATOR_COLUMNS} FROM ${t.authenticators} WHERE "user" = $1 ORDER BY "credentialID"`,
         [userId],
       );
       return rows.map(toAuthenticator);
@@ -347,7 +365,7 @@ export function HostedStoreAdapter(client: HostedStoreClient): Required<Adapter>
 
     async updateAuthenticatorCounter(credentialID, newCounter) {
       const row = await one<AuthenticatorRow>(
-        (t) => `UPDATE ${t.authenticators} SET counter = $2 WHERE "credentialID" = $1 RETURNING ${AUTHENTICATOR_COLUMNS}`,
+        (t) => `UPDATE ${t.authenticators} SET counter = $2, "lastUsedAt" = now() WHERE "credentialID" = $1 RETURNING ${LISTED_AUTHENTICATOR_COLUMNS}`,
         [credentialID, newCounter],
       );
       if (!row) {

@@ -26,6 +26,8 @@ export const SESSION_COLUMNS = `"sessionToken", "user", expires`;
 export const LISTED_SESSION_COLUMNS = `${SESSION_COLUMNS}, created_at AS "createdAt", "userAgent"`;
 export const TOKEN_COLUMNS = `identifier, token, expires`;
 export const AUTHENTICATOR_COLUMNS = `"credentialID", "user", "providerAccountId", "credentialPublicKey", counter, "credentialDeviceType", "credentialBackedUp", transports`;
+/** A passkey with what the account page's list shows: migration 0003's columns, and its record's creation time. */
+export const LISTED_AUTHENTICATOR_COLUMNS = `${AUTHENTICATOR_COLUMNS}, name, created_at AS "createdAt", "lastUsedAt"`;
 
 export interface UserRow {
   id: string;
@@ -67,6 +69,10 @@ export interface AuthenticatorRow {
   credentialDeviceType: string | null;
   credentialBackedUp: PgBoolean | null;
   transports: string | null;
+  /** Where selected (LISTED_AUTHENTICATOR_COLUMNS). */
+  name?: string | null;
+  createdAt?: Timestamp | null;
+  lastUsedAt?: Timestamp | null;
 }
 
 export function toUser(row: UserRow): AdapterUser {
@@ -113,6 +119,9 @@ export function toAuthenticator(row: AuthenticatorRow): AdapterAuthenticator {
     credentialDeviceType: row.credentialDeviceType as string,
     credentialBackedUp: row.credentialBackedUp !== null && toBoolean(row.credentialBackedUp),
     transports: row.transports,
+    ...("name" in row ? { name: row.name ?? null } : {}),
+    ...("createdAt" in row ? { createdAt: row.createdAt == null ? null : toDate(row.createdAt) } : {}),
+    ...("lastUsedAt" in row ? { lastUsedAt: row.lastUsedAt == null ? null : toDate(row.lastUsedAt) } : {}),
   };
 }
 

@@ -16,10 +16,12 @@ import { insertUserWithAccount } from "../sql/user-with-account.js";
 import { USER_OWNED_TABLES, adoptUnprovenUser, type AdoptionSchema } from "../sql/adopt-unproven-user.js";
 import { passwordMethods, type PasswordSchema } from "../sql/user-passwords.js";
 import { revokeSessionsIn, sessionMethods, userAgentOf, type SessionSchema } from "../sql/user-sessions.js";
+import { signInMethods, type SignInMethodSchema } from "../sql/user-sign-in-methods.js";
 import { insertAccount, insertAuthenticator, insertUser } from "./inserts.js";
 import {
   ACCOUNT_COLUMNS,
   AUTHENTICATOR_COLUMNS,
+  LISTED_AUTHENTICATOR_COLUMNS,
   LISTED_SESSION_COLUMNS,
   TOKEN_COLUMNS,
   USER_COLUMNS,
@@ -69,6 +71,15 @@ const SESSIONS: SessionSchema<SessionRow> = {
   oldestFirst: `"createdAt" NULLS FIRST, id`,
   placeholder: (n) => `$${n}`,
   toSession,
+};
+
+/** A user's accounts and passkeys, as the account page lists and changes them. */
+const SIGN_IN_METHODS: SignInMethodSchema<AccountRow, AuthenticatorRow> = {
+  accounts: ["accounts", `"userId"`, ACCOUNT_COLUMNS],
+  authenticators: ["authenticators", `"userId"`, LISTED_AUTHENTICATOR_COLUMNS],
+  placeholder: (n) => `$${n}`,
+  toAccount,
+  toAuthenticator,
 };
 
 /** Where the password methods keep a user's password hash, and how `revokeSessions` ends the user's sessions. */
@@ -156,6 +167,8 @@ export function PostgresAdapter(client: PostgresClient): Required<Adapter> {
 
     ...sessionMethods(db, SESSIONS),
 
+    ...signInMethods(db, SIGN_IN_METHODS),
+
     async getUser(id) {
       const row = await one<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE id = $1`, [id]);
       return row && toUser(row);
@@ -235,7 +248,7 @@ export function PostgresAdapter(client: PostgresClient): Required<Adapter> {
     async getSessionAndUser(sessionToken) {
       // One round trip on every authenticated request.
       const row = await one<SessionRow & UserRow>(
-        `SELECT s."sessionToken", s."userId", s.expires, ${prefixed("u", USER_COLUMNS)}
+        `SELECT s."sessionToken", s."userId", s.expires, s."createdAt", ${prefixed("u", USER_COLUMNS)}
          FROM sessions s JOIN users u ON u.id = s."userId"
          WHERE s."sessionToken" = $1`,
         [sessionToken],
@@ -289,7 +302,7 @@ export function PostgresAdapter(client: PostgresClient): Required<Adapter> {
 
     async listAuthenticatorsByUserId(userId) {
       const { rows } = await db.query<AuthenticatorRow>(
-        `SELECT ${AUTHENTICATOR_COLUMNS} FROM authenticators WHERE "userId" = $1 ORDER BY "credentialID"`,
+        `SELECT ${LISTED_AUTHENTICATOR_COLUMNS} FROM authenticators WHERE "userId" = $1 ORDER BY "credentialID"`,
         [userId],
       );
       return rows.map(toAuthenticator);
@@ -297,7 +310,7 @@ export function PostgresAdapter(client: PostgresClient): Required<Adapter> {
 
     async updateAuthenticatorCounter(credentialID, newCounter) {
       const row = await one<AuthenticatorRow>(
-        `UPDATE authenticators SET counter = $2 WHERE "credentialID" = $1 RETURNING ${AUTHENTICATOR_COLUMNS}`,
+        `UPDATE authenticators SET counter = $2, "lastUsedAt" = now() WHERE "credentialID" = $1 RETURNING ${LISTED_AUTHENTICATOR_COLUMNS}`,
         [credentialID, newCounter],
       );
       if (!row) {

@@ -52,8 +52,8 @@ export async function insertAuthenticator(db: SqlClient, authenticator: AdapterA
   const row = await one<AuthenticatorRow>(
     db,
     `INSERT INTO authenticators ("credentialID", "userId", "providerAccountId", "credentialPublicKey", counter,
-       "credentialDeviceType", "credentialBackedUp", transports)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       "credentialDeviceType", "credentialBackedUp", transports, name)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
      RETURNING ${AUTHENTICATOR_COLUMNS}`,
     authenticatorValues(authenticator),
   );

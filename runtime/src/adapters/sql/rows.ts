@@ -30,6 +30,8 @@ export const SESSION_COLUMNS = `"sessionToken", "userId", expires`;
 export const LISTED_SESSION_COLUMNS = `${SESSION_COLUMNS}, "createdAt", "userAgent"`;
 export const TOKEN_COLUMNS = `identifier, token, expires`;
 export const AUTHENTICATOR_COLUMNS = `"credentialID", "userId", "providerAccountId", "credentialPublicKey", counter, "credentialDeviceType", "credentialBackedUp", transports`;
+/** A passkey with what the account page's list shows (migration 0004's columns). */
+export const LISTED_AUTHENTICATOR_COLUMNS = `${AUTHENTICATOR_COLUMNS}, name, "createdAt", "lastUsedAt"`;
 
 /** The types a dialect's driver returns for the columns the contract types otherwise. */
 export interface ColumnTypes {
@@ -99,6 +101,10 @@ export interface AuthenticatorRow<T extends ColumnTypes> {
   credentialDeviceType: string;
   credentialBackedUp: T["boolean"];
   transports: string | null;
+  /** Where selected (LISTED_AUTHENTICATOR_COLUMNS). */
+  name?: string | null;
+  createdAt?: T["date"] | null;
+  lastUsedAt?: T["date"] | null;
 }
 
 export interface RowMappers<T extends ColumnTypes> {
@@ -145,6 +151,9 @@ export function rowMappers<T extends ColumnTypes>(decode: Decoders<T>): RowMappe
       credentialDeviceType: row.credentialDeviceType,
       credentialBackedUp: decode.boolean(row.credentialBackedUp),
       transports: row.transports,
+      ...("name" in row ? { name: row.name ?? null } : {}),
+      ...("createdAt" in row ? { createdAt: row.createdAt == null ? null : decode.date(row.createdAt) } : {}),
+      ...("lastUsedAt" in row ? { lastUsedAt: row.lastUsedAt == null ? null : decode.date(row.lastUsedAt) } : {}),
     }),
   };
 }
@@ -224,6 +233,8 @@ export function authenticatorValues<B = boolean>(
     authenticator.credentialDeviceType,
     encodeBoolean(authenticator.credentialBackedUp),
     authenticator.transports ?? null,
+    // A gatehouse extension's column (migration 0004): the passkey's name, when the caller gave one.
+    authenticator.name ?? null,
   ];
 }
 

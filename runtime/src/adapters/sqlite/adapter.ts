@@ -16,10 +16,12 @@ import { insertUserWithAccount } from "../sql/user-with-account.js";
 import { USER_OWNED_TABLES, adoptUnprovenUser, type AdoptionSchema } from "../sql/adopt-unproven-user.js";
 import { passwordMethods, type PasswordSchema } from "../sql/user-passwords.js";
 import { revokeSessionsIn, sessionMethods, userAgentOf, type SessionSchema } from "../sql/user-sessions.js";
+import { signInMethods, type SignInMethodSchema } from "../sql/user-sign-in-methods.js";
 import { insertAccount, insertAuthenticator, insertUser } from "./inserts.js";
 import {
   ACCOUNT_COLUMNS,
   AUTHENTICATOR_COLUMNS,
+  LISTED_AUTHENTICATOR_COLUMNS,
   LISTED_SESSION_COLUMNS,
   TOKEN_COLUMNS,
   USER_COLUMNS,
@@ -70,6 +72,15 @@ const SESSIONS: SessionSchema<SessionRow> = {
   oldestFirst: `"createdAt", id`,
   placeholder: () => "?",
   toSession,
+};
+
+/** A user's accounts and passkeys, as the account page lists and changes them. */
+const SIGN_IN_METHODS: SignInMethodSchema<AccountRow, AuthenticatorRow> = {
+  accounts: ["accounts", `"userId"`, ACCOUNT_COLUMNS],
+  authenticators: ["authenticators", `"userId"`, LISTED_AUTHENTICATOR_COLUMNS],
+  placeholder: () => "?",
+  toAccount,
+  toAuthenticator,
 };
 
 /** Where the password methods keep a user's password hash, and how `revokeSessions` ends the user's sessions. */
@@ -159,6 +170,8 @@ export function SqliteAdapter(client: SqliteDatabase | SqliteConnect): Required<
     ...passwordMethods(db, PASSWORDS),
 
     ...sessionMethods(db, SESSIONS),
+
+    ...signInMethods(db, SIGN_IN_METHODS),
 
     async getUser(id) {
       const row = await one<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`, [id]);
@@ -255,7 +268,7 @@ export function SqliteAdapter(client: SqliteDatabase | SqliteConnect): Required<
     async getSessionAndUser(sessionToken) {
       // One query on every authenticated request.
       const row = await one<SessionRow & UserRow>(
-        `SELECT s."sessionToken" AS "sessionToken", s."userId" AS "userId", s.expires AS expires, ${prefixed("u", USER_COLUMNS)}
+        `SELECT s."sessionToken" AS "sessionToken", s."userId" AS "userId", s.expires AS expires, s."createdAt" AS "createdAt", ${prefixed("u", USER_COLUMNS)}
          FROM sessions s JOIN users u ON u.id = s."userId"
          WHERE s."sessionToken" = ?`,
         [sessionToken],
@@ -307,7 +320,7 @@ export function SqliteAdapter(client: SqliteDatabase | SqliteConnect): Required<
 
     async listAuthenticatorsByUserId(userId) {
       const { rows } = await db.query<AuthenticatorRow>(
-        `SELECT ${AUTHENTICATOR_COLUMNS} FROM authenticators WHERE "userId" = ? ORDER BY "credentialID"`,
+        `SELECT ${LISTED_AUTHENTICATOR_COLUMNS} FROM authenticators WHERE "userId" = ? ORDER BY "credentialID"`,
         [userId],
       );
       return rows.map(toAuthenticator);
@@ -315,8 +328,8 @@ export function SqliteAdapter(client: SqliteDatabase | SqliteConnect): Required<
 
     async updateAuthenticatorCounter(credentialID, newCounter) {
       const row = await one<AuthenticatorRow>(
-        `UPDATE authenticators SET counter = ? WHERE "credentialID" = ? RETURNING ${AUTHENTICATOR_COLUMNS}`,
-        [newCounter, credentialID],
+        `UPDATE authenticators SET counter = ?, "lastUsedAt" = ? WHERE "credentialID" = ? RETURNING ${LISTED_AUTHENTICATOR_COLUMNS}`,
+        [newCounter, Date.now(), credentialID],
       );
       if (!row) {
         throw new SqliteAdapterError(`Cannot update the counter of authenticator "${credentialID}": it does not exist.`);

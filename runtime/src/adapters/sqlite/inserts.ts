@@ -57,10 +57,10 @@ export async function insertAuthenticator(db: SqliteClient, authenticator: Adapt
   const row = await one<AuthenticatorRow>(
     db,
     `INSERT INTO authenticators ("credentialID", "userId", "providerAccountId", "credentialPublicKey", counter,
-       "credentialDeviceType", "credentialBackedUp", transports)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       "credentialDeviceType", "credentialBackedUp", transports, name, "createdAt")
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      RETURNING ${AUTHENTICATOR_COLUMNS}`,
-    authenticatorValues(authenticator, (backedUp) => (backedUp ? 1 : 0)),
+    [...authenticatorValues(authenticator, (backedUp) => (backedUp ? 1 : 0)), Date.now()],
   );
   return toAuthenticator(row);
 }

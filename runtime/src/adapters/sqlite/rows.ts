@@ -16,7 +16,7 @@ import {
   type UserRow as UserRowOf,
 } from "../sql/rows.js";
 
-export { ACCOUNT_COLUMNS, AUTHENTICATOR_COLUMNS, LISTED_SESSION_COLUMNS, SESSION_COLUMNS, TOKEN_COLUMNS, USER_COLUMNS } from "../sql/rows.js";
+export { ACCOUNT_COLUMNS, AUTHENTICATOR_COLUMNS, LISTED_AUTHENTICATOR_COLUMNS, LISTED_SESSION_COLUMNS, SESSION_COLUMNS, TOKEN_COLUMNS, USER_COLUMNS } from "../sql/rows.js";
 
 type Integer = number | bigint;
 

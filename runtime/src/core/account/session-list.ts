@@ -5,6 +5,7 @@
  */
 import type { AdapterSession } from "../../adapters/types.js";
 import { hashToken } from "../email/token.js";
+import { describeUserAgent } from "./user-agent.js";
 
 /** One session in the list, as JSON. Dates are ISO strings. */
 export interface ListedSession {
@@ -12,7 +13,7 @@ export interface ListedSession {
   id: string;
   /** The session of the request that asked. */
   current: boolean;
-  /** When it was created (the sign-in); `null` where unknown (a JWT, or a session stored before its adapter kept it). */
+  /** When it was created (the sign-in); `null` where unknown (a session stored, or a JWT issued, before gatehouse kept it). */
   createdAt: string | null;
   /** When it was last used, to within `session.updateAge` (the slide of its expiry). */
   lastActiveAt: string | null;
@@ -50,44 +51,14 @@ export async function listedStoredSession(session: AdapterSession, current: bool
 }
 
 /** The JWT session that asks: the only one a JWT user can see (the others live in other browsers' cookies). */
-export function listedJwtSession(expires: Date, userAgent: string | null, now: Date): ListedSession {
+export function listedJwtSession(expires: Date, signedInAt: Date | null, userAgent: string | null, now: Date): ListedSession {
   return {
     id: "current",
     current: true,
-    createdAt: null,
+    createdAt: signedInAt?.toISOString() ?? null,
     lastActiveAt: now.toISOString(),
     expires: expires.toISOString(),
     userAgent,
     browser: describeUserAgent(userAgent),
   };
-}
-
-/** Browsers by the token that names them, the more specific first (Edge and Opera also say "Chrome", Chrome also says "Safari"). */
-const BROWSERS: ReadonlyArray<readonly [RegExp, string]> = [
-  [/\bEdgA?\//, "Edge"],
-  [/\bOPR\//, "Opera"],
-  [/\bSamsungBrowser\//, "Samsung Internet"],
-  [/\b(Firefox|FxiOS)\//, "Firefox"],
-  [/\b(HeadlessChrome|Chrome|CriOS|Chromium)\//, "Chrome"],
-  [/\bVersion\/[\d.]+.*\bSafari\//, "Safari"],
-];
-
-/** Systems likewise (Android also says "Linux", iOS also says "Mac OS X"). */
-const SYSTEMS: ReadonlyArray<readonly [RegExp, string]> = [
-  [/\bAndroid\b/, "Android"],
-  [/\b(iPhone|iPod)\b/, "iOS"],
-  [/\biPad\b/, "iPadOS"],
-  [/\bCrOS\b/, "ChromeOS"],
-  [/\bWindows\b/, "Windows"],
-  [/\bMac OS X\b|\bMacintosh\b/, "macOS"],
-  [/\bLinux\b/, "Linux"],
-];
-
-/** "Chrome on Linux", "Safari on iOS", "Windows", or `null` when neither is recognised. */
-export function describeUserAgent(userAgent: string | null | undefined): string | null {
-  if (!userAgent) return null;
-  const browser = BROWSERS.find(([pattern]) => pattern.test(userAgent))?.[1];
-  const system = SYSTEMS.find(([pattern]) => pattern.test(userAgent))?.[1];
-  if (browser && system) return `${browser} on ${system}`;
-  return browser ?? system ?? null;
 }

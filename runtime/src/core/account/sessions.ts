@@ -17,7 +17,7 @@ import { requestUserAgent } from "../database-session.js";
 import { emit } from "../events.js";
 import { clearSessionCookies, issueSession } from "../session-cookie.js";
 import type { SignedIn } from "../session-user.js";
-import { SESSION_VERSION_CLAIM } from "../session-version.js";
+import { SESSION_VERSION_CLAIM, SIGNED_IN_AT_CLAIM } from "../session-version.js";
 import { listedJwtSession, listedStoredSession, publicSessionId, type ListedSession } from "./session-list.js";
 
 /** The user's live sessions, oldest first; this request's is `current`. */
@@ -26,7 +26,8 @@ export async function listSessions(ctx: RequestContext, signedIn: SignedIn): Pro
   if (signedIn.strategy === "jwt") {
     const exp = signedIn.token.exp;
     const expires = typeof exp === "number" ? new Date(exp * 1000) : new Date(now.valueOf() + ctx.config.session.maxAge * 1000);
-    return [listedJwtSession(expires, requestUserAgent(ctx), now)];
+    const signedInAt = signedIn.token[SIGNED_IN_AT_CLAIM];
+    return [listedJwtSession(expires, typeof signedInAt === "number" ? new Date(signedInAt * 1000) : null, requestUserAgent(ctx), now)];
   }
   const stored = await callAdapter(ctx.config.adapter!, "listSessionsByUserId", signedIn.user.id);
   const live = stored.filter((session) => new Date(session.expires) > now);

@@ -1,21 +1,25 @@
 /**
  * The signed-in user's account: `GET account` reads it (JSON, `null` when
  * signed out), and the forms of an account page post to `update-profile`,
- * `revoke-session` and `revoke-other-sessions`. Each form is CSRF-checked,
+ * `revoke-session`, `revoke-other-sessions`, `unlink-account`,
+ * `rename-passkey`, `remove-passkey` and `delete-account`. Each form is CSRF-checked,
  * acts only for the user of the request's session, and redirects back to its
  * page (the `callbackUrl` it carried, on this site), with `?error=` and
  * `?code=` when it refused. A signed-out post goes to the sign-in page.
  * All of it needs an adapter: the account lives there.
  */
 import type { ResponseInternal } from "../../types.js";
+import { deleteOwnAccount } from "../account/deletion.js";
 import { listSessions, revokeOtherSessions, revokeSession } from "../account/sessions.js";
 import { profileName } from "../account/profile.js";
+import { removePasskey, signInMethods, unlinkProvider, type MethodChange, type SignInMethods } from "../account/sign-in-methods.js";
 import { callAdapter } from "../adapter.js";
 import type { RequestContext } from "../context.js";
 import { emit } from "../events.js";
 import { MissingAdapter } from "../errors.js";
 import { pageUrl, requireCsrf } from "../guards.js";
 import { formCallbackUrl } from "../password-accounts/pages.js";
+import { sameOriginUrl } from "../redirect.js";
 import { NO_STORE } from "../response.js";
 import { clearSessionCookies, issueSession } from "../session-cookie.js";
 import { signedInSession, type SignedIn } from "../session-user.js";
@@ -27,6 +31,8 @@ export interface AccountBody {
   hasPassword: boolean | null;
   sessionStrategy: "jwt" | "database";
   sessions: Awaited<ReturnType<typeof listSessions>>;
+  /** Linked and linkable providers, passkeys, whether email links sign in. */
+  signInMethods: SignInMethods;
 }
 
 function requireAdapter(ctx: RequestContext): void {
@@ -51,6 +57,7 @@ export async function accountAction(ctx: RequestContext): Promise<ResponseIntern
     hasPassword: passwords ? (await callAdapter(ctx.config.adapter!, "getUserPassword", user.id)) !== null : null,
     sessionStrategy: signedIn.strategy,
     sessions: await listSessions(ctx, signedIn),
+    signInMethods: await signInMethods(ctx, user),
   };
   return { headers: NO_STORE, body };
 }
@@ -103,4 +110,54 @@ export async function revokeOtherSessionsAction(ctx: RequestContext): Promise<Re
   // The user is gone: nothing left to keep this browser signed in to.
   if (cookies === null) return { redirect: pageUrl(ctx, ctx.config.pages.signIn, "signin", { callbackUrl: form.callbackUrl }), cookies: clearSessionCookies(ctx) };
   return { redirect: form.callbackUrl, cookies };
+}
+
+/** Back on the page after a change of the ways to sign in, or with why it was refused. */
+function methodChanged(ctx: RequestContext, callbackUrl: string, error: string, change: MethodChange): ResponseInternal {
+  return change.ok ? { redirect: callbackUrl } : refuse(ctx, callbackUrl, error, change.code);
+}
+
+/** `POST unlink-account` (`provider`): unlinks that OAuth/OIDC provider from the user, unless it is their last way in. */
+export async function unlinkAccountAction(ctx: RequestContext): Promise<ResponseInternal> {
+  const form = await accountForm(ctx);
+  if ("redirect" in form) return form;
+  const provider = ctx.body.provider;
+  const change: MethodChange = typeof provider === "string" ? await unlinkProvider(ctx, form.signedIn.user, provider) : { ok: false, code: "unknown-provider" };
+  return methodChanged(ctx, form.callbackUrl, "AccountUnlink", change);
+}
+
+/** `POST rename-passkey` (`passkeyId`, `name`): names one of the user's passkeys (the same rules as a display name). */
+export async function renamePasskeyAction(ctx: RequestContext): Promise<ResponseInternal> {
+  const form = await accountForm(ctx);
+  if ("redirect" in form) return form;
+  const { callbackUrl, signedIn } = form;
+  const input = profileName(ctx.body.name);
+  if (!input.ok) return refuse(ctx, callbackUrl, "PasskeyRename", input.code);
+  const id = ctx.body.passkeyId;
+  const renamed = typeof id === "string" ? await callAdapter(ctx.config.adapter!, "renameAuthenticator", signedIn.user.id, id, input.name) : null;
+  return renamed ? { redirect: callbackUrl } : refuse(ctx, callbackUrl, "PasskeyRename", "unknown-passkey");
+}
+
+/** `POST remove-passkey` (`passkeyId`): removes one of the user's passkeys, unless it is their last way in. */
+export async function removePasskeyAction(ctx: RequestContext): Promise<ResponseInternal> {
+  const form = await accountForm(ctx);
+  if ("redirect" in form) return form;
+  const id = ctx.body.passkeyId;
+  const change: MethodChange = typeof id === "string" ? await removePasskey(ctx, form.signedIn.user, id) : { ok: false, code: "unknown-passkey" };
+  return methodChanged(ctx, form.callbackUrl, "PasskeyRemove", change);
+}
+
+/**
+ * `POST delete-account` (`confirm`: the account's email address; `password`
+ * when it has one, else a sign-in in the last ten minutes): deletes the user
+ * and everything the adapter keeps with it, signs this browser out, and goes
+ * to `redirectTo` (on this site; default the home page).
+ */
+export async function deleteAccountAction(ctx: RequestContext): Promise<ResponseInternal> {
+  const form = await accountForm(ctx);
+  if ("redirect" in form) return form;
+  const refusal = await deleteOwnAccount(ctx, form.signedIn, ctx.body);
+  if (refusal) return refuse(ctx, form.callbackUrl, "AccountDelete", refusal);
+  const redirectTo = typeof ctx.body.redirectTo === "string" ? sameOriginUrl(ctx.body.redirectTo, ctx.origin) : null;
+  return { redirect: redirectTo ?? `${ctx.origin}/`, cookies: clearSessionCookies(ctx) };
 }

@@ -9,7 +9,7 @@ import type { RequestContext } from "../context.js";
 import { emit } from "../events.js";
 import { JWTSessionError } from "../errors.js";
 import { requireCsrf } from "../guards.js";
-import { keepSessionVersion, sessionVersionRevoked } from "../session-version.js";
+import { keepHandlerClaims, sessionVersionRevoked } from "../session-version.js";
 import { markUnprovenSession, UNPROVEN_EMAIL_CLAIM, unprovenSessionRevoked } from "../proven-email.js";
 import { NO_STORE } from "../response.js";
 import { clearSessionCookies, copyPayload, issueSession, needsReissue, readSession } from "../session-cookie.js";
@@ -45,7 +45,7 @@ async function jwtSessionAction(ctx: RequestContext, isUpdate: boolean, data: un
     }
     // The callback may rebuild the token; the check above must still run on its next read.
     const marked = read.decoded.payload[UNPROVEN_EMAIL_CLAIM] === true ? markUnprovenSession(callbackToken) : callbackToken;
-    const token = keepSessionVersion(read.decoded.payload, marked);
+    const token = keepHandlerClaims(read.decoded.payload, marked);
     let cookies: Cookie[] = [];
     let expires = typeof token.exp === "number" ? new Date(token.exp * 1000) : undefined;
     if (isUpdate || !expires || needsReissue(ctx, read.decoded, token)) {

@@ -17,7 +17,8 @@ import type { ResolvedRelyingParty } from "./relying-party.js";
 import type { WebAuthnProvider } from "./settings.js";
 import type { SimpleWebAuthn } from "./simplewebauthn.js";
 import { signedInUser } from "../session-user.js";
-import { verifyRegistration } from "./verify.js";
+import { verifyRegistration, type NewAuthenticator } from "./verify.js";
+import { describeUserAgent } from "../account/user-agent.js";
 
 export async function registerPasskey(
   ctx: RequestContext,
@@ -27,7 +28,7 @@ export async function registerPasskey(
   challenge: Challenge,
   response: RegistrationResponseJSON,
 ): Promise<ResponseInternal> {
-  const authenticator = await verifyRegistration(lib, provider, rp, challenge.value, response);
+  const authenticator = namedAfterBrowser(ctx, await verifyRegistration(lib, provider, rp, challenge.value, response));
   if (await findAuthenticator(ctx, authenticator.credentialID)) {
     throw new WebAuthnVerificationError(`The passkey ${authenticator.credentialID} is registered already.`);
   }
@@ -55,4 +56,15 @@ export async function registerPasskey(
   if (redirect !== undefined) return { redirect };
   const user = await createPasskeyUser(ctx, newUser, account, authenticator);
   return completeSignIn(ctx, { user, account: { ...account, userId: user.id }, isNewUser: true });
+}
+
+/**
+ * The new passkey named after the browser that registers it ("Chrome on
+ * Linux"), which its owner can rename on the account page. Only for an adapter
+ * that keeps names (it has `renameAuthenticator`): an Auth.js adapter may store
+ * every field it is given.
+ */
+function namedAfterBrowser(ctx: RequestContext, authenticator: NewAuthenticator): NewAuthenticator {
+  if (typeof ctx.config.adapter?.renameAuthenticator !== "function") return authenticator;
+  return { ...authenticator, name: describeUserAgent(ctx.request.headers.get("user-agent")) ?? "Passkey" };
 }

@@ -1,0 +1,56 @@
+/**
+ * Deleting one's own account (`POST delete-account`). It takes the account's
+ * email address typed out (a click alone deletes nothing), and proof that the
+ * person at the keyboard is the owner, not someone who found a session open:
+ * the current password when the account has one, else a sign-in in the last
+ * ten minutes. The adapter's `deleteUser` takes the rest with the user (every
+ * gatehouse adapter deletes its sessions, accounts, passkeys and password); a
+ * JWT of the user ends at its next read (its user is gone).
+ */
+import { passwordMatches } from "../../password.js";
+import type { AdapterUser } from "../../adapters/types.js";
+import { callAdapter } from "../adapter.js";
+import type { RequestContext } from "../context.js";
+import { emit } from "../events.js";
+import { limitSignIn } from "../rate-limit/limit.js";
+import type { SignedIn } from "../session-user.js";
+import { SIGNED_IN_AT_CLAIM } from "../session-version.js";
+
+/** How recent a sign-in must be to delete an account that has no password. */
+export const RECENT_SIGN_IN_SECONDS = 10 * 60;
+
+export type DeletionRefusal = "confirm-email" | "wrong-password" | "sign-in-again";
+
+/** When the session began: the stored session's creation, or the JWT's sign-in claim; `null` when unknown. */
+export function signedInAt(signedIn: SignedIn): Date | null {
+  if (signedIn.strategy === "database") return signedIn.session.createdAt ? new Date(signedIn.session.createdAt) : null;
+  const claim = signedIn.token[SIGNED_IN_AT_CLAIM];
+  return typeof claim === "number" ? new Date(claim * 1000) : null;
+}
+
+/** The typed address, as the account's own is compared: trimmed, case-insensitive. */
+function sameAddress(typed: unknown, email: string): boolean {
+  return typeof typed === "string" && typed.trim().toLowerCase() === email.toLowerCase();
+}
+
+/** Checks the confirmation and the proof; deletes the account. Returns why it refused, or `null` once deleted. */
+export async function deleteOwnAccount(ctx: RequestContext, signedIn: SignedIn, body: Record<string, unknown>): Promise<DeletionRefusal | null> {
+  const { user } = signedIn;
+  const adapter = ctx.config.adapter!;
+  if (!sameAddress(body.confirm, user.email)) return "confirm-email";
+  const stored = typeof adapter.getUserPassword === "function" ? await callAdapter(adapter, "getUserPassword", user.id) : null;
+  if (stored !== null) {
+    // Counted like a sign-in: a stolen session cannot guess the password here faster than at the sign-in form.
+    const provider = ctx.config.providers.find((candidate) => candidate.password !== undefined)?.id ?? "password";
+    if (ctx.config.rateLimit) await limitSignIn(ctx, provider, [user.email]);
+    const password = body.password;
+    if (typeof password !== "string" || password.length > 1024 || !(await passwordMatches(password, stored))) return "wrong-password";
+  } else {
+    const since = signedInAt(signedIn);
+    if (!since || Date.now() - since.valueOf() > RECENT_SIGN_IN_SECONDS * 1000) return "sign-in-again";
+  }
+  await callAdapter(adapter, "deleteUser", user.id);
+  ctx.config.logger.debug("account deleted by its user");
+  await emit(ctx.config, "deleteUser", { user: user as AdapterUser });
+  return null;
+}
