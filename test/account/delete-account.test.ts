@@ -6,17 +6,15 @@
  * Memory adapter and PostgreSQL (PGlite), JWT and database sessions; a
  * passwordless user signs up with a passkey (software authenticator).
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import type { Adapter, AuthConfig } from "@gatehouse/runtime";
 import { Passkey } from "@gatehouse/runtime/providers";
-import { call, captureLogger, CookieJar, isCleared, locationOf, ORIGIN, SECRET, sessionSetCookies } from "../helpers.js";
+import { call, CookieJar, isCleared, locationOf, ORIGIN, sessionSetCookies } from "../helpers.js";
 import { confirmedUser, passwordProvider, post, sessionEmail, signIn } from "../password-accounts/support/flow.js";
-import { usePasswordWorld } from "../password-accounts/support/world.js";
+import { eachStoreAndStrategy, usePasswordWorld } from "../password-accounts/support/world.js";
 import { newAuthenticator, signUp as passkeySignUp } from "../webauthn/support/flow.js";
 
-const ADA = "ada@example.test";
-const PASSWORD = "correct horse battery";
-const ACCOUNT_PAGE = `${ORIGIN}/account`;
+import { ACCOUNT_PAGE, accountConfig, ADA, PASSWORD } from "./support/config.js";
 
 const world = usePasswordWorld();
 
@@ -24,25 +22,23 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe.each(["memory", "PostgreSQL (PGlite)"])("%s", (storeName) => {
-  describe.each(["jwt", "database"] as const)("%s sessions", (strategy) => {
+let deleted: unknown[] = [];
+
+eachStoreAndStrategy(
+  world,
+  (adapter, strategy) => {
+    deleted = [];
+    return accountConfig(adapter, strategy, {
+      experimental: { enableWebAuthn: true },
+      providers: [passwordProvider(world.mail), Passkey()],
+      events: { deleteUser: ({ user }) => void deleted.push(user) },
+    });
+  },
+  (current) => {
     let adapter: Adapter;
     let config: AuthConfig;
-    let deleted: unknown[];
-
-    beforeEach(async () => {
-      adapter = await world.stores.stores.find((s) => s.name === storeName)!.fresh();
-      deleted = [];
-      config = {
-        secret: SECRET,
-        trustHost: true,
-        logger: captureLogger().logger,
-        adapter,
-        session: { strategy },
-        experimental: { enableWebAuthn: true },
-        providers: [passwordProvider(world.mail), Passkey()],
-        events: { deleteUser: ({ user }) => void deleted.push(user) },
-      };
+    beforeEach(() => {
+      ({ adapter, config } = current());
     });
 
     const remove = (jar: CookieJar, fields: Record<string, string>) => post(config, jar, "/auth/delete-account", { callbackUrl: ACCOUNT_PAGE, ...fields });
@@ -123,5 +119,5 @@ describe.each(["memory", "PostgreSQL (PGlite)"])("%s", (storeName) => {
       expect(codeOf(deletion)).toBeNull();
       expect(await adapter.getUserByEmail!("grace@example.test")).toBeNull();
     });
-  });
-});
+  },
+);

@@ -8,42 +8,36 @@
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Adapter, AuthConfig } from "@gatehouse/runtime";
+import { MemoryAdapter } from "@gatehouse/runtime/adapters/memory";
 import { call, captureLogger, CookieJar, csrfToken, locationOf, ORIGIN, SECRET, sessionSetCookies, isCleared } from "../helpers.js";
 import { confirmedUser, passwordProvider, post, sessionEmail } from "../password-accounts/support/flow.js";
-import { usePasswordWorld } from "../password-accounts/support/world.js";
+import { eachStoreAndStrategy, usePasswordWorld } from "../password-accounts/support/world.js";
 
-const ADA = "ada@example.test";
-const MALLORY = "mallory@example.test";
-const PASSWORD = "correct horse battery";
 const FIREFOX = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0";
 const SAFARI_PHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1";
-const ACCOUNT_PAGE = `${ORIGIN}/account`;
+import { ACCOUNT_PAGE, accountConfig, ADA, MALLORY, PASSWORD } from "./support/config.js";
 
 const world = usePasswordWorld();
 
-describe.each(["memory", "PostgreSQL (PGlite)"])("%s", (storeName) => {
-  describe.each(["jwt", "database"] as const)("%s sessions", (strategy) => {
+let events: { name: string; message: any }[] = [];
+
+eachStoreAndStrategy(
+  world,
+  (adapter, strategy) => {
+    events = [];
+    return accountConfig(adapter, strategy, {
+      providers: [passwordProvider(world.mail)],
+      events: {
+        signOut: (message) => void events.push({ name: "signOut", message }),
+        updateUser: (message) => void events.push({ name: "updateUser", message }),
+      },
+    });
+  },
+  (current, strategy) => {
     let adapter: Adapter;
     let config: AuthConfig;
-    let events: { name: string; message: any }[];
-    let log: ReturnType<typeof captureLogger>;
-
-    beforeEach(async () => {
-      adapter = await world.stores.stores.find((s) => s.name === storeName)!.fresh();
-      events = [];
-      log = captureLogger();
-      config = {
-        secret: SECRET,
-        trustHost: true,
-        logger: log.logger,
-        adapter,
-        session: { strategy },
-        providers: [passwordProvider(world.mail)],
-        events: {
-          signOut: (message) => void events.push({ name: "signOut", message }),
-          updateUser: (message) => void events.push({ name: "updateUser", message }),
-        },
-      };
+    beforeEach(() => {
+      ({ adapter, config } = current());
     });
 
     /** Signs `email` in from a browser whose User-Agent is `userAgent`; returns its jar. */
@@ -267,29 +261,22 @@ describe.each(["memory", "PostgreSQL (PGlite)"])("%s", (storeName) => {
         expect((await account(jar)).user.name).toBeNull();
       });
     });
-  });
-});
+  },
+);
 
 describe("an adapter without the session methods (as Auth.js adapters are)", () => {
   it("GET account answers a configuration error, and the log names the method", async () => {
-    const world = { stores: await import("../password-accounts/support/stores.js") };
-    const stores = await world.stores.openStores();
-    try {
-      const full = await stores.stores.find((s) => s.name === "memory")!.fresh();
-      const { listSessionsByUserId: _list, ...adapter } = full as Required<Adapter>;
-      const log = captureLogger();
-      const config: AuthConfig = { secret: SECRET, trustHost: true, logger: log.logger, adapter, session: { strategy: "database" }, providers: [] };
-      const user = await adapter.createUser({ id: "", email: ADA, emailVerified: new Date() } as never);
-      await adapter.createSession({ sessionToken: "ada-session", userId: user.id, expires: new Date(Date.now() + 86_400_000) });
-      const jar = new CookieJar();
-      jar.cookies.set("authjs.session-token", "ada-session");
-      const response = await call(config, "/auth/account", { jar });
-      expect(response.status).toBe(500);
-      expect(await response.json()).toEqual({ error: "Configuration", message: expect.any(String) });
-      expect(log.errors.map((error) => error.message).join("\n")).toContain("listSessionsByUserId");
-    } finally {
-      await stores.close();
-    }
+    const { listSessionsByUserId: _list, ...adapter } = MemoryAdapter();
+    const log = captureLogger();
+    const config: AuthConfig = { secret: SECRET, trustHost: true, logger: log.logger, adapter, session: { strategy: "database" }, providers: [] };
+    const user = await adapter.createUser({ id: "", email: ADA, emailVerified: new Date() });
+    await adapter.createSession({ sessionToken: "ada-session", userId: user.id, expires: new Date(Date.now() + 86_400_000) });
+    const jar = new CookieJar();
+    jar.cookies.set("authjs.session-token", "ada-session");
+    const response = await call(config, "/auth/account", { jar });
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({ error: "Configuration", message: expect.any(String) });
+    expect(log.errors.map((error) => error.message).join("\n")).toContain("listSessionsByUserId");
   });
 
   it("without an adapter: a configuration error naming the option", async () => {

@@ -10,40 +10,33 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Adapter, AuthConfig } from "@gatehouse/runtime";
 import { GitHub, Keycloak, Passkey } from "@gatehouse/runtime/providers";
-import { call, captureLogger, CookieJar, locationOf, ORIGIN, SECRET } from "../helpers.js";
+import { call, CookieJar, locationOf } from "../helpers.js";
 import { confirmedUser, passwordProvider, post, sessionEmail } from "../password-accounts/support/flow.js";
-import { usePasswordWorld } from "../password-accounts/support/world.js";
+import { eachStoreAndStrategy, usePasswordWorld } from "../password-accounts/support/world.js";
 import { newAuthenticator, signUp as passkeySignUp, fetchOptions, postCallback } from "../webauthn/support/flow.js";
 
-const ADA = "ada@example.test";
-const MALLORY = "mallory@example.test";
-const PASSWORD = "correct horse battery";
 const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36";
-const ACCOUNT_PAGE = `${ORIGIN}/account`;
+import { ACCOUNT_PAGE, accountConfig, ADA, MALLORY, PASSWORD } from "./support/config.js";
 
 const world = usePasswordWorld();
 
-describe.each(["memory", "PostgreSQL (PGlite)"])("%s", (storeName) => {
-  describe.each(["jwt", "database"] as const)("%s sessions", (strategy) => {
+eachStoreAndStrategy(
+  world,
+  (adapter, strategy) =>
+    accountConfig(adapter, strategy, {
+      experimental: { enableWebAuthn: true },
+      providers: [
+        passwordProvider(world.mail),
+        GitHub({ clientId: "github-client", clientSecret: "github-secret" }),
+        Keycloak({ clientId: "keycloak-client", clientSecret: "keycloak-secret", issuer: "http://127.0.0.1:1/realms/test" }),
+        Passkey(),
+      ],
+    }),
+  (current) => {
     let adapter: Adapter;
     let config: AuthConfig;
-
-    beforeEach(async () => {
-      adapter = await world.stores.stores.find((s) => s.name === storeName)!.fresh();
-      config = {
-        secret: SECRET,
-        trustHost: true,
-        logger: captureLogger().logger,
-        adapter,
-        session: { strategy },
-        experimental: { enableWebAuthn: true },
-        providers: [
-          passwordProvider(world.mail),
-          GitHub({ clientId: "github-client", clientSecret: "github-secret" }),
-          Keycloak({ clientId: "keycloak-client", clientSecret: "keycloak-secret", issuer: "http://127.0.0.1:1/realms/test" }),
-          Passkey(),
-        ],
-      };
+    beforeEach(() => {
+      ({ adapter, config } = current());
     });
 
     async function account(jar: CookieJar) {
@@ -187,5 +180,5 @@ describe.each(["memory", "PostgreSQL (PGlite)"])("%s", (storeName) => {
         expect(await adapter.getAuthenticator!(passkey.id)).not.toBeNull();
       });
     });
-  });
-});
+  },
+);

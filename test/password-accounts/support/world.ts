@@ -3,7 +3,8 @@
  * 127.0.0.1 and the stores (memory, PGlite), opened once per file; the inbox is
  * emptied before each test.
  */
-import { afterAll, beforeAll, beforeEach } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe } from "vitest";
+import type { Adapter, AuthConfig } from "@gatehouse/runtime";
 import { startMailServer, type MailServer } from "../../email/support/smtp.js";
 import { openStores, type Stores } from "./stores.js";
 
@@ -24,4 +25,32 @@ export function usePasswordWorld(): PasswordWorld {
     world.mail.messages.length = 0;
   });
   return world;
+}
+
+/** What a test of `eachStoreAndStrategy` works with, fresh before each test. */
+export interface StoreCase {
+  adapter: Adapter;
+  config: AuthConfig;
+}
+
+/**
+ * Describes `body` once per store (memory, PostgreSQL on PGlite) and session
+ * strategy (JWT, database): before each test, a fresh adapter of that store
+ * and the config `configure` makes with it. `current()` gives both to a test.
+ */
+export function eachStoreAndStrategy(
+  world: PasswordWorld,
+  configure: (adapter: Adapter, strategy: "jwt" | "database") => AuthConfig,
+  body: (current: () => StoreCase, strategy: "jwt" | "database") => void,
+): void {
+  describe.each(["memory", "PostgreSQL (PGlite)"])("%s", (storeName) => {
+    describe.each(["jwt", "database"] as const)("%s sessions", (strategy) => {
+      let current: StoreCase;
+      beforeEach(async () => {
+        const adapter = await world.stores.stores.find((store) => store.name === storeName)!.fresh();
+        current = { adapter, config: configure(adapter, strategy) };
+      });
+      body(() => current, strategy);
+    });
+  });
 }
