@@ -8,7 +8,7 @@
  * Everything is copied in and out: a caller mutating what it passed or got back
  * never changes the store, as with a database.
  */
-import { userAgentOf } from "./sql/user-sessions.js";
+import { storedUserAgent } from "./session-user-agent.js";
 import type {
   Adapter,
   AdapterAccount,
@@ -298,7 +298,7 @@ export function MemoryAdapter(options: MemoryAdapterOptions = {}): MemoryAdapter
         throw new MemoryAdapterError("unique_violation", "A session with this session token already exists.");
       }
       const { sessionToken, userId, expires, userAgent } = copy(input);
-      const session: AdapterSession = { sessionToken, userId, expires, createdAt: new Date(), userAgent: userAgentOf({ userAgent }) };
+      const session: AdapterSession = { sessionToken, userId, expires, createdAt: new Date(), userAgent: storedUserAgent(userAgent) };
       sessions.set(sessionToken, session);
       return copy(session);
     },

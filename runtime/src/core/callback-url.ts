@@ -5,7 +5,7 @@
  */
 import type { RequestContext } from "./context.js";
 import { InvalidCallbackUrl } from "./errors.js";
-import { finalRedirect } from "./redirect.js";
+import { finalRedirect, sameOriginUrl } from "./redirect.js";
 
 const MAX_CALLBACK_URL = 2048;
 
@@ -16,6 +16,11 @@ export function requestedCallbackUrl(ctx: RequestContext): string | undefined {
     if (typeof candidate === "string" && candidate.length > 0 && candidate.length <= MAX_CALLBACK_URL) return candidate;
   }
   return undefined;
+}
+
+/** The callback URL a form carried, if it is one of this site's: the page a form comes back to. */
+export function formCallbackUrl(ctx: RequestContext): string | undefined {
+  return sameOriginUrl(requestedCallbackUrl(ctx), ctx.origin) ?? undefined;
 }
 
 export async function redirectTarget(ctx: RequestContext, requested = requestedCallbackUrl(ctx)): Promise<string> {

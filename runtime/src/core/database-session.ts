@@ -5,6 +5,7 @@
  */
 import type { AdapterSession, AdapterUser } from "../adapters/types.js";
 import type { Cookie } from "../types.js";
+import { storedUserAgent } from "../adapters/session-user-agent.js";
 import { callAdapter } from "./adapter.js";
 import type { RequestContext } from "./context.js";
 import { readChunked, writeChunked } from "./cookies.js";
@@ -12,7 +13,7 @@ import { clearSessionCookies } from "./session-cookie.js";
 
 /** The request's `User-Agent`, as much as a list of sessions keeps of it. */
 export function requestUserAgent(ctx: RequestContext): string | null {
-  return ctx.request.headers.get("user-agent")?.slice(0, 512) || null;
+  return storedUserAgent(ctx.request.headers.get("user-agent"));
 }
 
 /** Longer than any token we or a sane `generateSessionToken` make: not worth a database query. */

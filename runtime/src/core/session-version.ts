@@ -20,7 +20,7 @@ export const SESSION_VERSION_CLAIM = "sessionVersion";
 export const SIGNED_IN_AT_CLAIM = "signedInAt";
 
 /** Whether the adapter keeps session versions. */
-export function hasSessionVersions(ctx: RequestContext): boolean {
+function hasSessionVersions(ctx: RequestContext): boolean {
   return typeof ctx.config.adapter?.getUserSessionVersion === "function";
 }
 

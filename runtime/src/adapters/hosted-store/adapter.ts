@@ -27,7 +27,8 @@ import { HostedStoreError } from "./errors.js";
 import { insertUserWithAccount } from "../sql/user-with-account.js";
 import { adoptUnprovenUser, type AdoptionSchema } from "../sql/adopt-unproven-user.js";
 import { passwordMethods, type PasswordMethods, type PasswordSchema } from "../sql/user-passwords.js";
-import { revokeSessionsIn, sessionMethods, userAgentOf, type SessionMethods, type SessionSchema } from "../sql/user-sessions.js";
+import { storedUserAgent } from "../session-user-agent.js";
+import { revokeSessionsIn, sessionMethods, type SessionMethods, type SessionSchema } from "../sql/user-sessions.js";
 import { signInMethods, type SignInMethods } from "../sql/user-sign-in-methods.js";
 import { insertAccount, insertAuthenticator, insertUser } from "./inserts.js";
 import {
@@ -291,7 +292,7 @@ export function HostedStoreAdapter(client: HostedStoreClient): Required<Adapter>
             INSERT INTO ${t.usersSessions} (session, "user") SELECT id, "user" FROM session
           )
           SELECT ${SESSION_COLUMNS}, "createdAt", "userAgent" FROM session`,
-        [session.sessionToken, session.userId, session.expires, userAgentOf(session)],
+        [session.sessionToken, session.userId, session.expires, storedUserAgent(session.userAgent)],
       );
       return toSession(row!);
     },

@@ -15,7 +15,8 @@ import { toSqlClient, type PostgresClient } from "./connect.js";
 import { insertUserWithAccount } from "../sql/user-with-account.js";
 import { USER_OWNED_TABLES, adoptUnprovenUser, type AdoptionSchema } from "../sql/adopt-unproven-user.js";
 import { passwordMethods, type PasswordSchema } from "../sql/user-passwords.js";
-import { revokeSessionsIn, sessionMethods, userAgentOf, type SessionSchema } from "../sql/user-sessions.js";
+import { storedUserAgent } from "../session-user-agent.js";
+import { revokeSessionsIn, sessionMethods, type SessionSchema } from "../sql/user-sessions.js";
 import { signInMethods, type SignInMethodSchema } from "../sql/user-sign-in-methods.js";
 import { insertAccount, insertAuthenticator, insertUser } from "./inserts.js";
 import {
@@ -240,7 +241,7 @@ export function PostgresAdapter(client: PostgresClient): Required<Adapter> {
     async createSession(session) {
       const row = await one<SessionRow>(
         `INSERT INTO sessions ("sessionToken", "userId", expires, "userAgent") VALUES ($1, $2, $3, $4) RETURNING ${LISTED_SESSION_COLUMNS}`,
-        [session.sessionToken, session.userId, session.expires, userAgentOf(session)],
+        [session.sessionToken, session.userId, session.expires, storedUserAgent(session.userAgent)],
       );
       return toSession(row!);
     },

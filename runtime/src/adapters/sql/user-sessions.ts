@@ -28,12 +28,6 @@ export interface SessionSchema<Row> {
   toSession(row: Row): AdapterSession;
 }
 
-/** The `User-Agent` a session keeps: at most 512 characters; none for an empty one. */
-export function userAgentOf(session: { userAgent?: string | null }): string | null {
-  const agent = session.userAgent;
-  return typeof agent === "string" && agent !== "" ? agent.slice(0, 512) : null;
-}
-
 export interface SessionMethods {
   listSessionsByUserId(userId: string): Promise<AdapterSession[]>;
   revokeUserSessions(userId: string, options?: { except?: string }): Promise<number | null>;

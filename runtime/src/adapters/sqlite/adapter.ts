@@ -15,7 +15,8 @@ import { toSqliteClient, type SqliteConnect, type SqliteDatabase } from "./conne
 import { insertUserWithAccount } from "../sql/user-with-account.js";
 import { USER_OWNED_TABLES, adoptUnprovenUser, type AdoptionSchema } from "../sql/adopt-unproven-user.js";
 import { passwordMethods, type PasswordSchema } from "../sql/user-passwords.js";
-import { revokeSessionsIn, sessionMethods, userAgentOf, type SessionSchema } from "../sql/user-sessions.js";
+import { storedUserAgent } from "../session-user-agent.js";
+import { revokeSessionsIn, sessionMethods, type SessionSchema } from "../sql/user-sessions.js";
 import { signInMethods, type SignInMethodSchema } from "../sql/user-sign-in-methods.js";
 import { insertAccount, insertAuthenticator, insertUser } from "./inserts.js";
 import {
@@ -260,7 +261,7 @@ export function SqliteAdapter(client: SqliteDatabase | SqliteConnect): Required<
     async createSession(session) {
       const row = await one<SessionRow>(
         `INSERT INTO sessions ("sessionToken", "userId", expires, "createdAt", "userAgent") VALUES (?, ?, ?, ?, ?) RETURNING ${LISTED_SESSION_COLUMNS}`,
-        [session.sessionToken, session.userId, toMillis(session.expires, "expires"), Date.now(), userAgentOf(session)],
+        [session.sessionToken, session.userId, toMillis(session.expires, "expires"), Date.now(), storedUserAgent(session.userAgent)],
       );
       return toSession(row!);
     },

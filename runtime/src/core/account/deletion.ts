@@ -13,20 +13,12 @@ import { callAdapter } from "../adapter.js";
 import type { RequestContext } from "../context.js";
 import { emit } from "../events.js";
 import { limitSignIn } from "../rate-limit/limit.js";
-import type { SignedIn } from "../session-user.js";
-import { SIGNED_IN_AT_CLAIM } from "../session-version.js";
+import { signedInAt, type SignedIn } from "../session-user.js";
 
 /** How recent a sign-in must be to delete an account that has no password. */
 export const RECENT_SIGN_IN_SECONDS = 10 * 60;
 
 export type DeletionRefusal = "confirm-email" | "wrong-password" | "sign-in-again";
-
-/** When the session began: the stored session's creation, or the JWT's sign-in claim; `null` when unknown. */
-export function signedInAt(signedIn: SignedIn): Date | null {
-  if (signedIn.strategy === "database") return signedIn.session.createdAt ? new Date(signedIn.session.createdAt) : null;
-  const claim = signedIn.token[SIGNED_IN_AT_CLAIM];
-  return typeof claim === "number" ? new Date(claim * 1000) : null;
-}
 
 /** The typed address, as the account's own is compared: trimmed, case-insensitive. */
 function sameAddress(typed: unknown, email: string): boolean {

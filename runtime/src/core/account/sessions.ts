@@ -16,8 +16,8 @@ import type { RequestContext } from "../context.js";
 import { requestUserAgent } from "../database-session.js";
 import { emit } from "../events.js";
 import { clearSessionCookies, issueSession } from "../session-cookie.js";
-import type { SignedIn } from "../session-user.js";
-import { SESSION_VERSION_CLAIM, SIGNED_IN_AT_CLAIM } from "../session-version.js";
+import { signedInAt, type SignedIn } from "../session-user.js";
+import { SESSION_VERSION_CLAIM } from "../session-version.js";
 import { listedJwtSession, listedStoredSession, publicSessionId, type ListedSession } from "./session-list.js";
 
 /** The user's live sessions, oldest first; this request's is `current`. */
@@ -26,8 +26,7 @@ export async function listSessions(ctx: RequestContext, signedIn: SignedIn): Pro
   if (signedIn.strategy === "jwt") {
     const exp = signedIn.token.exp;
     const expires = typeof exp === "number" ? new Date(exp * 1000) : new Date(now.valueOf() + ctx.config.session.maxAge * 1000);
-    const signedInAt = signedIn.token[SIGNED_IN_AT_CLAIM];
-    return [listedJwtSession(expires, typeof signedInAt === "number" ? new Date(signedInAt * 1000) : null, requestUserAgent(ctx), now)];
+    return [listedJwtSession(expires, signedInAt(signedIn), requestUserAgent(ctx), now)];
   }
   const stored = await callAdapter(ctx.config.adapter!, "listSessionsByUserId", signedIn.user.id);
   const live = stored.filter((session) => new Date(session.expires) > now);
@@ -37,7 +36,7 @@ export async function listSessions(ctx: RequestContext, signedIn: SignedIn): Pro
 }
 
 /** The outcome of a revocation: whether this browser's session ended with it, and the cookies to set. */
-export type Revoked = { ok: true; signedOut: boolean; cookies: Cookie[] } | { ok: false };
+type Revoked = { ok: true; signedOut: boolean; cookies: Cookie[] } | { ok: false };
 
 /**
  * Ends the session `sessionId` names (an id from the list), if it is one of

@@ -10,19 +10,18 @@
  */
 import type { ResponseInternal } from "../../types.js";
 import { deleteOwnAccount } from "../account/deletion.js";
+import { formRefusal, requireAccountAdapter, signedInForm } from "../account/form.js";
 import { listSessions, revokeOtherSessions, revokeSession } from "../account/sessions.js";
 import { profileName } from "../account/profile.js";
-import { removePasskey, signInMethods, unlinkProvider, type MethodChange, type SignInMethods } from "../account/sign-in-methods.js";
+import { hasUsablePassword, removePasskey, signInMethods, unlinkProvider, type MethodChange, type SignInMethods } from "../account/sign-in-methods.js";
 import { callAdapter } from "../adapter.js";
 import type { RequestContext } from "../context.js";
 import { emit } from "../events.js";
-import { MissingAdapter } from "../errors.js";
-import { pageUrl, requireCsrf } from "../guards.js";
-import { formCallbackUrl } from "../password-accounts/pages.js";
+import { pageUrl } from "../guards.js";
 import { sameOriginUrl } from "../redirect.js";
 import { NO_STORE } from "../response.js";
 import { clearSessionCookies, issueSession } from "../session-cookie.js";
-import { signedInSession, type SignedIn } from "../session-user.js";
+import { signedInSession } from "../session-user.js";
 
 /** What `GET account` answers for a signed-in user. Dates are ISO strings. */
 export interface AccountBody {
@@ -35,14 +34,8 @@ export interface AccountBody {
   signInMethods: SignInMethods;
 }
 
-function requireAdapter(ctx: RequestContext): void {
-  if (!ctx.config.adapter) {
-    throw new MissingAdapter(`${ctx.config.basePath}/${ctx.route.action} reads and changes the user's account through an adapter: set \`adapter\`.`);
-  }
-}
-
 export async function accountAction(ctx: RequestContext): Promise<ResponseInternal> {
-  requireAdapter(ctx);
+  requireAccountAdapter(ctx);
   const signedIn = await signedInSession(ctx);
   if (!signedIn) return { headers: NO_STORE, body: null };
   const { user } = signedIn;
@@ -54,7 +47,7 @@ export async function accountAction(ctx: RequestContext): Promise<ResponseIntern
       emailVerified: user.emailVerified ? new Date(user.emailVerified).toISOString() : null,
       image: user.image ?? null,
     },
-    hasPassword: passwords ? (await callAdapter(ctx.config.adapter!, "getUserPassword", user.id)) !== null : null,
+    hasPassword: passwords ? await hasUsablePassword(ctx, user) : null,
     sessionStrategy: signedIn.strategy,
     sessions: await listSessions(ctx, signedIn),
     signInMethods: await signInMethods(ctx, user),
@@ -62,28 +55,13 @@ export async function accountAction(ctx: RequestContext): Promise<ResponseIntern
   return { headers: NO_STORE, body };
 }
 
-/** A form post of the account page: its CSRF token checked, its page, and who is signed in (or where to go instead). */
-async function accountForm(ctx: RequestContext): Promise<{ callbackUrl: string; signedIn: SignedIn } | { redirect: string }> {
-  requireAdapter(ctx);
-  requireCsrf(ctx);
-  const callbackUrl = formCallbackUrl(ctx) ?? ctx.origin;
-  const signedIn = await signedInSession(ctx);
-  if (!signedIn) return { redirect: pageUrl(ctx, ctx.config.pages.signIn, "signin", { callbackUrl }) };
-  return { callbackUrl, signedIn };
-}
-
-/** Back on the form's page with what refused it. */
-function refuse(ctx: RequestContext, callbackUrl: string, error: string, code: string): ResponseInternal {
-  return { redirect: pageUrl(ctx, callbackUrl, "", { error, code }) };
-}
-
 /** `POST update-profile` (`name`): the display name; empty clears it. */
 export async function updateProfileAction(ctx: RequestContext): Promise<ResponseInternal> {
-  const form = await accountForm(ctx);
+  const form = await signedInForm(ctx);
   if ("redirect" in form) return form;
   const { callbackUrl, signedIn } = form;
   const input = profileName(ctx.body.name);
-  if (!input.ok) return refuse(ctx, callbackUrl, "ProfileUpdate", input.code);
+  if (!input.ok) return formRefusal(ctx, callbackUrl, "ProfileUpdate", input.code);
   const user = await callAdapter(ctx.config.adapter!, "updateUser", { id: signedIn.user.id, name: input.name });
   await emit(ctx.config, "updateUser", { user });
   // A JWT carries the name: this browser's gets the new one (database sessions read the user).
@@ -93,18 +71,18 @@ export async function updateProfileAction(ctx: RequestContext): Promise<Response
 
 /** `POST revoke-session` (`sessionId`, from `GET account`): ends that session of the user; its own is a sign-out. */
 export async function revokeSessionAction(ctx: RequestContext): Promise<ResponseInternal> {
-  const form = await accountForm(ctx);
+  const form = await signedInForm(ctx);
   if ("redirect" in form) return form;
   const { callbackUrl, signedIn } = form;
   const sessionId = ctx.body.sessionId;
   const revoked = typeof sessionId === "string" ? await revokeSession(ctx, signedIn, sessionId) : { ok: false as const };
-  if (!revoked.ok) return refuse(ctx, callbackUrl, "SessionRevoke", "unknown-session");
+  if (!revoked.ok) return formRefusal(ctx, callbackUrl, "SessionRevoke", "unknown-session");
   return { redirect: callbackUrl, cookies: revoked.cookies };
 }
 
 /** `POST revoke-other-sessions`: ends every session of the user but this browser's. */
 export async function revokeOtherSessionsAction(ctx: RequestContext): Promise<ResponseInternal> {
-  const form = await accountForm(ctx);
+  const form = await signedInForm(ctx);
   if ("redirect" in form) return form;
   const cookies = await revokeOtherSessions(ctx, form.signedIn);
   // The user is gone: nothing left to keep this browser signed in to.
@@ -114,12 +92,12 @@ export async function revokeOtherSessionsAction(ctx: RequestContext): Promise<Re
 
 /** Back on the page after a change of the ways to sign in, or with why it was refused. */
 function methodChanged(ctx: RequestContext, callbackUrl: string, error: string, change: MethodChange): ResponseInternal {
-  return change.ok ? { redirect: callbackUrl } : refuse(ctx, callbackUrl, error, change.code);
+  return change.ok ? { redirect: callbackUrl } : formRefusal(ctx, callbackUrl, error, change.code);
 }
 
 /** `POST unlink-account` (`provider`): unlinks that OAuth/OIDC provider from the user, unless it is their last way in. */
 export async function unlinkAccountAction(ctx: RequestContext): Promise<ResponseInternal> {
-  const form = await accountForm(ctx);
+  const form = await signedInForm(ctx);
   if ("redirect" in form) return form;
   const provider = ctx.body.provider;
   const change: MethodChange = typeof provider === "string" ? await unlinkProvider(ctx, form.signedIn.user, provider) : { ok: false, code: "unknown-provider" };
@@ -128,19 +106,19 @@ export async function unlinkAccountAction(ctx: RequestContext): Promise<Response
 
 /** `POST rename-passkey` (`passkeyId`, `name`): names one of the user's passkeys (the same rules as a display name). */
 export async function renamePasskeyAction(ctx: RequestContext): Promise<ResponseInternal> {
-  const form = await accountForm(ctx);
+  const form = await signedInForm(ctx);
   if ("redirect" in form) return form;
   const { callbackUrl, signedIn } = form;
   const input = profileName(ctx.body.name);
-  if (!input.ok) return refuse(ctx, callbackUrl, "PasskeyRename", input.code);
+  if (!input.ok) return formRefusal(ctx, callbackUrl, "PasskeyRename", input.code);
   const id = ctx.body.passkeyId;
   const renamed = typeof id === "string" ? await callAdapter(ctx.config.adapter!, "renameAuthenticator", signedIn.user.id, id, input.name) : null;
-  return renamed ? { redirect: callbackUrl } : refuse(ctx, callbackUrl, "PasskeyRename", "unknown-passkey");
+  return renamed ? { redirect: callbackUrl } : formRefusal(ctx, callbackUrl, "PasskeyRename", "unknown-passkey");
 }
 
 /** `POST remove-passkey` (`passkeyId`): removes one of the user's passkeys, unless it is their last way in. */
 export async function removePasskeyAction(ctx: RequestContext): Promise<ResponseInternal> {
-  const form = await accountForm(ctx);
+  const form = await signedInForm(ctx);
   if ("redirect" in form) return form;
   const id = ctx.body.passkeyId;
   const change: MethodChange = typeof id === "string" ? await removePasskey(ctx, form.signedIn.user, id) : { ok: false, code: "unknown-passkey" };
@@ -154,10 +132,10 @@ export async function removePasskeyAction(ctx: RequestContext): Promise<Response
  * to `redirectTo` (on this site; default the home page).
  */
 export async function deleteAccountAction(ctx: RequestContext): Promise<ResponseInternal> {
-  const form = await accountForm(ctx);
+  const form = await signedInForm(ctx);
   if ("redirect" in form) return form;
   const refusal = await deleteOwnAccount(ctx, form.signedIn, ctx.body);
-  if (refusal) return refuse(ctx, form.callbackUrl, "AccountDelete", refusal);
+  if (refusal) return formRefusal(ctx, form.callbackUrl, "AccountDelete", refusal);
   const redirectTo = typeof ctx.body.redirectTo === "string" ? sameOriginUrl(ctx.body.redirectTo, ctx.origin) : null;
   return { redirect: redirectTo ?? `${ctx.origin}/`, cookies: clearSessionCookies(ctx) };
 }

@@ -9,28 +9,26 @@
  */
 import { hashPassword, passwordMatches } from "../../password.js";
 import type { Cookie, ResponseInternal } from "../../types.js";
-import type { AdapterUser } from "../../adapters/types.js";
+import { formRefusal, signedInForm } from "../account/form.js";
 import { callAdapter } from "../adapter.js";
 import type { RequestContext } from "../context.js";
 import { createDatabaseSession } from "../database-session.js";
-import { pageUrl, requireCsrf } from "../guards.js";
 import { limitSignIn } from "../rate-limit/limit.js";
-import { copyPayload, issueSession, readSession } from "../session-cookie.js";
-import { newPassword, type InputProblem } from "./input.js";
-import { formCallbackUrl } from "./pages.js";
-import type { ResolvedPasswordProvider } from "./provider.js";
+import { issueSession } from "../session-cookie.js";
+import type { SignedIn } from "../session-user.js";
 import { withSessionVersion } from "../session-version.js";
-import { signedInUser } from "../session-user.js";
+import { newPassword, type InputProblem } from "./input.js";
+import type { ResolvedPasswordProvider } from "./provider.js";
 
 type ChangeProblem = InputProblem | "wrong-password" | "no-password" | "try-again";
 
 export async function changePasswordPost(ctx: RequestContext, provider: ResolvedPasswordProvider): Promise<ResponseInternal> {
-  requireCsrf(ctx);
-  const callbackUrl = formCallbackUrl(ctx) ?? ctx.origin;
-  const user = await signedInUser(ctx);
-  if (!user) return { redirect: pageUrl(ctx, ctx.config.pages.signIn, "signin", { callbackUrl }) };
+  const form = await signedInForm(ctx);
+  if ("redirect" in form) return form;
+  const { callbackUrl, signedIn } = form;
+  const { user } = signedIn;
   // Back to the form's page (an app page: the callback URL), with the code.
-  const refuse = (code: ChangeProblem): ResponseInternal => ({ redirect: pageUrl(ctx, callbackUrl, "", { error: "PasswordChange", code }) });
+  const refuse = (code: ChangeProblem): ResponseInternal => formRefusal(ctx, callbackUrl, "PasswordChange", code);
 
   if (ctx.config.rateLimit) await limitSignIn(ctx, provider.id, [user.email]);
   const adapter = ctx.config.adapter!;
@@ -47,13 +45,11 @@ export async function changePasswordPost(ctx: RequestContext, provider: Resolved
   const written = await callAdapter(adapter, "setUserPassword", user.id, await hashPassword(next.value), { previous: stored, revokeSessions: true });
   if (!written) return refuse("try-again");
   ctx.config.logger.debug("password changed", { provider: provider.id });
-  return { redirect: callbackUrl, cookies: await renewSession(ctx, user) };
+  return { redirect: callbackUrl, cookies: await renewSession(ctx, signedIn) };
 }
 
 /** This browser's session after the change: a new database row, or the same JWT carrying the new session version. */
-async function renewSession(ctx: RequestContext, user: AdapterUser): Promise<Cookie[]> {
-  if (ctx.config.session.strategy === "database") return (await createDatabaseSession(ctx, user.id)).cookies;
-  const read = await readSession(ctx);
-  const payload = read.kind === "valid" ? copyPayload(read.decoded) : { sub: user.id, email: user.email, name: user.name };
-  return (await issueSession(ctx, await withSessionVersion(ctx, user.id, payload))).cookies;
+async function renewSession(ctx: RequestContext, signedIn: SignedIn): Promise<Cookie[]> {
+  if (signedIn.strategy === "database") return (await createDatabaseSession(ctx, signedIn.user.id)).cookies;
+  return (await issueSession(ctx, await withSessionVersion(ctx, signedIn.user.id, signedIn.token))).cookies;
 }

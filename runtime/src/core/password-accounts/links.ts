@@ -30,7 +30,7 @@ export async function linkIdentifier(purpose: LinkPurpose, email: string, passwo
  * stored where the hash itself is and tells less than it, so no secret goes in
  * (and rotating the secret does not end reset links).
  */
-export async function passwordFingerprint(passwordHash: string | null): Promise<string> {
+async function passwordFingerprint(passwordHash: string | null): Promise<string> {
   if (passwordHash === null) return NO_PASSWORD;
   return (await hashToken(passwordHash, "")).slice(0, 32);
 }

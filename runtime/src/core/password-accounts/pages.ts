@@ -4,15 +4,8 @@
  * `pages.signIn`) or the built-in ones, with the query each one reads.
  */
 import type { ResponseInternal } from "../../types.js";
-import { requestedCallbackUrl } from "../callback-url.js";
 import type { RequestContext } from "../context.js";
 import { pageUrl } from "../guards.js";
-import { sameOriginUrl } from "../redirect.js";
-
-/** The callback URL the form carried, if it is one of this site's. */
-export function formCallbackUrl(ctx: RequestContext): string | undefined {
-  return sameOriginUrl(requestedCallbackUrl(ctx), ctx.origin) ?? undefined;
-}
 
 type Params = Record<string, string | undefined>;
 

@@ -21,7 +21,8 @@ import { askSignInCallback, completeSignIn } from "../sign-in.js";
 import { newPassword, submittedEmail, submittedToken } from "./input.js";
 import { linkIdentifier, takeLink } from "./links.js";
 import { countMail, requireSender, sendPasswordMail } from "./mail.js";
-import { formCallbackUrl, passwordPages } from "./pages.js";
+import { formCallbackUrl } from "../callback-url.js";
+import { passwordPages } from "./pages.js";
 import type { ResolvedPasswordProvider } from "./provider.js";
 import { issueResetLink } from "./reset-link.js";
 

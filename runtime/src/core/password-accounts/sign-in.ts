@@ -22,7 +22,7 @@ import { submittedEmail, submittedToken } from "./input.js";
 import { linkIdentifier, takeLink } from "./links.js";
 import { countMail } from "./mail.js";
 import { mailConfirmation } from "./sign-up.js";
-import { formCallbackUrl } from "./pages.js";
+import { formCallbackUrl } from "../callback-url.js";
 import type { ResolvedPasswordProvider } from "./provider.js";
 
 /** Refused with a reason the sign-in form shows (`?code=`): only ever after the right password. */
