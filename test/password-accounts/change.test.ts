@@ -4,11 +4,11 @@
  * outstanding reset link, and keeps this browser signed in. Memory adapter and
  * PostgreSQL (PGlite), a real SMTP server.
  */
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, expect, it } from "vitest";
 import type { Adapter, AuthConfig } from "@gatehouse/runtime";
 import { call, captureLogger, CookieJar, locationOf, ORIGIN, recordAdapterCalls, SECRET, storesSession } from "../helpers.js";
 import { confirmedUser, forgotPassword, nextMail, passwordProvider, post, resetPassword, sessionEmail, signIn } from "./support/flow.js";
-import { usePasswordWorld } from "./support/world.js";
+import { eachStoreAndStrategy, usePasswordWorld } from "./support/world.js";
 import { followLink, mailedLink } from "../email/support/flow.js";
 import { Nodemailer } from "@gatehouse/runtime/providers";
 
@@ -18,14 +18,15 @@ const NEW_PASSWORD = "a brand new passphrase";
 
 const world = usePasswordWorld();
 
-describe.each(["memory", "PostgreSQL (PGlite)"])("%s", (storeName) => {
-  describe.each(["jwt", "database"] as const)("%s sessions", (strategy) => {
+eachStoreAndStrategy(
+  world,
+  (adapter, strategy) => ({ secret: SECRET, trustHost: true, logger: captureLogger().logger, adapter, session: { strategy }, providers: [passwordProvider(world.mail)] }),
+  (current) => {
     let adapter: Adapter;
     let config: AuthConfig;
 
-    beforeEach(async () => {
-      adapter = await world.stores.stores.find((s) => s.name === storeName)!.fresh();
-      config = { secret: SECRET, trustHost: true, logger: captureLogger().logger, adapter, session: { strategy }, providers: [passwordProvider(world.mail)] };
+    beforeEach(() => {
+      ({ adapter, config } = current());
     });
 
     function change(jar: CookieJar, currentPassword: string, password: string) {
@@ -108,5 +109,5 @@ describe.each(["memory", "PostgreSQL (PGlite)"])("%s", (storeName) => {
       await signIn(config, again, ADA, PASSWORD);
       expect(await sessionEmail(config, again)).toBe(ADA);
     });
-  });
-});
+  },
+);

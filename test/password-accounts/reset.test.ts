@@ -9,7 +9,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { Adapter, AuthConfig } from "@gatehouse/runtime";
 import { call, captureLogger, CookieJar, locationOf, ORIGIN, recordAdapterCalls, SECRET, setCookies, storesSession } from "../helpers.js";
 import { confirmedUser, forgotPassword, nextMail, passwordProvider, post, resetPassword, sessionEmail, signIn } from "./support/flow.js";
-import { usePasswordWorld } from "./support/world.js";
+import { eachStoreAndStrategy, usePasswordWorld } from "./support/world.js";
 import { Passkey } from "@gatehouse/runtime/providers";
 import { fetchOptions } from "../webauthn/support/flow.js";
 
@@ -19,15 +19,16 @@ const NEW_PASSWORD = "a brand new passphrase";
 
 const world = usePasswordWorld();
 
-describe.each(["memory", "PostgreSQL (PGlite)"])("%s", (storeName) => {
-  describe.each(["jwt", "database"] as const)("%s sessions", (strategy) => {
+eachStoreAndStrategy(
+  world,
+  (adapter, strategy) => ({ secret: SECRET, trustHost: true, logger: captureLogger().logger, adapter, session: { strategy }, providers: [passwordProvider(world.mail)] }),
+  (current) => {
     let adapter: Adapter;
     let config: AuthConfig;
-    const store = () => world.stores.stores.find((s) => s.name === storeName)!;
+    const store = () => current().store;
 
-    beforeEach(async () => {
-      adapter = await store().fresh();
-      config = { secret: SECRET, trustHost: true, logger: captureLogger().logger, adapter, session: { strategy }, providers: [passwordProvider(world.mail)] };
+    beforeEach(() => {
+      ({ adapter, config } = current());
     });
 
     /** Ada with a confirmed account; returns the session jar of that sign-in. */
@@ -229,8 +230,8 @@ describe.each(["memory", "PostgreSQL (PGlite)"])("%s", (storeName) => {
         expect(world.mail.messages).toHaveLength(before);
       });
     });
-  });
-});
+  },
+);
 
 describe("a JWT a reset ended is signed out everywhere, not only on session reads", () => {
   it("it cannot ask to register a passkey for the account (the options treat it as signed out)", async () => {

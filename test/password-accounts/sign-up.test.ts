@@ -10,24 +10,28 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { Adapter, AuthConfig } from "@gatehouse/runtime";
 import { call, captureLogger, CookieJar, locationOf, ORIGIN, recordAdapterCalls, SECRET, setCookies, storesSession } from "../helpers.js";
 import { confirmedUser, confirmSignUp, nextMail, passwordProvider, post, sessionEmail, signIn, signUp } from "./support/flow.js";
-import { usePasswordWorld } from "./support/world.js";
+import { eachStoreAndStrategy, usePasswordWorld } from "./support/world.js";
 
 const ADA = "ada@example.test";
 const PASSWORD = "correct horse battery";
 
 const world = usePasswordWorld();
 
-describe.each(["memory", "PostgreSQL (PGlite)"])("%s", (storeName) => {
-  describe.each(["jwt", "database"] as const)("%s sessions", (strategy) => {
+let logs: ReturnType<typeof captureLogger>;
+
+eachStoreAndStrategy(
+  world,
+  (adapter, strategy) => {
+    logs = captureLogger();
+    return { secret: SECRET, trustHost: true, logger: logs.logger, adapter, session: { strategy }, providers: [passwordProvider(world.mail)] };
+  },
+  (current) => {
     let adapter: Adapter;
     let config: AuthConfig;
-    let logs: ReturnType<typeof captureLogger>;
-    const store = () => world.stores.stores.find((s) => s.name === storeName)!;
+    const store = () => current().store;
 
-    beforeEach(async () => {
-      adapter = await store().fresh();
-      logs = captureLogger();
-      config = { secret: SECRET, trustHost: true, logger: logs.logger, adapter, session: { strategy }, providers: [passwordProvider(world.mail)] };
+    beforeEach(() => {
+      ({ adapter, config } = current());
     });
 
     it("a sign-up mails a confirmation link and shows 'check your email'; it signs nobody in", async () => {
@@ -213,8 +217,8 @@ describe.each(["memory", "PostgreSQL (PGlite)"])("%s", (storeName) => {
         expect(writes).toEqual([]);
       });
     });
-  });
-});
+  },
+);
 
 /** Signs in with a password in a new browser; returns its jar. */
 async function confirmedUserSignIn(config: AuthConfig, email: string, password: string): Promise<CookieJar> {

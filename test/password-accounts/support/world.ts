@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe } from "vitest";
 import type { Adapter, AuthConfig } from "@gatehouse/runtime";
 import { startMailServer, type MailServer } from "../../email/support/smtp.js";
-import { openStores, type Stores } from "./stores.js";
+import { openStores, type Store, type Stores } from "./stores.js";
 
 export interface PasswordWorld {
   readonly mail: MailServer;
@@ -29,6 +29,8 @@ export function usePasswordWorld(): PasswordWorld {
 
 /** What a test of `eachStoreAndStrategy` works with, fresh before each test. */
 export interface StoreCase {
+  /** The store the adapter is on (for its own helpers, e.g. `expireLinks`). */
+  store: Store;
   adapter: Adapter;
   config: AuthConfig;
 }
@@ -47,8 +49,9 @@ export function eachStoreAndStrategy(
     describe.each(["jwt", "database"] as const)("%s sessions", (strategy) => {
       let current: StoreCase;
       beforeEach(async () => {
-        const adapter = await world.stores.stores.find((store) => store.name === storeName)!.fresh();
-        current = { adapter, config: configure(adapter, strategy) };
+        const store = world.stores.stores.find((candidate) => candidate.name === storeName)!;
+        const adapter = await store.fresh();
+        current = { store, adapter, config: configure(adapter, strategy) };
       });
       body(() => current, strategy);
     });
