@@ -113,6 +113,7 @@ function parseFlags(options: InitOptions): InitFlags {
   if (options.strategy) flags.strategy = parseStrategy(options.strategy);
   if (options.adapter) flags.adapter = parseAdapter(options.adapter);
   if (options.databaseUrl !== undefined) flags.databaseUrl = parseDatabaseUrl(options.databaseUrl);
+  if (options.accountPage !== undefined) flags.accountPage = options.accountPage;
   return flags;
 }
 
@@ -149,6 +150,7 @@ function withDefaults(flags: InitFlags, framework: Framework): InitAnswers {
     adapter,
     strategy: flags.strategy ?? defaultStrategy(adapter),
     databaseUrl: flags.databaseUrl ?? "",
+    accountPage: flags.accountPage ?? true,
   };
 }
 

@@ -12,6 +12,8 @@ export interface InitOptions {
   strategy?: string;
   adapter?: string;
   databaseUrl?: string;
+  /** false with --no-account-page; undefined when not given (asked, or on with --yes). */
+  accountPage?: boolean;
   install: boolean;
   runtime?: string;
   yes?: boolean;
@@ -31,6 +33,7 @@ Examples:
   $ npx auth-init --providers email,passkey --yes   passwordless: email links and passkeys, on PGlite
   $ npx auth-init --providers github --adapter none --strategy jwt --yes   GitHub only, no database
   $ npx auth-init --strategy jwt --adapter none --providers credentials --no-install
+  $ npx auth-init --no-account-page --yes   without the /account page
   $ npx auth-init --dry-run --yes         show every file and diff; write nothing
 
 email and passkey keep their state in a database (one-time sign-in tokens, the
@@ -46,6 +49,7 @@ export function registerInit(program: Command): void {
     .addOption(new Option("--strategy <strategy>", "session strategy (default: database with an adapter, else jwt)").choices(STRATEGIES))
     .addOption(new Option("--adapter <adapter>", "where users and sessions are stored (default: pglite; email and passkey need one, not none)").choices(ADAPTERS))
     .option("--database-url <url>", "the database's URL for --adapter postgres (DATABASE_URL) or hosted-store (HOSTED_STORE_DATABASE_URL), written to .env")
+    .option("--no-account-page", "no /account page (profile, password, sessions, sign-in methods, deletion; on by default when there is a database)")
     .option("--no-install", "do not install the dependencies (add them to package.json only)")
     .option("--runtime <spec>", "the @gatehouse/runtime dependency spec (default: this CLI's version, or its checkout's runtime)")
     .option("-y, --yes", "take the defaults for everything not given as a flag; ask nothing")
@@ -54,6 +58,8 @@ export function registerInit(program: Command): void {
     .addHelpText("after", EXAMPLES)
     .action(async function (this: Command, dir: string | undefined, options: InitOptions) {
       const { runInit } = await import("./init-flow.js");
-      await runInit(dir, options, this);
+      // Commander defaults a --no- flag to true: only a given one counts as an answer.
+      const accountPage = this.getOptionValueSource("accountPage") === "cli" ? options.accountPage : undefined;
+      await runInit(dir, { ...options, accountPage }, this);
     });
 }

@@ -131,7 +131,17 @@ export async function askInit(flags: InitFlags, framework: Framework): Promise<I
     );
     databaseUrl = url ? parseDatabaseUrl(url) : "";
   }
-  return { framework, providers, adapter, strategy, databaseUrl };
+  // The account lives in the database: without one there is no account page to offer.
+  const accountPage =
+    flags.accountPage ??
+    (adapter !== "none" &&
+      answered(
+        await p.confirm({
+          message: "Add an account page (/account: profile, password, sessions, sign-in methods, deleting the account)?",
+          initialValue: true,
+        }),
+      ));
+  return { framework, providers, adapter, strategy, databaseUrl, accountPage };
 }
 
 export function spinner(): { start(message: string): void; stop(message: string): void; error(message: string): void } {

@@ -179,7 +179,7 @@ describe("planAddProviders: email and passkey", () => {
     const result = plan([EMAIL, PASSKEY], { "src/auth.ts": CONFIG, "src/routes/signin/+page.svelte": "<SignIn provider=\"credentials\" />\n" });
     const steps = result.ok ? result.plan.nextSteps : [];
     expect(steps).toContain(
-      'Add the email sign-in form to src/routes/signin/+page.svelte: <SignIn provider="email"><label>Email <input name="email" type="email" autocomplete="email" required /></label>{#snippet submitButton()}Email me a sign-in link{/snippet}</SignIn>',
+      'Add the email sign-in form to src/routes/signin/+page.svelte: <SignIn provider="email" class="auth-secondary"><div class="auth-field"><label for="link-email">Email</label><input id="link-email" name="email" type="email" autocomplete="email" required /></div>{#snippet submitButton()}Email me a sign-in link{/snippet}</SignIn>',
     );
     expect(steps.join("\n")).toContain('Add a passkey button to src/routes/signin/+page.svelte: in the browser, `signIn("passkey", { email })` from @gatehouse/runtime/sveltekit/client signs in');
     const page = "<SignIn provider=\"email\" />\n<script>signIn('passkey', { email })</script>\n";

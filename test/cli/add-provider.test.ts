@@ -103,7 +103,7 @@ describe("auth add-provider (built binary)", () => {
       "Register the callback URL http://localhost:5173/auth/callback/google for Google at https://console.cloud.google.com/apis/credentials, then set AUTH_GOOGLE_ID and AUTH_GOOGLE_SECRET in .env.",
     );
     // auth-init's sign-in page lists the providers it knew: what to add for these.
-    expect(run.stdout).toContain('Add a GitHub button to src/routes/signin/+page.svelte: <SignIn provider="github">{#snippet submitButton()}Sign in with GitHub{/snippet}</SignIn>');
+    expect(run.stdout).toContain('Add a GitHub button to src/routes/signin/+page.svelte: <SignIn provider="github" class="auth-secondary">{#snippet submitButton()}Sign in with GitHub{/snippet}</SignIn>');
   });
 
   it("a second run changes nothing, says so, and still names the callback URLs and the keys left empty", () => {
@@ -131,7 +131,7 @@ describe("auth add-provider (built binary)", () => {
       `Register the callback URL http://localhost:5173/api/auth/callback/keycloak for Keycloak, then set AUTH_KEYCLOAK_ID, AUTH_KEYCLOAK_SECRET and AUTH_KEYCLOAK_ISSUER in .env. ${keycloak.callbackNote}`,
     );
     expect(run.stdout).not.toContain("every auth route");
-    expect(run.stdout).toContain('Add a Keycloak button to src/routes/signin.tsx: <form method="post" action="/api/auth/signin/keycloak">');
+    expect(run.stdout).toContain('Add a Keycloak button to src/routes/signin.tsx: <form method="post" action="/api/auth/signin/keycloak" class="auth-secondary">');
   });
 
   it("apple: prints the catalog's note (https on a real domain), since the callback URL printed cannot work as it is", () => {

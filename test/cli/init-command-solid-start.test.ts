@@ -33,6 +33,9 @@ const FILES = [
   "src/lib/auth-messages.ts",
   "src/routes/signout.tsx",
   "src/routes/protected.tsx",
+  "src/routes/account.tsx",
+  "src/lib/auth-field.tsx",
+  "src/lib/auth.css",
   "src/lib/server/db.ts",
 ];
 
@@ -48,6 +51,12 @@ describe("auth-init in a SolidStart app (built binary)", () => {
     }
     expect(run.stdout).toContain("updated vite.config.ts");
     expect(read(dir, "vite.config.ts")).toContain(`plugins: [solidStart({ middleware: "./src/middleware.ts" }), nitro()],`);
+    // The pages' <Title> needs a MetaProvider: the root layout of the app's Router gets one.
+    expect(run.stdout).toContain("updated src/app.tsx");
+    expect(read(dir, "src/app.tsx")).toContain(`import { MetaProvider } from "@solidjs/meta";`);
+    expect(read(dir, "src/app.tsx")).toContain(`      root={(props) => (\n        <MetaProvider>\n          <AuthHeader />\n          <>`);
+    // The fixture's document has a <title> of its own, which would hide the pages': said, and left to the user.
+    expect(run.stdout).toMatch(/kept src\/entry-server\.tsx: it has a <title> of its own, which browsers show instead of each page's <Title>/);
     expect(read(dir, "src/auth.ts")).toContain("export const authConfig: SolidAuthConfig = {");
     expect(readEnvValue(read(dir, ".env"), "AUTH_SECRET")).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(read(dir, ".gitignore")).toContain("\n.pglite/\n.gatehouse/\n");
@@ -122,7 +131,11 @@ describe("auth-init in a SolidStart app (built binary)", () => {
     const pkg = JSON.parse(read(dir, "package.json"));
     expect(pkg.name).toBe("my-app");
     expect(pkg.dependencies["@solidjs/start"]).toBe("2.0.5");
+    expect(pkg.dependencies["@solidjs/meta"]).toBe("0.29.4");
     expect(pkg.scripts.start).toBe("node --env-file=.env .output/server/index.mjs");
+    // Its app has the MetaProvider from the start (auth-init adds the header in it), and its document leaves the title to the pages.
+    expect(run.stdout).not.toMatch(/kept src\/app\.tsx|entry-server/);
+    expect(read(dir, "src/app.tsx")).toContain("<MetaProvider>\n          <AuthHeader />\n          <Title>my-app</Title>");
     expect(read(dir, "vite.config.ts")).toContain(`solidStart({ middleware: "./src/middleware.ts" })`);
     for (const path of [...FILES, "src/app.tsx", "src/entry-server.tsx", ".gitignore"]) expect(existsSync(join(dir, path))).toBe(true);
     expect(run.stdout).toContain("`npm run build`, then `npm run start` (it reads .env)");
@@ -145,10 +158,12 @@ describe.runIf(hasScript)("auth-init on a terminal in an empty folder", () => {
       { when: "Sign in with", keys: "\r" },
       { when: "Where should users and sessions be stored?", keys: "\r" },
       { when: "Session strategy", keys: "\r" },
+      { when: "Add an account page", keys: "\r" },
     ], {}, 30_000);
     expect(run.output).toContain("SvelteKit");
     expect(run.code).toBe(0);
     expect(JSON.parse(read(dir, "package.json")).dependencies["@solidjs/start"]).toBe("2.0.5");
     expect(existsSync(join(dir, "src/routes/api/auth/[...solidauth].ts"))).toBe(true);
+    expect(existsSync(join(dir, "src/routes/account.tsx"))).toBe(true);
   });
 });

@@ -31,8 +31,8 @@ describe("auth-init (built binary)", () => {
     const run = init(["--yes", "--no-install", ...RUNTIME], dir);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
-    const pages = ["src/routes/signin/+page.svelte", "src/routes/signup/+page.svelte", "src/routes/forgot-password/+page.svelte", "src/routes/reset-password/+page.svelte"];
-    for (const path of ["src/auth.ts", "src/hooks.server.ts", ...pages, "src/lib/auth-messages.ts", "src/lib/server/db.ts"]) {
+    const pages = ["src/routes/signin/+page.svelte", "src/routes/signup/+page.svelte", "src/routes/forgot-password/+page.svelte", "src/routes/reset-password/+page.svelte", "src/routes/account/+page.svelte"];
+    for (const path of ["src/auth.ts", "src/hooks.server.ts", ...pages, "src/lib/auth-messages.ts", "src/lib/auth.css", "src/lib/AuthField.svelte", "src/lib/server/db.ts"]) {
       expect(run.stdout).toContain(`created ${path}`);
       expect(existsSync(join(dir, path))).toBe(true);
     }
@@ -48,6 +48,20 @@ describe("auth-init (built binary)", () => {
     expect(run.stdout).toContain("Next steps:");
     expect(run.stdout).toContain("http://localhost:5173/signup");
     expect(run.stdout).toContain("In development, with AUTH_EMAIL_SERVER empty, the link is printed on the dev server's console (and kept in .gatehouse/mail/)");
+  });
+
+  it("--no-account-page: no /account page, sign-in lands on the home page; a later run without the flag adds the page and keeps the rest", () => {
+    const dir = app();
+    const run = init(["--yes", "--no-install", "--no-account-page", ...RUNTIME], dir);
+    expect(run.code, run.stderr).toBe(0);
+    expect(existsSync(join(dir, "src/routes/account"))).toBe(false);
+    expect(read(dir, "src/routes/signin/+page.svelte")).toContain("?? '/')");
+    expect(run.stdout).not.toContain("/account");
+    // Asked for later: the page comes; the pages already written stay as they are (kept, with a message).
+    const again = init(["--yes", "--no-install", ...RUNTIME], dir);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain("created src/routes/account/+page.svelte");
+    expect(again.stdout).toMatch(/kept src\/routes\/signin\/\+page\.svelte: .*differs from what auth-init writes/);
   });
 
   it("a second run changes nothing (the secret included) and says so", () => {
@@ -166,7 +180,7 @@ describe("auth-init (built binary)", () => {
     const run = init(["--yes", "--no-install", ...RUNTIME, "--providers", "password,keycloak"], dir);
     expect(run.code, run.stderr).toBe(0);
     expect(read(dir, "src/auth.ts")).toContain("import { Password, Keycloak } from '@gatehouse/runtime/providers';");
-    expect(read(dir, "src/routes/signin/+page.svelte")).toContain('<SignIn provider="keycloak" {redirectTo}>');
+    expect(read(dir, "src/routes/signin/+page.svelte")).toContain('<SignIn provider="keycloak" {redirectTo} class="auth-secondary">');
     for (const file of [".env", ".env.example"]) expect(read(dir, file)).toMatch(/\nAUTH_KEYCLOAK_ID=\nAUTH_KEYCLOAK_SECRET=\nAUTH_KEYCLOAK_ISSUER=\n$/);
     expect(run.stdout).toContain("1. Register the callback URL http://localhost:5173/auth/callback/keycloak for Keycloak, then set AUTH_KEYCLOAK_ID, AUTH_KEYCLOAK_SECRET and AUTH_KEYCLOAK_ISSUER in .env. Enter it as a valid redirect URI");
     // Until the issuer is set only Keycloak's own sign-in refuses; passwords work meanwhile.
@@ -280,11 +294,31 @@ describe.runIf(hasScript)("auth-init on a terminal asks what the flags leave ope
       { when: "Sign in with", keys: "\r" },
       { when: "Where should users and sessions be stored?", keys: "\r" },
       { when: "Session strategy", keys: "\r" },
+      { when: "Add an account page", keys: "\r" },
     ], {}, 30_000);
-    expect(run.answered).toBe(3);
+    expect(run.answered).toBe(4);
     expect(run.code).toBe(0);
     expect(read(dir, "src/auth.ts")).toContain("strategy: 'database'");
     expect(existsSync(join(dir, "src/lib/server/db.ts"))).toBe(true);
+    // The account page is on by default, and sign-in lands there.
+    expect(existsSync(join(dir, "src/routes/account/+page.svelte"))).toBe(true);
+    expect(read(dir, "src/routes/signin/+page.svelte")).toContain("?? '/account'");
+  });
+
+  it("no to the account page: none is written, and sign-in lands on the home page", async () => {
+    const dir = app();
+    const run = await onTerminal(authInitBin, ["--no-install", ...RUNTIME], dir, [
+      { when: "Sign in with", keys: "\r" },
+      { when: "Where should users and sessions be stored?", keys: "\r" },
+      { when: "Session strategy", keys: "\r" },
+      // clack's confirm: the arrow moves to "No".
+      { when: "Add an account page", keys: "\u001b[C\r" },
+    ], {}, 30_000);
+    expect(run.answered).toBe(4);
+    expect(run.code, run.output).toBe(0);
+    expect(existsSync(join(dir, "src/routes/account"))).toBe(false);
+    expect(read(dir, "src/routes/signin/+page.svelte")).toContain("?? '/'");
+    expect(run.output).not.toContain("/account is the user's account page");
   });
 
   it("the hosted store, chosen from the list, asks for HOSTED_STORE_DATABASE_URL and writes it to .env", async () => {
@@ -295,8 +329,9 @@ describe.runIf(hasScript)("auth-init on a terminal asks what the flags leave ope
       { when: "Where should users and sessions be stored?", keys: `${down}${down}${down}\r` },
       { when: "Session strategy", keys: "\r" },
       { when: "HOSTED_STORE_DATABASE_URL (leave empty to fill in .env later)", keys: "postgres://app:pw@127.0.0.1:5432/store\r" },
+      { when: "Add an account page", keys: "\r" },
     ], {}, 30_000);
-    expect(run.answered).toBe(4);
+    expect(run.answered).toBe(5);
     expect(run.code, run.output).toBe(0);
     expect(readEnvValue(read(dir, ".env"), "HOSTED_STORE_DATABASE_URL")).toBe("postgres://app:pw@127.0.0.1:5432/store");
     expect(read(dir, "src/lib/server/db.ts")).toContain("HostedStoreAdapter(store)");
@@ -311,8 +346,9 @@ describe.runIf(hasScript)("auth-init on a terminal asks what the flags leave ope
       { when: "Sign in with", keys: `${down.repeat(github)} \r` },
       { when: "Where should users and sessions be stored?", keys: "\r" },
       { when: "Session strategy", keys: "\r" },
+      { when: "Add an account page", keys: "\r" },
     ], {}, 30_000);
-    expect(run.answered).toBe(3);
+    expect(run.answered).toBe(4);
     expect(run.code, run.output).toBe(0);
     const question = run.output.slice(run.output.indexOf("Where should users and sessions be stored?"), run.output.indexOf("Session strategy"));
     expect(question).toContain('password needs a database (Email and password keeps the accounts and their password hashes there), so "No database" is not offered');
@@ -336,8 +372,9 @@ describe.runIf(hasScript)("auth-init on a terminal asks what the flags leave ope
     ], {}, 30_000);
     expect(run.answered).toBe(2);
     expect(run.code, run.output).toBe(0);
-    // No session question without a database: JWT.
+    // No session question without a database: JWT; and no account page to offer.
     expect(run.output).not.toContain("Session strategy");
+    expect(run.output).not.toContain("Add an account page");
     const config = read(dir, "src/auth.ts");
     expect(config).toContain("import { GitHub } from '@gatehouse/runtime/providers';");
     expect(config).toContain("strategy: 'jwt'");
@@ -352,8 +389,9 @@ describe.runIf(hasScript)("auth-init on a terminal asks what the flags leave ope
       { when: "Sign in with", keys: `${down.repeat(email)} \r` },
       { when: "Where should users and sessions be stored?", keys: "\r" },
       { when: "Session strategy", keys: "\r" },
+      { when: "Add an account page", keys: "\r" },
     ], {}, 30_000);
-    expect(run.answered).toBe(3);
+    expect(run.answered).toBe(4);
     expect(run.code, run.output).toBe(0);
     // The multiselect shows what email needs next to it.
     expect(run.output).toContain("a sign-in link by mail: AUTH_EMAIL_SERVER, AUTH_EMAIL_FROM; needs a database");

@@ -12,6 +12,7 @@ import { packageTemplates } from "../../src/engine/templates.js";
 import { detect, DETECT_PATHS } from "../../src/generators/detect.js";
 import type { InitAnswers } from "../../src/generators/init/answers.js";
 import { initPaths, layoutFor, planInit, type InitInput } from "../../src/generators/init/plan.js";
+import { solidStart } from "../../src/generators/init/solid-start.js";
 import { packageName, planSolidStartApp } from "../../src/generators/init/solid-start-app.js";
 import type { Plan } from "../../src/plan/plan.js";
 import { root } from "./support/cli.js";
@@ -25,9 +26,17 @@ const MAIL_KEYS =
 
 type Version = "v2" | "v1";
 
-function fixture(version: Version, overrides: Record<string, string | null> = {}): ProjectSnapshot {
+const ENTRY_SERVER = "src/entry-server.tsx";
+const TITLE_LINE = /^[ \t]*<title>.*<\/title>\n/m;
+
+/**
+ * The fixture app, with its document's own <title> taken out (the pages' <Title> would be
+ * hidden behind it, which auth-init reports: see "a <title> in src/entry-server.tsx"); `titled` keeps it.
+ */
+function fixture(version: Version, overrides: Record<string, string | null> = {}, { titled = false } = {}): ProjectSnapshot {
   const project = readProject(join(root, `test/cli/fixtures/solid-start-${version}`), [...DETECT_PATHS, ...initPaths("solid-start")]);
-  return { ...project, files: { ...project.files, ...overrides } };
+  const document = project.files[ENTRY_SERVER]!;
+  return { ...project, files: { ...project.files, [ENTRY_SERVER]: titled ? document : document.replace(TITLE_LINE, ""), ...overrides } };
 }
 
 /** The plan as init-flow makes it: the major detected from package.json, on Node 20. */
@@ -139,9 +148,11 @@ describe("planInit for SolidStart", () => {
     const csrf = `<input type="hidden" name="csrfToken" value={csrfToken() ?? ""} />`;
     const signIn = after(p, "src/routes/signin.tsx")!;
     expect(signIn).toContain(`<form method="post" action="/api/auth/callback/password">\n        ${csrf}`);
+    // Labels are elements of their own (Solid's JSX drops the space between a label's text and its input).
+    expect(signIn).toContain(`<AuthField id="signin-password" label="Password" name="password" type="password" autocomplete="current-password" required />`);
     // The link mailed at sign-up opens the page with ?email=&confirm=: the form sends the token back with the password.
     expect(signIn).toContain(`<Show when={confirm()}>{(token) => <input type="hidden" name="confirm" value={token()} />}</Show>`);
-    expect(signIn).toContain(`<a href="/forgot-password">Forgot your password?</a>`);
+    expect(signIn).toContain(`<p class="auth-links">\n        <a href="/forgot-password">Forgot your password?</a>`);
     expect(signIn).toContain(`No account yet? <a href="/signup">Sign up</a>`);
     expect(signIn).toContain(`if (type === "CredentialsSignin") return signInMessage(code);`);
     expect(signIn).toContain(`import { signInMessage } from "../lib/auth-messages";`);
@@ -150,13 +161,18 @@ describe("planInit for SolidStart", () => {
 
     const signUp = after(p, "src/routes/signup.tsx")!;
     expect(signUp).toContain(`<form method="post" action="/api/auth/signup">\n        ${csrf}`);
-    expect(signUp).toContain(`<Show when={text("code")}>{(code) => <p role="alert">{signUpMessage(code())}</p>}</Show>`);
-    expect(signUp).toContain(`minlength={MIN_PASSWORD_LENGTH} maxlength={MAX_PASSWORD_LENGTH} required />`);
+    // A message about a field goes under it; one about the whole form above the form.
+    expect(signUp).toContain(`return code ? signUpMessage(code) : undefined;`);
+    expect(signUp).toContain(`error={errorFor("email")} />`);
+    expect(signUp).toContain(`          error={errorFor("password")}\n        />`);
+    expect(signUp).toContain(`<Show when={errorFor()}>\n        {(error) => (\n          <div class="auth-alert" role="alert">`);
+    expect(signUp).toContain(`          minlength={MIN_PASSWORD_LENGTH}\n          maxlength={MAX_PASSWORD_LENGTH}\n          required\n`);
     const forgot = after(p, "src/routes/forgot-password.tsx")!;
     expect(forgot).toContain(`<form method="post" action="/api/auth/forgot-password">\n        ${csrf}`);
-    expect(forgot).toContain(`<Show when={text("code")}>{(code) => <p role="alert">{resetMessage(code())}</p>}</Show>`);
+    expect(forgot).toContain(`return code ? resetMessage(code) : undefined;`);
+    expect(forgot).toContain(`<AuthField id="forgot-email" label="Email" name="email" type="email" autocomplete="username" required error={errorFor("email")} />`);
     const reset = after(p, "src/routes/reset-password.tsx")!;
-    expect(reset).toContain(`<form method="post" action="/api/auth/reset-password">\n              ${csrf}`);
+    expect(reset).toContain(`<form method="post" action="/api/auth/reset-password">\n            ${csrf}`);
     expect(reset).toContain(`<input type="hidden" name="token" value={token()} />`);
     expect(reset).toContain(`<input type="hidden" name="email" value={text("email") ?? ""} />`);
     // Plain forms, no server actions of the app's own: the handler checks the token and does the work.
@@ -222,9 +238,11 @@ describe("planInit for SolidStart", () => {
     expect(config).toMatch(/ {4}Password\(\{ developmentMail: dev \}\),\n {4}Keycloak,\n {2}\],/);
     const signIn = after(p, "src/routes/signin.tsx")!;
     expect(signIn).toContain(
-      `<form method="post" action="/api/auth/signin/keycloak">\n        <input type="hidden" name="csrfToken" value={csrfToken() ?? ""} />\n        <input type="hidden" name="callbackUrl" value={callbackUrl()} />\n        <button type="submit">Sign in with Keycloak</button>\n      </form>`,
+      `<form method="post" action="/api/auth/signin/keycloak" class="auth-secondary">\n        <input type="hidden" name="csrfToken" value={csrfToken() ?? ""} />\n        <input type="hidden" name="callbackUrl" value={callbackUrl()} />\n        <button type="submit">Sign in with Keycloak</button>\n      </form>`,
     );
     expect(signIn).toContain(`if (type === "OAuthAccountNotLinked")`);
+    // After the password form, an "or", and the provider buttons outlined: a second choice.
+    expect(signIn).toContain(`<p class="auth-or">or</p>`);
     // The button auth add-provider suggests for a provider added later is this one.
     expect(signIn.replace(/\n\s*/g, "")).toContain(layoutFor("solid-start").signInButton({ id: "keycloak", name: "Keycloak" }));
     expect(after(p, ".env")).toBe(`AUTH_SECRET="${SECRET}"\n${MAIL_KEYS}AUTH_KEYCLOAK_ID=\nAUTH_KEYCLOAK_SECRET=\nAUTH_KEYCLOAK_ISSUER=\n`);
@@ -301,6 +319,153 @@ describe("planInit for SolidStart", () => {
     expect(p.kept[0]!.reason).toContain('add `plugins: ["./src/lib/server/startup-checks.ts"]` to it');
   });
 
+  it("every page: the stylesheet, a card (main.auth), a <Title>; the field component and the account page only where used", () => {
+    const routes = (p: Plan) => paths(p).filter((path) => path.startsWith("src/routes/") && path.endsWith(".tsx"));
+    const all = plan(fixture("v2"), { providers: ["password", "email", "passkey", "github"] });
+    expect(routes(all).sort()).toEqual(
+      ["account", "forgot-password", "protected", "reset-password", "signin", "signout", "signup"].map((name) => `src/routes/${name}.tsx`),
+    );
+    const titles: Record<string, string> = {};
+    for (const path of routes(all)) {
+      const page = after(all, path)!;
+      expect(page, path).toContain(`import { Title } from "@solidjs/meta";`);
+      expect(page, path).toContain(`import "../lib/auth.css";`);
+      expect(page, path).toMatch(/<main class="auth( auth-wide)?">/);
+      titles[path] = /<Title>(.*)<\/Title>/.exec(page)![1]!;
+    }
+    expect(titles).toEqual({
+      "src/routes/account.tsx": "Your account",
+      "src/routes/forgot-password.tsx": "Forgot your password?",
+      "src/routes/protected.tsx": "Protected",
+      "src/routes/reset-password.tsx": "Choose a new password",
+      "src/routes/signin.tsx": "Sign in",
+      "src/routes/signout.tsx": "Sign out",
+      "src/routes/signup.tsx": "Sign up",
+    });
+    expect(paths(all)).toEqual(expect.arrayContaining(["src/lib/auth-field.tsx", "src/lib/auth.css", "src/lib/auth-messages.ts"]));
+    // No account page: no route, and sign-in lands on the home page.
+    const noAccount = plan(fixture("v2"), { accountPage: false });
+    expect(paths(noAccount)).not.toContain("src/routes/account.tsx");
+    expect(paths(noAccount)).toContain("src/lib/auth-field.tsx");
+    expect(after(noAccount, "src/routes/signin.tsx")).toContain(`typeof params.callbackUrl === "string" ? params.callbackUrl : "/");`);
+    expect(after(noAccount, "src/routes/protected.tsx")).not.toContain("/account");
+    expect(after(noAccount, "src/lib/session.ts")).not.toContain("requireAccount");
+    // OAuth only, no database: no fields, no account, no messages; the stylesheet still.
+    const oauth = plan(fixture("v2"), { providers: ["github"], adapter: "none", strategy: "jwt" });
+    expect(paths(oauth).filter((path) => /auth-field|account|auth-messages/.test(path))).toEqual([]);
+    expect(paths(oauth)).toContain("src/lib/auth.css");
+    expect(after(oauth, "src/routes/signin.tsx")).not.toMatch(/AuthField|auth-or/);
+    // OAuth with a database: the account page, with its field component and messages.
+    const linked = plan(fixture("v2"), { providers: ["github"] });
+    expect(paths(linked)).toEqual(expect.arrayContaining(["src/routes/account.tsx", "src/lib/auth-field.tsx", "src/lib/auth-messages.ts"]));
+    expect(after(linked, "src/routes/signin.tsx")).not.toMatch(/AuthField|auth-or/);
+  });
+
+  it("the field component: label for the input, hint and error tied to it (aria-describedby, aria-invalid) only when present", () => {
+    const field = after(plan(fixture("v2")), "src/lib/auth-field.tsx")!;
+    expect(field).toContain(`const [own, input] = splitProps(props, ["id", "label", "hint", "error"]);`);
+    expect(field).toContain(`<label for={own.id}>{own.label}</label>`);
+    expect(field).toContain(`<input id={own.id} {...input} aria-invalid={own.error ? "true" : undefined} aria-describedby={describedBy()} />`);
+    expect(field).toContain('const describedBy = () => [own.hint ? `${own.id}-hint` : "", own.error ? `${own.id}-error` : ""].filter(Boolean).join(" ") || undefined;');
+    expect(field).toContain('<p class="auth-field-error" id={`${own.id}-error`} role="alert">');
+  });
+
+  it("the sign-in page: an \"or\" before each way after the first, the later ones outlined (auth-secondary); inputs with ids of their own", () => {
+    const page = (providers: string[]) => after(plan(fixture("v2"), { providers }), "src/routes/signin.tsx")!;
+    const all = page(["password", "email", "passkey", "github"]);
+    expect(all.match(/<p class="auth-or">or<\/p>/g)).toHaveLength(3);
+    expect(all).toContain(`<form method="post" action="/api/auth/signin/email" class="auth-secondary">`);
+    expect(all).toContain(`<button type="submit" class="auth-secondary">Sign in with a passkey</button>`);
+    expect(all).toContain(`error={passkeyFailed() ? "Could not sign in with a passkey. Try again." : undefined}`);
+    const ids = [...all.matchAll(/<AuthField\s+id="([^"]+)"/g)].map((m) => m[1]);
+    expect(ids).toEqual(["signin-email", "signin-password", "link-email", "passkey-email"]);
+    // The first way in is the main one.
+    const emailFirst = page(["email", "passkey"]);
+    expect(emailFirst.match(/auth-or/g)).toHaveLength(1);
+    expect(emailFirst).toContain(`<form method="post" action="/api/auth/signin/email">`);
+    expect(emailFirst).toContain(`<button type="submit" class="auth-secondary">Sign in with a passkey</button>`);
+    expect(page(["github"])).not.toContain("auth-or");
+    expect(page(["github"])).toContain(`<form method="post" action="/api/auth/signin/github" class="auth-secondary">`);
+    // The form auth add-provider suggests for email added later: this page's field, in plain markup (a page may not import AuthField), outlined as a later way in.
+    expect(layoutFor("solid-start").signInButton({ id: "email", name: "Email link", type: "email" })).toContain(
+      `<form method="post" action="/api/auth/signin/email" class="auth-secondary"><input type="hidden" name="csrfToken" value={csrfToken() ?? ""} /><input type="hidden" name="callbackUrl" value={callbackUrl()} /><div class="auth-field"><label for="link-email">Email</label><input id="link-email" name="email" type="email" autocomplete="email" required /></div>`,
+    );
+  });
+
+  it("sign-in without a destination lands on /account; the protected page links to it", () => {
+    const p = plan(fixture("v2"));
+    expect(after(p, "src/routes/signin.tsx")).toContain(`typeof params.callbackUrl === "string" ? params.callbackUrl : "/account");`);
+    for (const page of ["signup", "forgot-password", "reset-password"]) expect(after(p, `src/routes/${page}.tsx`), page).toContain(`value={text("callbackUrl") ?? "/account"}`);
+    expect(after(p, "src/routes/protected.tsx")).toContain(`<a href="/account">Your account</a>`);
+  });
+
+  it("the account page: loaded by a server query that sends visitors without a session to sign in; every form posts to the handler with the CSRF token", () => {
+    const p = plan(fixture("v2"), { providers: ["password", "passkey", "github"] });
+    const session = after(p, "src/lib/session.ts")!;
+    expect(session).toContain(`import { getAccount, getSession } from "@gatehouse/runtime/solid-start";`);
+    expect(session).toContain("export const requireAccount = query(async (path: string) => {\n  \"use server\";\n  const account = await getAccount(getRequestEvent()!, authConfig);");
+    expect(session).toContain("if (!account) throw redirect(`/signin?${new URLSearchParams({ callbackUrl: path })}`);");
+    const page = after(p, "src/routes/account.tsx")!;
+    expect(page).toContain(`const account = createAsync(() => requireAccount("/account"), { deferStream: true });`);
+    const actions = [...page.matchAll(/<form method="post" action=\{?["`]([^"`]+)["`]\}?/g)].map((m) => m[1]);
+    expect(actions).toEqual([
+      "/api/auth/update-profile",
+      "/api/auth/forgot-password",
+      "/api/auth/change-password",
+      "/api/auth/revoke-session",
+      "/api/auth/revoke-other-sessions",
+      "/api/auth/remove-passkey",
+      "/api/auth/rename-passkey",
+      "/api/auth/unlink-account",
+      "/api/auth/signin/${linkable.provider}",
+      "/api/auth/delete-account",
+    ]);
+    // Each form carries the token, right after its opening tag.
+    expect(page.match(/<form method="post"[^>]*>\n\s*<input type="hidden" name="csrfToken" value=\{csrfToken\(\) \?\? ""\} \/>/g)).toHaveLength(actions.length);
+    expect(page).toContain(`<input type="hidden" name="callbackUrl" value={back("linked")} />`);
+    expect(page).toContain(`await signIn("passkey", { action: "register", redirectTo: back("passkey-added") });`);
+    // One date format on the server and in the browser.
+    expect(page).toContain(`new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });`);
+    expect(page).toContain("const when = (iso: string) => `${format.format(new Date(iso))} UTC`;");
+    // What it says comes from auth-messages (fixed text per code).
+    expect(page).toContain(`import { accountMessage, doneMessage, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../lib/auth-messages";`);
+    // No passwords, no passkeys, no OAuth: none of their sections.
+    const emailOnly = after(plan(fixture("v2"), { providers: ["email"] }), "src/routes/account.tsx")!;
+    expect(emailOnly).not.toMatch(/change-password|forgot-password|passkey|signin\/|unlink|MIN_PASSWORD_LENGTH|signIn/);
+    expect(emailOnly).toContain(`import { accountMessage, doneMessage } from "../lib/auth-messages";`);
+    expect(emailOnly).toContain("/api/auth/delete-account");
+  });
+
+  it("src/app.tsx: the Router's root gets the MetaProvider the pages' <Title> needs; once only; @solidjs/meta is a page dependency", () => {
+    for (const version of ["v2", "v1"] as const) {
+      const p = plan(fixture(version));
+      expect(after(p, "src/app.tsx"), version).toContain(`import { MetaProvider } from "@solidjs/meta";`);
+      expect(after(p, "src/app.tsx"), version).toContain(`      root={(props) => (\n        <MetaProvider>\n          <AuthHeader />\n          <>\n            <nav>`);
+      expect(after(p, "src/app.tsx"), version).toContain(`import { AuthHeader } from "./lib/auth-header";`);
+      expect(plan(applied(fixture(version), p)).changes, version).toEqual([]);
+    }
+    expect(solidStart().dependencies!()).toEqual({ "@solidjs/meta": "^0.29.4" });
+  });
+
+  it("src/app.tsx it cannot edit, or none: kept, with what to add by hand", () => {
+    const own = `import { Router } from "@solidjs/router";\nimport { FileRoutes } from "@solidjs/start/router";\nimport Layout from "./layout";\n\nexport default () => <Router root={Layout}><FileRoutes /></Router>;\n`;
+    const p = plan(fixture("v2", { "src/app.tsx": own }));
+    expect(paths(p)).not.toContain("src/app.tsx");
+    expect(p.kept).toEqual([{ path: "src/app.tsx", reason: expect.stringMatching(/^its <Router>'s root is `Layout`, not an inline function: wrap what your app's root layout returns in <MetaProvider>.*; and put <AuthHeader \/> from \.\/lib\/auth-header at its top$/) }]);
+    expect(plan(fixture("v2", { "src/app.tsx": null })).kept).toEqual([{ path: "src/app.tsx", reason: expect.stringContaining("no src/app.tsx found: wrap your app's root layout in <MetaProvider>") }]);
+  });
+
+  it("a <title> in src/entry-server.tsx (browsers show it instead of the pages'): kept, with what to do; it stays said until it is gone", () => {
+    const p = plan(fixture("v2", {}, { titled: true }));
+    const said = {
+      path: ENTRY_SERVER,
+      reason: "it has a <title> of its own, which browsers show instead of each page's <Title>: remove it, and give the app its default title with <Title> from @solidjs/meta in src/app.tsx's root layout",
+    };
+    expect(p.kept).toEqual([said]);
+    expect(paths(p)).not.toContain(ENTRY_SERVER);
+    expect(plan(applied(fixture("v2", {}, { titled: true }), p)).kept).toEqual([said]);
+  });
+
   it("--framework solid-start without @solidjs/start in package.json: the config files say which major", () => {
     const project = fixture("v1");
     const p = plan(project, {}, { frameworkMajor: undefined });
@@ -325,6 +490,7 @@ describe("planSolidStartApp (an empty folder)", () => {
     const pkg = JSON.parse(after(app, "package.json")!);
     expect(pkg.name).toBe("my-app");
     expect(pkg.dependencies).toEqual({
+      "@solidjs/meta": "0.29.4",
       "@solidjs/router": "0.16.3",
       "@solidjs/start": "2.0.5",
       nitro: "3.0.260610-beta",
@@ -334,10 +500,16 @@ describe("planSolidStartApp (an empty folder)", () => {
     expect(detect(project).frameworks).toEqual([{ id: "solid-start", major: 2 }]);
   });
 
-  it("auth-init then registers its middleware and adds the start script", () => {
+  it("auth-init then registers its middleware and adds the start script; its app has the MetaProvider already (the header goes in it), and no <title> of its own", () => {
     const p = plan(project);
     expect(after(p, "vite.config.ts")).toContain(`solidStart({ middleware: "./src/middleware.ts" })`);
     expect(JSON.parse(after(p, "package.json")!).scripts.start).toBe(START);
+    expect(after(p, "src/app.tsx")).toContain(`<MetaProvider>\n          <AuthHeader />\n          <Title>my-app</Title>`);
+    expect(p.kept).toEqual([]);
+    expect(after(app, "src/app.tsx")).toContain(`<MetaProvider>\n          <Title>my-app</Title>\n          <Suspense>{props.children}</Suspense>\n        </MetaProvider>`);
+    expect(after(app, "src/entry-server.tsx")).not.toContain("<title>");
+    // The pinned version is in the range auth-init adds to an app without it.
+    expect(solidStart().dependencies!()["@solidjs/meta"]).toBe(`^${JSON.parse(after(app, "package.json")!).dependencies["@solidjs/meta"]}`);
   });
 
   it("package names: lowercase, npm's characters only", () => {

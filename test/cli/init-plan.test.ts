@@ -105,7 +105,7 @@ describe("planInit for SvelteKit", () => {
     const steps = plan().nextSteps;
     expect(steps).toEqual([
       "password needs a database (Email and password keeps the accounts and their password hashes there): it uses the embedded PGlite database (.pglite/, created on the app's first start).",
-      "Start the app with `npm run dev` and open http://localhost:5173/signup; http://localhost:5173/protected shows who is signed in.",
+      "Start the app with `npm run dev` and open http://localhost:5173/signup; http://localhost:5173/protected shows who is signed in, and http://localhost:5173/account is the user's account page.",
       expect.stringMatching(MAIL_STEP),
       expect.stringMatching(/^For production: /),
     ]);
@@ -226,22 +226,31 @@ describe("planInit for SvelteKit", () => {
     const signUp = after(p, "src/routes/signup/+page.svelte")!;
     expect(signUp).toContain('<form method="POST" action="/auth/signup">');
     expect(signUp).toContain("import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, signUpMessage } from '$lib/auth-messages';");
-    expect(signUp).toContain("{#if code}<p role=\"alert\">{signUpMessage(code)}</p>{/if}");
-    expect(signUp).toContain('<input name="password" type="password" autocomplete="new-password" minlength={MIN_PASSWORD_LENGTH} maxlength={MAX_PASSWORD_LENGTH} required />');
+    // A message about a field goes under it (AuthField), one about the whole form above the form.
+    expect(signUp).toContain("const message = $derived(code ? signUpMessage(code) : undefined);");
+    expect(signUp).toContain('{#if message && !message.field}<div class="auth-alert" role="alert">{message.text}</div>{/if}');
+    expect(signUp).toContain("error={fieldError('email')}");
+    expect(signUp).toMatch(/<AuthField\n\t\t\tid="signup-password"[^>]*name="password"\n\t\t\ttype="password"\n\t\t\tautocomplete="new-password"\n\t\t\tminlength=\{MIN_PASSWORD_LENGTH\}\n\t\t\tmaxlength=\{MAX_PASSWORD_LENGTH\}\n\t\t\trequired\n\t\t\terror=\{fieldError\('password'\)\}/);
     expect(signUp).toContain('<input type="hidden" name="callbackUrl" value={callbackUrl} />');
     expect(signUp).toContain('<a href="/signin">Sign in</a>');
 
     const forgot = after(p, "src/routes/forgot-password/+page.svelte")!;
     expect(forgot).toContain('<form method="POST" action="/auth/forgot-password">');
-    expect(forgot).toContain("{#if code}<p role=\"alert\">{resetMessage(code)}</p>{/if}");
-    expect(forgot).toContain('<label>Email <input name="email" type="email" autocomplete="username" required /></label>');
+    expect(forgot).toContain('{#if message && !message.field}<div class="auth-alert" role="alert">{message.text}</div>{/if}');
+    expect(forgot).toContain('<AuthField id="forgot-email" label="Email" name="email" type="email" autocomplete="username" required');
 
     const reset = after(p, "src/routes/reset-password/+page.svelte")!;
     expect(reset).toContain('<form method="POST" action="/auth/reset-password">');
     // The mailed link's email and token go back with the new password.
     expect(reset).toContain('<input type="hidden" name="email" value={email} />');
     expect(reset).toContain('<input type="hidden" name="token" value={token} />');
-    expect(reset).toContain('<input name="password" type="password" autocomplete="new-password" minlength={MIN_PASSWORD_LENGTH} maxlength={MAX_PASSWORD_LENGTH} required />');
+    expect(reset).toMatch(/id="reset-password"[^>]*name="password"\n\t+type="password"\n\t+autocomplete="new-password"\n\t+minlength=\{MIN_PASSWORD_LENGTH\}\n\t+maxlength=\{MAX_PASSWORD_LENGTH\}\n\t+required/);
+    // Every page has a title, the shared stylesheet and the card.
+    for (const page of [signUp, forgot, reset]) {
+      expect(page).toMatch(/<svelte:head><title>[^<]+<\/title><\/svelte:head>/);
+      expect(page).toContain("import '$lib/auth.css';");
+      expect(page).toContain('<main class="auth">');
+    }
     expect(reset).toContain('<a href="/forgot-password">Ask for one</a>');
 
     // Text from the URL is shown only through the fixed messages.
@@ -251,15 +260,18 @@ describe("planInit for SvelteKit", () => {
   it("the sign-in page posts provider password (with the link's confirm token when there is one), shows fixed messages, and links the other account pages", () => {
     const p = plan();
     const page = after(p, "src/routes/signin/+page.svelte")!;
-    expect(page).toContain('<SignIn provider="password" {redirectTo}>\n\t{#if confirm}<input type="hidden" name="confirm" value={confirm} />{/if}');
+    expect(page).toContain('<SignIn provider="password" {redirectTo}>\n\t\t{#if confirm}<input type="hidden" name="confirm" value={confirm} />{/if}');
     expect(page).toContain("const confirm = $derived(page.url.searchParams.get('confirm'));");
     // The email the link carries fills the field.
-    expect(page).toMatch(/<label>Email <input name="email" type="email" autocomplete="username" [a-zA-Z]*=\{confirmEmail\} required \/><\/label>/);
-    expect(page).toContain('<p><a href="/forgot-password">Forgot your password?</a></p>');
-    expect(page).toContain('<p>No account yet? <a href="/signup">Sign up</a></p>');
+    expect(page).toMatch(/<AuthField id="signin-email" label="Email" name="email" type="email" autocomplete="username" [a-zA-Z]*=\{confirmEmail\} required \/>/);
+    expect(page).toContain('<p class="auth-links"><a href="/forgot-password">Forgot your password?</a></p>');
+    expect(page).toContain('<p class="auth-links">No account yet? <a href="/signup">Sign up</a></p>');
     // One fixed message for an error in the URL; a refused password sign-in comes back through the form action.
-    expect(page).toContain("{#if urlError}<p role=\"alert\">Could not sign in. Try again.</p>{/if}");
-    expect(page).toContain("{#if form?.error}<p role=\"alert\">{form.error}</p>{/if}");
+    expect(page).toContain('{#if urlError}<div class="auth-alert" role="alert">Could not sign in. Try again.</div>{/if}');
+    expect(page).toContain('{#if form?.error}<div class="auth-alert" role="alert">{form.error}</div>{/if}');
+    // Without a destination, a sign-in lands on the account page.
+    expect(page).toContain("page.url.searchParams.get('callbackUrl') ?? '/account');");
+    expect(page).toContain("<svelte:head><title>Sign in</title></svelte:head>");
     expect(page).not.toContain('provider="credentials"');
     // A refused password sign-in: the message for its code (an unconfirmed address, say), never the URL's text.
     const action = after(p, "src/routes/signin/+page.server.ts")!;
@@ -267,41 +279,109 @@ describe("planInit for SvelteKit", () => {
     expect(action).toContain("if (error instanceof CredentialsSignin) return fail(400, { error: signInMessage(error.code) });");
   });
 
-  it("src/lib/auth-messages.ts: a fixed message for each code the handler sends back, a fallback for anything else, the password length limits", async () => {
+  it("src/lib/auth-messages.ts: a fixed message for each code the handler sends back (with the field it is about), a fallback for anything else, the password length limits", async () => {
     const dir = mkdtempSync(join(tmpdir(), "gatehouse-auth-messages-"));
+    type Message = { text: string; field?: string };
     try {
       const file = join(dir, "auth-messages.ts");
-      writeFileSync(file, after(plan(), "src/lib/auth-messages.ts")!);
+      writeFileSync(file, after(plan({ providers: ["password", "github", "passkey"] }), "src/lib/auth-messages.ts")!);
       const messages = (await import(file)) as {
         MIN_PASSWORD_LENGTH: number;
         MAX_PASSWORD_LENGTH: number;
-        signUpMessage(code: unknown): string;
-        resetMessage(code: unknown): string;
+        signUpMessage(code: unknown): Message;
+        resetMessage(code: unknown): Message;
         signInMessage(code: unknown): string;
+        accountMessage(form: unknown, code: unknown): Message;
+        doneMessage(done: unknown): string | undefined;
       };
       expect(messages.MIN_PASSWORD_LENGTH).toBe(8);
       expect(messages.MAX_PASSWORD_LENGTH).toBe(1024);
-      expect(messages.signUpMessage("invalid-email")).toBe("Enter a valid email address.");
-      expect(messages.signUpMessage("short-password")).toBe("Choose a password of at least 8 characters.");
-      expect(messages.signUpMessage("long-password")).toBe("Choose a password of at most 1024 characters.");
-      expect(messages.signUpMessage("mail-not-sent")).toBe("Could not send the confirmation mail. Try again in a moment.");
-      expect(messages.resetMessage("invalid-link")).toBe("That link has expired or was already used. Ask for a new one below.");
-      expect(messages.resetMessage("short-password")).toBe("Choose a password of at least 8 characters.");
-      expect(messages.resetMessage("mail-not-sent")).toBe("Could not send the mail. Try again in a moment.");
+      expect(messages.signUpMessage("invalid-email")).toEqual({ text: "Enter a valid email address.", field: "email" });
+      expect(messages.signUpMessage("short-password")).toEqual({ text: "Choose a password of at least 8 characters.", field: "password" });
+      expect(messages.signUpMessage("long-password")).toEqual({ text: "Choose a password of at most 1024 characters.", field: "password" });
+      expect(messages.signUpMessage("mail-not-sent")).toEqual({ text: "Could not send the confirmation mail. Try again in a moment." });
+      expect(messages.resetMessage("invalid-link")).toEqual({ text: "That link has expired or was already used. Ask for a new one below." });
+      expect(messages.resetMessage("short-password")).toEqual({ text: "Choose a password of at least 8 characters.", field: "password" });
+      expect(messages.resetMessage("mail-not-sent")).toEqual({ text: "Could not send the mail. Try again in a moment." });
       expect(messages.signInMessage("credentials")).toBe("Invalid email or password.");
       expect(messages.signInMessage("unconfirmed")).toBe("Confirm your email address first: we have sent you a new link.");
       expect(messages.signInMessage("confirm-link-invalid")).toBe("That confirmation link has expired or was already used: we have sent you a new one.");
+      // The account page: each refusal by form and code, under the field it concerns.
+      expect(messages.accountMessage("ProfileUpdate", "invalid-name")).toEqual({ text: "Use letters, digits, spaces and punctuation only.", field: "name" });
+      expect(messages.accountMessage("PasswordChange", "wrong-password")).toEqual({ text: "That is not your current password.", field: "currentPassword" });
+      expect(messages.accountMessage("PasswordChange", "short-password")).toEqual({ text: "Choose a password of at least 8 characters.", field: "password" });
+      expect(messages.accountMessage("AccountDelete", "wrong-password")).toEqual({ text: "That is not your password.", field: "password" });
+      expect(messages.accountMessage("AccountDelete", "confirm-email")).toEqual({ text: "Type your account's email address exactly.", field: "confirm" });
+      expect(messages.accountMessage("AccountUnlink", "last-sign-in-method").text).toBe("That is your last way to sign in: add another one first.");
+      expect(messages.accountMessage("PasskeyRemove", "last-sign-in-method").text).toBe("That is your last way to sign in: add another one first.");
+      expect(messages.doneMessage("sessions")).toBe("Every other session is signed out.");
+      expect(messages.doneMessage("linked")).toBe("The account is connected: you can sign in with it too.");
       // Anything else, inherited names included, gets the fallback: words from the URL are never shown.
       for (const code of ["<script>", "constructor", "__proto__", "toString", undefined, 42]) {
-        expect(messages.signUpMessage(code)).toBe("Could not create the account. Try again.");
-        expect(messages.resetMessage(code)).toBe("Could not reset the password. Try again.");
+        expect(messages.signUpMessage(code)).toEqual({ text: "Could not create the account. Try again." });
+        expect(messages.resetMessage(code)).toEqual({ text: "Could not reset the password. Try again." });
         expect(messages.signInMessage(code)).toBe("Invalid email or password.");
+        expect(messages.accountMessage(code, "invalid-name")).toEqual({ text: "That did not work. Try again." });
+        expect(messages.accountMessage("ProfileUpdate", code)).toEqual({ text: "That did not work. Try again." });
+        expect(messages.doneMessage(code)).toBeUndefined();
       }
       // No message says whether an address has an account.
       expect(after(plan(), "src/lib/auth-messages.ts")).not.toMatch(/already (has|have) an account|no account/i);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("the account page: signed-in only, every form posts to the handler and comes back with ?done= or ?error=&code=, no text from the URL shown", () => {
+    const p = plan({ providers: ["password", "github", "passkey"] });
+    const load = after(p, "src/routes/account/+page.server.ts")!;
+    expect(load).toContain("const account = await event.locals.account();");
+    expect(load).toContain("if (!account) redirect(303, `/signin?redirectTo=${encodeURIComponent(event.url.pathname)}`);");
+    const page = after(p, "src/routes/account/+page.svelte")!;
+    for (const action of ["update-profile", "change-password", "forgot-password", "revoke-session", "revoke-other-sessions", "remove-passkey", "rename-passkey", "unlink-account", "delete-account"]) {
+      expect(page, action).toContain(`<form method="POST" action="/auth/${action}">`);
+    }
+    expect(page).toContain("<SignIn provider={linkable.provider} redirectTo={back('linked')} class=\"auth-secondary\">");
+    expect(page).toContain("signIn('passkey', { action: 'register', redirectTo: back('passkey-added') })");
+    expect(page).not.toMatch(/searchParams\.get\('code'\)\}|\{refused\}/);
+    // Without passkeys or OAuth providers, their sections are not there.
+    const plain = after(plan(), "src/routes/account/+page.svelte")!;
+    expect(plain).not.toMatch(/passkey|unlink-account|SignIn/);
+    expect(plain).toContain('action="/auth/change-password"');
+    // --no-account-page: none, and sign-in lands on the home page.
+    const none = plan({ accountPage: false });
+    expect(none.changes.map((c) => c.path).filter((path) => path.includes("account"))).toEqual([]);
+    expect(after(none, "src/routes/signin/+page.svelte")).toContain("page.url.searchParams.get('callbackUrl') ?? '/');");
+    expect(after(none, "src/routes/protected/+page.svelte")).not.toContain("/account");
+  });
+
+  it("the header: sv's root layout gets <AuthHeader /> above its pages (nothing else of it changes), a root server load gives it the session", () => {
+    const p = plan();
+    const layout = p.changes.find((c) => c.path === "src/routes/+layout.svelte")!;
+    expect(layout.before).not.toBeNull();
+    expect(layout.after).toBe(layout.before!.replace("\timport favicon from '$lib/assets/favicon.svg';\n", "\timport favicon from '$lib/assets/favicon.svg';\n\timport AuthHeader from '$lib/AuthHeader.svelte';\n").replace("{@render children()}", "<AuthHeader />\n{@render children()}"));
+    expect(after(p, "src/routes/+layout.server.ts")).toContain("export const load: LayoutServerLoad = async (event) => ({ session: await event.locals.auth() });");
+    const header = after(p, "src/lib/AuthHeader.svelte")!;
+    expect(header).toContain("const user = $derived(page.data.session?.user);");
+    expect(header).toContain('<a href="/account">Account</a>');
+    expect(header).toContain('<SignOut redirectTo="/">');
+    expect(header).toContain('<a href="/signup">Sign up</a>');
+    // OAuth only: no sign-up, no account page.
+    const oauth = after(plan({ providers: ["github"], adapter: "none", strategy: "jwt" }), "src/lib/AuthHeader.svelte")!;
+    expect(oauth).not.toMatch(/signup|account/);
+  });
+
+  it("the header: an app without a root layout gets one; the app's own root loads are kept, naming what to add", () => {
+    const bare = plan({}, svApp({ "src/routes/+layout.svelte": null }));
+    expect(after(bare, "src/routes/+layout.svelte")).toContain("<AuthHeader />\n{@render children()}");
+    const own = plan({}, svApp({ "src/routes/+layout.server.ts": "export const load = () => ({ theme: 'dark' });\n", "src/routes/+layout.ts": "export const load = ({ data }) => data;\n" }));
+    expect(after(own, "src/routes/+layout.server.ts")).toBeUndefined();
+    expect(own.kept).toContainEqual({ path: "src/routes/+layout.server.ts", reason: expect.stringContaining("add `session: await event.locals.auth()` to what its load returns") });
+    expect(own.kept).toContainEqual({ path: "src/routes/+layout.ts", reason: expect.stringContaining("return the server load's `session: data.session`") });
+    // A layout it cannot edit is kept, saying what to add by hand.
+    const broken = plan({}, svApp({ "src/routes/+layout.svelte": "<div>\n{@render children()}\n" }));
+    expect(broken.kept).toContainEqual({ path: "src/routes/+layout.svelte", reason: expect.stringMatching(/^it does not parse as Svelte at line/) });
+    expect(broken.changes.find((c) => c.path === "src/routes/+layout.svelte")).toBeUndefined();
   });
 
   it("running again on the result changes nothing", () => {
@@ -364,10 +444,12 @@ describe("planInit for SvelteKit with OAuth providers", () => {
 
   it("the sign-in page: a plain form per provider next to the password form, and a fixed message per error type in the URL", () => {
     const page = after(oauth(), "src/routes/signin/+page.svelte")!;
-    expect(page).toContain('<SignIn provider="github" {redirectTo}>\n\t{#snippet submitButton()}Sign in with GitHub{/snippet}\n</SignIn>');
-    expect(page).toContain('<SignIn provider="keycloak" {redirectTo}>');
+    expect(page).toContain('<SignIn provider="github" {redirectTo} class="auth-secondary">\n\t\t{#snippet submitButton()}Sign in with GitHub{/snippet}\n\t</SignIn>');
+    // Between the password form and the providers: "or".
+    expect(page).toMatch(/<\/SignIn>\n\t<p class="auth-links"><a href="\/forgot-password">Forgot your password\?<\/a><\/p>\n\t<p class="auth-or">or<\/p>/);
+    expect(page).toContain('<SignIn provider="keycloak" {redirectTo} class="auth-secondary">');
     expect(page).toContain('<SignIn provider="password" {redirectTo}>');
-    expect(page).toContain("{#if urlError}<p role=\"alert\">{errorMessage(urlError)}</p>{/if}");
+    expect(page).toContain('{#if urlError}<div class="auth-alert" role="alert">{errorMessage(urlError)}</div>{/if}');
     expect(page).not.toMatch(/\{urlError\}/); // never the URL's own text
     expect(page).toContain('<a href="/signup">Sign up</a>');
   });
@@ -400,7 +482,8 @@ describe("planInit for SvelteKit with OAuth providers", () => {
   it("OAuth providers only, no database: no sign-up, no database modules, no driver; JWT sessions; the next steps open /signin", () => {
     const p = plan({ providers: ["github"], adapter: "none", strategy: "jwt" });
     const paths = p.changes.map((c) => c.path);
-    expect(paths.filter((path) => path.startsWith("src/lib/") || path.includes("signup"))).toEqual([]);
+    // The stylesheet only: no database, so no account page and nothing of it.
+    expect(paths.filter((path) => path.startsWith("src/lib/") || path.includes("signup") || path.includes("account"))).toEqual(["src/lib/AuthHeader.svelte", "src/lib/auth.css"]);
     expect(after(p, "src/auth.ts")).toContain("import { GitHub } from '@gatehouse/runtime/providers';");
     expect(after(p, "src/auth.ts")).not.toContain("Credentials");
     expect(after(p, "src/routes/signin/+page.server.ts")).toContain("export const actions: Actions = { default: signIn };");

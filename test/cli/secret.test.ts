@@ -377,7 +377,7 @@ describe.skipIf(isWindows)("the bins run as executables, and --env-file reaches 
 // ---- startup: what `auth secret` loads ---------------------------------------
 
 const recordModules = pathToFileURL(join(root, "test/cli/support/record-modules.mjs")).href;
-const HEAVY = /[\\/]node_modules[\\/](ts-morph|@ts-morph|handlebars|execa|diff|@clack)[\\/]/;
+const HEAVY = /[\\/]node_modules[\\/](ts-morph|@ts-morph|handlebars|execa|diff|@clack|svelte)[\\/]/;
 
 /** Runs `auth` with the module recorder preloaded; returns the run and every module it loaded. */
 function authRecordingModules(args: string[], cwd: string) {
@@ -393,7 +393,7 @@ describe("auth secret starts light", () => {
     ["--rotate", ["--rotate"], { ".env": "AUTH_SECRET=old\n" }],
     ["--raw", ["--raw"], {}],
     ["a refusal without a terminal", [], { ".env": "AUTH_SECRET=old\n" }],
-  ] as const)("%s loads no ts-morph, handlebars, execa, diff, @clack/prompts or runtime module", (_, args, files) => {
+  ] as const)("%s loads no ts-morph, handlebars, svelte, execa, diff, @clack/prompts or runtime module", (_, args, files) => {
     const { run, modules } = authRecordingModules(["secret", ...args], tempApp({ ...files }));
     expect(run.stderr).not.toMatch(/^node:|record-modules/m);
     expect([0, 2]).toContain(run.code);

@@ -25,7 +25,12 @@ import { linkIn } from "../email/support/smtp.js";
 import { claimedAddressTakenBack, EMAIL, NAME, resetForgottenPassword, signUpOutAndIn, signUpWithTakenEmail, tooManyWrongPasswords, VICTIM_EMAIL } from "./support/account-flow.js";
 import { hasChromium, useBrowser } from "./support/browser.js";
 import { http } from "./support/http.js";
-import { LOGIN, PROVIDER, PROVIDER_EMAIL, signInWithProviderTwice, signInWithTakenEmail, startProviderFor, type AppProvider } from "./support/oauth-flow.js";
+import { LOGIN, PROVIDER, PROVIDER_EMAIL, signInWithProviderTwice, signInWithTakenEmail, startProviderFor, UNPROVEN_LOGIN, type AppProvider } from "./support/oauth-flow.js";
+import { checkAuthPages } from "./support/accessibility.js";
+import { lastWayInRefused, manageAccount, providerOnlyUserCannotDisconnect, renamePasskey } from "./support/account-page-flow.js";
+
+/** The provider-only user's address: its provider does not vouch for it. */
+const UNPROVEN_EMAIL = `${UNPROVEN_LOGIN}@example.test`;
 import { LINK_EMAIL, PASSKEY_EMAIL, passkeySignUpOutAndIn, signInWithEmailLink, startMailFor, type AppMail } from "./support/passwordless-flow.js";
 import { freePort, run, type RunningServer } from "./support/processes.js";
 import { startBuiltSolidStart, startCliSolidStartApp, type CliSolidStartApp, type SolidStartVersion } from "./support/solid-start-app.js";
@@ -174,7 +179,8 @@ describe.each(VERSIONS)("auth-init --yes in a SolidStart %s app", (version) => {
     // With the page's token: "check your email", a mail with the link, and nobody signed in yet.
     const jar = new CookieJar();
     const page = form(await (await http(server(), "/signup", { jar })).text(), /\/api\/auth\/signup/);
-    expect(page.fields.callbackUrl).toBe("/");
+    // Without a destination, the confirmation link would land on the account page.
+    expect(page.fields.callbackUrl).toBe("/account");
     const signedUp = await http(server(), page.action, { jar, form: { ...page.fields, name: NAME, email, password, callbackUrl: "/protected" } });
     const checkEmail = redirectedTo(signedUp, origin);
     expect(checkEmail.pathname).toBe("/api/auth/verify-request");
@@ -227,7 +233,8 @@ describe.each(VERSIONS)("auth-init --yes in a SolidStart %s app", (version) => {
     expect(wrong.searchParams.get("code")).toBe("credentials");
     expect(await sessionUser(server(), fresh)).toBeUndefined();
     const right = await http(server(), signIn.action, { jar: fresh, form: { ...signIn.fields, email, password } });
-    expect(redirectedTo(right, origin).href).toBe(`${origin}/`);
+    // No destination on the sign-in page: the account page.
+    expect(redirectedTo(right, origin).href).toBe(`${origin}/account`);
     expect((await sessionUser(server(), fresh))?.email).toBe(email);
     // No more mail: a confirmed account's sign-in sends none.
     expect(mailsTo()).toHaveLength(2);
@@ -237,7 +244,7 @@ describe.each(VERSIONS)("auth-init --yes in a SolidStart %s app", (version) => {
   describe.skipIf(!hasChromium)("in Chromium", () => {
     const { freshPage, shot } = useBrowser(`cli-solid-start-v${version}`);
 
-    const account = () => ({ origin: server().origin, returnParam: "callbackUrl", userLine: "main p" }) as const;
+    const account = () => ({ origin: server().origin, returnParam: "callbackUrl", userLine: "main p", home: "/account" }) as const;
 
     it("sign up, confirm the address through the mailed link, see the protected page, sign out, a wrong password is refused generically, sign in again", async () => {
       await signUpOutAndIn(await freshPage(), shot, account(), mail());
@@ -287,8 +294,25 @@ describe.each(VERSIONS)("auth-init --yes in a SolidStart %s app", (version) => {
     }, 90_000);
 
     it.skipIf(version !== OAUTH_VERSION)("register with a passkey and a new email, sign out, sign in with the passkey by email and without one", async () => {
-      await passkeySignUpOutAndIn(await freshPage(), shot, account());
-    }, 90_000);
+      const page = await freshPage();
+      await passkeySignUpOutAndIn(page, shot, account());
+      // On the account page: renamed; it cannot be removed (the only way in).
+      await renamePasskey(page, account(), "Work laptop");
+      await lastWayInRefused(page, shot, account(), "passkeys");
+    }, 120_000);
+
+    it("every page has a title, passes axe-core's WCAG 2.1 A and AA rules, and Tab goes through the form in order", async () => {
+      await checkAuthPages(await freshPage(), shot, server().origin, true);
+    }, 60_000);
+
+    it("the account page: the name, two browsers and sign out everywhere else, the password, sessions, passkeys, a provider connected and disconnected, deleting the account", async () => {
+      const oauth = version === OAUTH_VERSION;
+      await manageAccount(await freshPage(), shot, account(), mail(), { passkeys: oauth, provider: oauth ? provider!.server : undefined });
+    }, 240_000);
+
+    it.skipIf(version !== OAUTH_VERSION)("the account page never takes away the last way in: a provider-only user cannot disconnect it", async () => {
+      await providerOnlyUserCannotDisconnect(await freshPage(), shot, account(), provider!.server);
+    }, 60_000);
   });
 
   it.skipIf(version !== OAUTH_VERSION)("with Keycloak: the sign-in page's plain form carries the CSRF token; next steps name the callback URL and the keys", async () => {
@@ -305,7 +329,8 @@ describe.each(VERSIONS)("auth-init --yes in a SolidStart %s app", (version) => {
     const browser = [
       { email: EMAIL, hashed: true },
       { email: VICTIM_EMAIL, hashed: true },
-      ...(version === OAUTH_VERSION ? [PROVIDER_EMAIL, LINK_EMAIL, PASSKEY_EMAIL].map((email) => ({ email, hashed: false })) : []),
+      // The account page's own user deleted their account; the provider-only user stays.
+      ...(version === OAUTH_VERSION ? [PROVIDER_EMAIL, LINK_EMAIL, PASSKEY_EMAIL, UNPROVEN_EMAIL].map((email) => ({ email, hashed: false })) : []),
     ];
     return [{ email: noJsEmail(version), hashed: true }, ...(hasChromium ? browser : [])].sort((a, b) => a.email.localeCompare(b.email));
   };
@@ -326,8 +351,12 @@ describe.each(VERSIONS)("auth-init --yes in a SolidStart %s app", (version) => {
     const db = new PGlite(join(app().dir, ".pglite"));
     try {
       expect((await db.query<{ email: string; hashed: boolean }>(USERS_SQL)).rows).toEqual(expectedUsers());
-      const accounts = await db.query(`SELECT u.email, a."providerAccountId" FROM accounts a JOIN users u ON u.id = a."userId" WHERE a.provider = $1`, [PROVIDER.id]);
-      expect(accounts.rows).toEqual(version === OAUTH_VERSION && hasChromium ? [{ email: PROVIDER_EMAIL, providerAccountId: LOGIN }] : []);
+      const accounts = await db.query<{ email: string; providerAccountId: string }>(`SELECT u.email, a."providerAccountId" FROM accounts a JOIN users u ON u.id = a."userId" WHERE a.provider = $1`, [PROVIDER.id]);
+      const linked = [
+        { email: PROVIDER_EMAIL, providerAccountId: LOGIN },
+        { email: UNPROVEN_EMAIL, providerAccountId: UNPROVEN_LOGIN },
+      ];
+      expect(accounts.rows.sort((a, b) => a.email.localeCompare(b.email))).toEqual(version === OAUTH_VERSION && hasChromium ? linked : []);
     } finally {
       await db.close();
     }

@@ -19,6 +19,8 @@ import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { claimedAddressTakenBack, EMAIL, resetForgottenPassword, signUpOutAndIn, signUpWithTakenEmail, tooManyWrongPasswords, VICTIM_EMAIL } from "./support/account-flow.js";
+import { checkAuthPages } from "./support/accessibility.js";
+import { lastWayInRefused, manageAccount, providerOnlyUserCannotDisconnect, renamePasskey } from "./support/account-page-flow.js";
 import { hasChromium, useBrowser } from "./support/browser.js";
 import { startCliSvelteKitApp, type CliSvelteKitApp } from "./support/cli-sveltekit-app.js";
 import { LOGIN, PROVIDER, PROVIDER_EMAIL, signInWithProviderTwice, signInWithTakenEmail, startProviderFor, type AppProvider } from "./support/oauth-flow.js";
@@ -43,6 +45,8 @@ interface Variant {
   oauth?: boolean;
   /** Also `--providers ...,email,passkey`: a mailed sign-in link and passkeys. */
   passwordless?: boolean;
+  /** `--strategy jwt` with a database. */
+  jwt?: boolean;
   /** `auth` commands run after auth-init, before the build. */
   afterInit?: string[][];
   /** Every user by email, with whether a password hash is stored. Absent for PGlite: the running app holds its folder alone. */
@@ -67,9 +71,11 @@ const variants: Variant[] = [
     users: (_app, url) => query(url!, USERS_SQL),
     keycloakAccounts: (_app, url) => query(url!, KEYCLOAK_SQL),
   },
+  // JWT sessions: "sign out everywhere else" and a password change end the other browsers' JWTs too.
   {
     name: "sqlite",
-    args: ["--adapter", "sqlite", "--providers", `credentials,${PROVIDER.id}`],
+    args: ["--adapter", "sqlite", "--strategy", "jwt", "--providers", `credentials,${PROVIDER.id}`],
+    jwt: true,
     driver: "better-sqlite3",
     credentials: true,
     oauth: true,
@@ -172,7 +178,8 @@ for (const variant of variants) {
     describe.skipIf(!hasChromium)("in Chromium", () => {
       const { freshPage, shot } = useBrowser(`cli-sveltekit-${variant.name}`);
 
-      const account = () => ({ origin: app.server.origin, returnParam: "redirectTo", userLine: "p" }) as const;
+      // Every variant with a database has the account page, where a sign-in without a destination lands.
+      const account = () => ({ origin: app.server.origin, returnParam: "redirectTo", userLine: "p", home: variant.driver ? "/account" : "/", jwt: variant.jwt }) as const;
 
       it.skipIf(!variant.credentials)("sign up, see the protected page, sign out, a wrong password is refused generically, sign in again", async () => {
         await signUpOutAndIn(await freshPage(), shot, account(), mail!.server);
@@ -200,7 +207,8 @@ for (const variant of variants) {
         const page = await freshPage();
         await tooManyWrongPasswords(page, account(), async () => {
           await expect.poll(() => page.locator("[role=alert]").innerText()).toBe("Too many sign-in attempts. Please wait a few minutes and try again.");
-          expect(page.url()).toBe(`${app.server.origin}/signin`);
+          // The form action's URL carries where a sign-in goes (the account page).
+          expect(page.url()).toBe(`${app.server.origin}/signin?redirectTo=%2Faccount`);
           await shot(page, "too-many-attempts");
         });
       }, 120_000);
@@ -218,9 +226,12 @@ for (const variant of variants) {
         await signInWithEmailLink(await freshPage(), shot, account(), mail!.server);
       }, 90_000);
 
-      it.skipIf(!variant.passwordless)("register with a passkey and a new email, sign out, sign in with the passkey by email and without one", async () => {
-        await passkeySignUpOutAndIn(await freshPage(), shot, account());
-      }, 90_000);
+      it.skipIf(!variant.passwordless)("register with a passkey and a new email, sign out, sign in with the passkey by email and without one; on the account page, rename it, and it cannot be removed (the only way in)", async () => {
+        const page = await freshPage();
+        await passkeySignUpOutAndIn(page, shot, account());
+        await renamePasskey(page, account(), "Work laptop");
+        await lastWayInRefused(page, shot, account(), "passkeys");
+      }, 120_000);
 
       it.skipIf(!variant.users)("the adapter's tables: one user per person, a password hash only for the one who signed up with a password", async () => {
         const passwordless = variant.passwordless ? [{ email: LINK_EMAIL, hashed: false }, { email: PASSKEY_EMAIL, hashed: false }] : [];
@@ -230,6 +241,22 @@ for (const variant of variants) {
 
       it.skipIf(!variant.keycloakAccounts)("two sign-ins with Keycloak made one account, linked to that one user", async () => {
         expect(await variant.keycloakAccounts!(app, database?.url)).toEqual([{ email: PROVIDER_EMAIL, providerAccountId: LOGIN }]);
+      });
+
+      it("every page has a title, passes axe-core's WCAG 2.1 A and AA rules, and Tab goes through the form in order", async () => {
+        await checkAuthPages(await freshPage(), shot, app.server.origin, variant.credentials);
+      }, 60_000);
+
+      it.skipIf(!variant.driver)("the account page: the name, two browsers and sign out everywhere else, the password, sessions, passkeys, a provider connected and disconnected, deleting the account", async () => {
+        await manageAccount(await freshPage(), shot, account(), mail!.server, { passkeys: variant.passwordless, provider: variant.oauth ? provider!.server : undefined });
+      }, 240_000);
+
+      it.skipIf(!(variant.oauth && variant.driver))("the account page never takes away the last way in: a provider-only user cannot disconnect it", async () => {
+        await providerOnlyUserCannotDisconnect(await freshPage(), shot, account(), provider!.server);
+      }, 60_000);
+
+      it.skipIf(variant.driver !== undefined)("without a database there is no account page", async () => {
+        expect((await fetch(`${app.server.origin}/account`)).status).toBe(404);
       });
     });
   });

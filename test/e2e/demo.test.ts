@@ -66,9 +66,12 @@ describe.skipIf(!hasChromium)("npm run demo", () => {
     expect(await page.locator("body").innerText()).toContain("Enter your password to confirm your email address.");
     await page.fill("input[name=password]", PASSWORD);
     await page.click("button:has-text('Sign in')");
-    await page.waitForURL(`${server.origin}/`);
+    // Signed in, on the account page; the header says who.
+    await page.waitForURL(`${server.origin}/account`);
+    expect(await page.locator("header.auth-bar .auth-who").innerText()).toBe(NAME);
+    await shot(page, "account");
     await page.goto(`${server.origin}/protected`);
-    expect(await page.locator("p").first().innerText()).toContain(`Signed in as ${NAME}`);
+    expect(await page.locator("main p").first().innerText()).toContain(`Signed in as ${NAME}`);
     await shot(page, "signed-in");
   }, 180_000);
 });

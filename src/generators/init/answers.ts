@@ -20,6 +20,12 @@ export interface InitAnswers {
    * written to `.env` (empty: a placeholder the user fills in).
    */
   databaseUrl: string;
+  /**
+   * An `/account` page (profile, password, sessions, ways to sign in, deletion), and
+   * sign-in landing there. It needs a database, where the account lives: without
+   * one there is no page. Default: on.
+   */
+  accountPage?: boolean;
 }
 
 /** The answers flags can give; anything missing is asked (or defaulted with `--yes`). */

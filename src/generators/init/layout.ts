@@ -38,6 +38,8 @@ export interface FrameworkLayout {
   data: TemplateData;
   newFiles(data: InitTemplateData, project: ProjectSnapshot): NewFile[];
   edits(project: ProjectSnapshot, data: InitTemplateData): FileEdit[];
+  /** Packages the pages auth-init writes import (name -> version range), added when package.json lacks them. */
+  dependencies?(): Record<string, string>;
   /** package.json scripts to add when the app lacks them. */
   scripts(project: ProjectSnapshot): Record<string, string>;
   /** Steps only this framework needs: `setup` comes before starting the dev server, `production` after. */
@@ -84,6 +86,14 @@ export interface InitTemplateData extends TemplateData {
    * Email field, gets a heading saying which way it signs in.
    */
   methodHeadings: boolean;
+  /** The sign-in page has a form with fields (password, email link, passkey), not only provider buttons. */
+  signInFields: boolean;
+  /** Where the sign-in page puts an "or": before the email link form, the passkey form, the provider buttons. */
+  separators: { email: boolean; passkey: boolean; oauth: boolean };
+  /** The `/account` page (a database holds the account); sign-in lands there. */
+  accountPage: boolean;
+  /** Where a sign-in without a destination lands: `/account`, or `/` without an account page. */
+  home: string;
   /**
    * Passwords or email links: the config limits their attempts per email
    * address (`rateLimit: { ip: false }`). Not per client address: behind a proxy

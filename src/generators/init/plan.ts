@@ -57,7 +57,7 @@ export function layoutFor(framework: InitAnswers["framework"], context: LayoutCo
 /** Every file `planInit` may read for this framework: give them to `readProject`. */
 export function initPaths(framework: InitAnswers["framework"]): string[] {
   const layout = layoutFor(framework);
-  const all: InitAnswers = { framework, providers: ["password"], strategy: "jwt", adapter: "pglite", databaseUrl: "" };
+  const all: InitAnswers = { framework, providers: ["password"], strategy: "jwt", adapter: "pglite", databaseUrl: "", accountPage: true };
   const data = templateData(all, layout);
   const empty: ProjectSnapshot = { dir: "", exists: false, empty: true, files: {} };
   const files = layout.newFiles(data, empty).map((f) => f.path);
@@ -91,7 +91,7 @@ export function planInit(input: InitInput): Plan {
   const header = `auth: ${what.slice(0, -1).join(", ")}${what.length > 1 ? " and " : ""}${what.at(-1)}`;
   addEdit(plan, ".gitignore", file(".gitignore"), ensureIgnored(file(".gitignore") ?? "", [".env", ...database, ...devMail], header));
 
-  plan.dependencies = { "@gatehouse/runtime": input.runtimeSpec, ...driver(answers).dependencies, ...providerPackages(providers) };
+  plan.dependencies = { "@gatehouse/runtime": input.runtimeSpec, ...driver(answers).dependencies, ...providerPackages(providers), ...layout.dependencies?.() };
   plan.devDependencies = driver(answers).devDependencies;
   const pkg = file("package.json");
   if (pkg == null) throw new Error("package.json not found: run auth-init in the app's folder (or pass it as [dir])");
@@ -112,6 +112,7 @@ function templateData(answers: InitAnswers, layout: FrameworkLayout): InitTempla
   const oauthProviders = providers.filter(isOAuthProvider);
   const email = providers.some((p) => p.type === "email");
   const passkey = providers.some(isPasskey);
+  const accountPage = hasAccountPage(answers);
   return {
     ...layout.data,
     credentials,
@@ -132,6 +133,11 @@ function templateData(answers: InitAnswers, layout: FrameworkLayout): InitTempla
     signInPageErrors: credentials || oauthProviders.length > 0 || email || passkey,
     errorMessages: oauthProviders.length > 0 || email,
     methodHeadings: [credentials, email, passkey].filter(Boolean).length > 1,
+    signInFields: credentials || email || passkey,
+    // An "or" between one way to sign in and the next, in the sign-in page's order.
+    separators: { email: credentials, passkey: credentials || email, oauth: credentials || email || passkey },
+    accountPage,
+    home: accountPage ? "/account" : "/",
     rateLimit: credentials || email,
     rateLimitComment: RATE_LIMIT_COMMENT,
     bareProviders: providers.filter((p) => p.type !== "credentials").map(({ importName }) => ({ importName })),
@@ -141,6 +147,11 @@ function templateData(answers: InitAnswers, layout: FrameworkLayout): InitTempla
   };
 }
 
+/** The account lives in the adapter: no database, no account page. */
+function hasAccountPage(answers: InitAnswers): boolean {
+  return answers.accountPage !== false && answers.adapter !== "none";
+}
+
 /** The folder an embedded database lives in, for .gitignore. */
 function localDatabaseFolder(answers: InitAnswers): string[] {
   if (answers.adapter === "pglite") return [`${PGLITE_DIR}/`];
@@ -148,13 +159,14 @@ function localDatabaseFolder(answers: InitAnswers): string[] {
   return [];
 }
 
-/** The database module and its schema, and the account pages' messages, shared by every framework. */
+/** The pages' stylesheet; the database module and its schema, and the pages' messages, shared by every framework. */
 function libFiles(layout: FrameworkLayout, data: InitTemplateData) {
-  if (!data.hasAdapter) return [];
+  const style = { path: "src/lib/auth.css", template: "shared/lib/auth.css.hbs" };
+  if (!data.hasAdapter) return [style];
   const server = ["db.ts", "schema.ts"].map((name) => ({ path: `${layout.libDir}/${name}`, template: `shared/lib/${name}.hbs` }));
   // Outside the server folder: the pages (browser code too) read it.
-  const messages = data.credentials ? [{ path: "src/lib/auth-messages.ts", template: "shared/lib/auth-messages.ts.hbs" }] : [];
-  return [...server, ...messages];
+  const messages = data.credentials || data.accountPage ? [{ path: "src/lib/auth-messages.ts", template: "shared/lib/auth-messages.ts.hbs" }] : [];
+  return [style, ...server, ...messages];
 }
 
 function envEntries(answers: InitAnswers, providers: ProviderCatalogEntry[], secret: string): EnvEntry[] {
@@ -226,7 +238,8 @@ function nextSteps(answers: InitAnswers, layout: FrameworkLayout, providers: Pro
   const credentials = providers.some((p) => p.type === "credentials");
   steps.push(...own.setup);
   const page = credentials ? "/signup" : "/signin";
-  steps.push(`Start the app with \`${runScript(manager, "dev")}\` and open ${layout.devOrigin}${page}; ${layout.devOrigin}/protected shows who is signed in.`);
+  const account = hasAccountPage(answers) ? `, and ${layout.devOrigin}/account is the user's account page` : "";
+  steps.push(`Start the app with \`${runScript(manager, "dev")}\` and open ${layout.devOrigin}${page}; ${layout.devOrigin}/protected shows who is signed in${account}.`);
   const proves = credentials || providers.some((p) => p.type === "email");
   if (providers.some(isPasskey) && !proves) {
     // A passkey sign-up only claims its address (SECURITY.md, "Email ownership"): without a mailed link nobody can prove one.

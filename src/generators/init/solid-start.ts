@@ -1,14 +1,24 @@
 /**
  * SolidStart (2 on Vite + Nitro, 1.x on vinxi): `src/auth.ts` (the config
- * object), the catch-all API route, sign-in/sign-out/sign-up pages and a
- * protected page, and a request middleware registered in the app's config
- * (`vite.config.ts` for 2, `app.config.ts` for 1.x).
+ * object), the catch-all API route, sign-in/sign-out/sign-up pages, a
+ * protected page and an account page, a request middleware registered in the
+ * app's config (`vite.config.ts` for 2, `app.config.ts` for 1.x), and the
+ * `<MetaProvider>` the pages' `<Title>` needs, in the root layout of `src/app.tsx`.
  */
 import { OTHER_MIDDLEWARE, registerMiddleware } from "../../ast/solid-start-config.js";
+import { addAuthHeader } from "../../ast/solid-start-header.js";
+import type { EditResult } from "../../ast/sveltekit-hooks.js";
+import { addMetaProvider, META_MODULE } from "../../ast/solid-start-meta.js";
 import type { ProjectSnapshot } from "../../engine/project.js";
 import type { FileEdit, FrameworkLayout, InitTemplateData, LayoutContext, NewFile } from "./layout.js";
 
 const MIDDLEWARE = "src/middleware.ts";
+/** The app's root component: its Router's root layout gets the MetaProvider the pages' <Title> needs. */
+const APP = "src/app.tsx";
+/** The HTML document: a <title> of its own there would hide the pages' titles. */
+const ENTRY_SERVER = "src/entry-server.tsx";
+/** The pages set their titles with <Title> (the version range of the one the minimal app pins). */
+const PAGE_DEPENDENCIES: Record<string, string> = { [META_MODULE]: "^0.29.4" };
 /** SolidStart 2's Nitro config file, merged into the options of the nitro() Vite plugin. */
 const NITRO_CONFIG = "nitro.config.ts";
 /** The Nitro plugin (SolidStart 2) that makes the production checks as the server starts. */
@@ -43,24 +53,29 @@ export function solidStart(context: LayoutContext = {}): FrameworkLayout {
     name: "SolidStart",
     authPath: "/api/auth",
     devOrigin: DEV_ORIGIN[major],
-    paths: [MIDDLEWARE, NITRO_CONFIG, ...CONFIG_FILES[2], ...CONFIG_FILES[1]],
+    paths: [MIDDLEWARE, NITRO_CONFIG, APP, ENTRY_SERVER, ...CONFIG_FILES[2], ...CONFIG_FILES[1]],
     signInPage: "src/routes/signin.tsx",
-    // csrfToken and callbackUrl are the accessors every sign-in page auth-init writes declares.
+    // csrfToken and callbackUrl are the accessors every sign-in page auth-init writes declares. Plain markup with
+    // auth.css's classes (the page may not import AuthField); outlined, a second choice, as on that page.
     signInButton: ({ id, name, type }) =>
-      `<form method="post" action="/api/auth/signin/${id}"><input type="hidden" name="csrfToken" value={csrfToken() ?? ""} /><input type="hidden" name="callbackUrl" value={callbackUrl()} />${
-        type === "email"
-          ? `<label>Email <input name="email" type="email" autocomplete="email" required /></label><button type="submit">Email me a sign-in link</button>`
-          : `<button type="submit">Sign in with ${name}</button>`
-      }</form>`,
+      type === "email"
+        ? `<form method="post" action="/api/auth/signin/${id}" class="auth-secondary">${HIDDEN_FIELDS}<div class="auth-field"><label for="link-email">Email</label><input id="link-email" name="email" type="email" autocomplete="email" required /></div><button type="submit">Email me a sign-in link</button></form>`
+        : `<form method="post" action="/api/auth/signin/${id}" class="auth-secondary">${HIDDEN_FIELDS}<button type="submit">Sign in with ${name}</button></form>`,
     clientModule: "@gatehouse/runtime/solid-start/client",
     libDir: "src/lib/server",
     // SolidStart's dev servers (vinxi, and Vite + Nitro) load .env into process.env for server code.
     // SolidStart 2 loads the app's server code at the first request: its checks at startup are a Nitro plugin.
     data: { envImport: "", env: "process.env", startupChecks: major === 2 },
 
+    dependencies: () => ({ ...PAGE_DEPENDENCIES }),
+
     newFiles(data: InitTemplateData, project): NewFile[] {
       const files = [
         "src/auth.ts",
+        // The labelled input every page's forms use (its error under it, tied to it for screen readers).
+        ...(data.signInFields || data.accountPage ? ["src/lib/auth-field.tsx"] : []),
+        // The header on every page, which src/app.tsx's root layout renders (see edits).
+        "src/lib/auth-header.tsx",
         "src/routes/api/auth/[...solidauth].ts",
         "src/lib/session.ts",
         "src/lib/server/auth-handler.ts",
@@ -69,6 +84,7 @@ export function solidStart(context: LayoutContext = {}): FrameworkLayout {
         "src/routes/signin.tsx",
         "src/routes/signout.tsx",
         "src/routes/protected.tsx",
+        ...(data.accountPage ? ["src/routes/account.tsx"] : []),
         // Email + password accounts: plain forms posting to the auth handler.
         ...(data.credentials ? ["src/routes/signup.tsx", "src/routes/forgot-password.tsx", "src/routes/reset-password.tsx"] : []),
         // Email + password accounts: the production mail check, and (2) the Nitro plugin that runs it at startup.
@@ -94,6 +110,11 @@ export function solidStart(context: LayoutContext = {}): FrameworkLayout {
         }
         if (missing.length > 0) edits.push({ path: NITRO_CONFIG, ok: false, reason: `it is the app's own: add ${missing.join("; add ")}` });
       }
+      const app = project.files[APP];
+      if (app != null) edits.push({ path: APP, ...rootLayoutEdit(app) });
+      else edits.push({ path: APP, ok: false, reason: `no ${APP} found: wrap your app's root layout in <MetaProvider> from ${META_MODULE} by hand (the auth pages set their titles with <Title>, and do not render without it), and put <AuthHeader /> from ./lib/auth-header at its top` });
+      // Browsers show a document's first <title>: one written in the document itself comes before the pages'.
+      if (/<title[\s>]/.test(project.files[ENTRY_SERVER] ?? "")) edits.push({ path: ENTRY_SERVER, ok: false, reason: OWN_TITLE });
       const own = project.files[MIDDLEWARE];
       // The app's own middleware is never rewritten; one that already runs ours (a re-run) needs nothing.
       if (own != null && !own.includes("authMiddleware(")) edits.push({ path: MIDDLEWARE, ok: false, reason: OWN_MIDDLEWARE });
@@ -143,6 +164,21 @@ function tracedDeps(data: InitTemplateData, major: 1 | 2): string[] {
   if (major !== 2) return [];
   return [...(data.pglite ? [PGLITE] : []), ...(data.sendsMail ? [NODEMAILER] : []), ...(data.passkey ? [SIMPLEWEBAUTHN] : [])];
 }
+
+/**
+ * The Router's root layout: a MetaProvider around it (the pages' <Title> needs one), and the
+ * header first inside it. Either refused: the file is left alone, with what to add.
+ */
+function rootLayoutEdit(app: string): EditResult {
+  const meta = addMetaProvider(app);
+  if (!meta.ok) return { ok: false, reason: `${meta.reason}; and put <AuthHeader /> from ./lib/auth-header at its top` };
+  return addAuthHeader(meta.text);
+}
+
+/** The hidden fields of every form the sign-in page posts to the handler. */
+const HIDDEN_FIELDS = `<input type="hidden" name="csrfToken" value={csrfToken() ?? ""} /><input type="hidden" name="callbackUrl" value={callbackUrl()} />`;
+
+const OWN_TITLE = `it has a <title> of its own, which browsers show instead of each page's <Title>: remove it, and give the app its default title with <Title> from ${META_MODULE} in ${APP}'s root layout`;
 
 const OWN_MIDDLEWARE =
   "it is the app's own: add `authMiddleware(authConfig, { protectedPaths: [\"/protected\"], signInPage: \"/signin\" })` (from @gatehouse/runtime/solid-start, with authConfig from ./auth) to its createMiddleware({ onRequest: [...] })";

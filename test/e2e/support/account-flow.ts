@@ -28,6 +28,10 @@ export interface AccountApp {
   returnParam: "redirectTo" | "callbackUrl";
   /** The element holding "Signed in as ..." on /protected. */
   userLine: string;
+  /** Where a sign-in without a destination lands: the account page (`/account`), or `/` without one. */
+  home: string;
+  /** JWT sessions: the account page lists this browser's only (the others' exist in their cookies alone). */
+  jwt?: boolean;
 }
 
 export async function signUpOutAndIn(page: Page, shot: Shot, app: AccountApp, mail: MailServer): Promise<void> {
@@ -58,7 +62,8 @@ export async function signUpOutAndIn(page: Page, shot: Shot, app: AccountApp, ma
   await shot(page, "signup-confirm-page");
   await page.fill("input[name=password]", PASSWORD);
   await page.click("button:has-text('Sign in')");
-  await page.waitForURL(`${origin}/`);
+  await page.waitForURL(`${origin}${app.home}`);
+  await shot(page, "landed-after-confirming");
   await page.goto(`${origin}/protected`);
   expect(await page.locator("h1").innerText()).toBe("Protected");
   expect(await page.locator(userLine).first().innerText()).toContain(`Signed in as ${NAME}`);
@@ -85,7 +90,7 @@ export async function signUpOutAndIn(page: Page, shot: Shot, app: AccountApp, ma
  * Submits the form whose button says `button` and waits for "check your email"
  * and for the mail to `to` that it sent; returns the mail's link.
  */
-async function submitForMail(page: Page, mail: MailServer, to: string, button: string): Promise<URL> {
+export async function submitForMail(page: Page, mail: MailServer, to: string, button: string): Promise<URL> {
   const before = mail.messages.length;
   await page.click(`button:has-text('${button}')`);
   await page.waitForURL((url) => url.pathname.endsWith("/verify-request"));
@@ -95,7 +100,7 @@ async function submitForMail(page: Page, mail: MailServer, to: string, button: s
 }
 
 /** The first mail to `to` after the first `before` ones. */
-async function mailTo(mail: MailServer, to: string, before: number): Promise<ReceivedMail> {
+export async function mailTo(mail: MailServer, to: string, before: number): Promise<ReceivedMail> {
   let found: ReceivedMail | undefined;
   await expect.poll(() => (found = mail.messages.slice(before).find((m) => m.to.includes(to))), { timeout: 20_000 }).toBeDefined();
   return found!;
@@ -127,7 +132,7 @@ export async function resetForgottenPassword(page: Page, shot: Shot, app: Accoun
     await shot(page, "reset-password-form");
     await page.fill("input[name=password]", NEW_PASSWORD);
     await page.click("button:has-text('Set new password')");
-    await page.waitForURL(`${origin}/`);
+    await page.waitForURL(`${origin}${app.home}`);
     await page.goto(`${origin}/protected`);
     expect(await page.locator(userLine).first().innerText()).toContain(`Signed in as ${NAME}`);
     await shot(page, "reset-password-signed-in");
@@ -202,7 +207,7 @@ export async function claimedAddressTakenBack(page: Page, shot: Shot, app: Accou
     await page.goto(resetLink.href);
     await page.fill("input[name=password]", VICTIM_PASSWORD);
     await page.click("button:has-text('Set new password')");
-    await page.waitForURL(`${origin}/`);
+    await page.waitForURL(`${origin}${app.home}`);
     await page.goto(`${origin}/protected`);
     expect(await page.locator(userLine).first().innerText()).toContain(`Signed in as ${VICTIM_EMAIL}`);
     await shot(page, "owner-took-the-address-back");
@@ -277,7 +282,7 @@ async function expectOneAlert(page: Page): Promise<void> {
 }
 
 /** The page shows exactly one alert, saying `text`. */
-async function expectAlert(page: Page, text: string): Promise<void> {
+export async function expectAlert(page: Page, text: string): Promise<void> {
   await expectOneAlert(page);
   expect(await page.locator("[role=alert]").innerText()).toBe(text);
 }

@@ -24,6 +24,8 @@ export const PROVIDER_EMAIL = `${LOGIN}@example.test`;
  * over the password account, whose address nobody has proven.)
  */
 const TAKEN_LOGIN = "ada";
+/** A login whose provider account does not vouch for its (free) email: its user's only way in is this provider. */
+export const UNPROVEN_LOGIN = "quiet";
 
 export interface AppProvider {
   server: OidcServer;
@@ -36,7 +38,7 @@ export interface AppProvider {
  * so the app's port is chosen first), with a confidential client for it.
  */
 export async function startProviderFor(origin: string, authPath: string): Promise<AppProvider> {
-  const server = await startOidcServer({ redirectUris: [`${origin}${authPath}/callback/${PROVIDER.id}`], accounts: { [TAKEN_LOGIN]: { email: EMAIL, email_verified: false } } });
+  const server = await startOidcServer({ redirectUris: [`${origin}${authPath}/callback/${PROVIDER.id}`], accounts: { [TAKEN_LOGIN]: { email: EMAIL, email_verified: false }, [UNPROVEN_LOGIN]: { email_verified: false } } });
   const prefix = `AUTH_${PROVIDER.id.toUpperCase()}`;
   const client = server.clients.basic;
   return { server, env: { [`${prefix}_ID`]: client.client_id, [`${prefix}_SECRET`]: client.client_secret, [`${prefix}_ISSUER`]: server.issuer } };
@@ -91,9 +93,16 @@ async function signInThroughProvider(page: Page, shot: (page: Page, step: string
   await shot(page, `oauth-signed-in-${label}`);
 }
 
-/** The sign-in page's button for the provider, then the provider's login form and consent page; the provider then sends the browser back to the app. */
-async function throughProvider(page: Page, shot: (page: Page, step: string) => Promise<void>, provider: OidcServer, login: string, label: string): Promise<void> {
-  await page.click(`button:has-text('Sign in with ${PROVIDER.name}')`);
+/** The page's button for the provider, then the provider's login form and consent page; the provider then sends the browser back to the app. */
+export async function throughProvider(
+  page: Page,
+  shot: (page: Page, step: string) => Promise<void>,
+  provider: OidcServer,
+  login: string,
+  label: string,
+  button = `Sign in with ${PROVIDER.name}`,
+): Promise<void> {
+  await page.click(`button:has-text('${button}')`);
   // devInteractions' login page: any login, any password.
   await page.waitForURL(`${provider.issuer}/interaction/**`);
   await page.fill("input[name=login]", login);

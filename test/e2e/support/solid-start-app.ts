@@ -178,6 +178,11 @@ export async function startCliSolidStartApp(version: SolidStartVersion, options:
     const npm = { npm_config_prefer_offline: "true", npm_config_engine_strict: "false", npm_config_audit: "false", npm_config_fund: "false" };
     const initOutput = await run(process.execPath, [authInitBin, "--yes", ...(options.initArgs ?? [])], { cwd: dir, env: npm, timeoutMs: 400_000 });
     const init = seconds(started);
+    // The fixture's document has a <title> of its own: auth-init leaves it, saying to remove it (or the
+    // pages' titles never show); done here as the message says.
+    if (!initOutput.includes("kept src/entry-server.tsx: it has a <title> of its own")) throw new Error(`auth-init did not say to remove the document's <title>:\n${initOutput}`);
+    const document = join(dir, "src/entry-server.tsx");
+    writeFileSync(document, readFileSync(document, "utf8").replace(/^[ \t]*<title>.*<\/title>\n/m, ""));
     const build = await buildSolidStart(dir, version, nodeBin);
     server = await startBuiltSolidStart(dir, { nodeArgs: ["--env-file=.env"], port: options.port, env: options.env });
     return { version, dir, server, initOutput, timings: { init, build }, stop };
