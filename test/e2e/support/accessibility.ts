@@ -75,9 +75,15 @@ export async function checkAuthPages(page: Page, shot: (page: Page, step: string
       await page.goto(`${origin}${path}`);
       expect(await page.title()).toBe(title);
       await expectAccessible(page);
+      await shot(page, `page${path.replace("/", "-")}`);
     }
   }
   await page.emulateMedia({ colorScheme: "dark" });
+  if (credentials) {
+    await page.goto(`${origin}/signup?error=PasswordSignUp&code=short-password`);
+    await expectAccessible(page);
+    await shot(page, "signup-field-error-dark");
+  }
   await page.goto(`${origin}/signin`);
   await expectAccessible(page);
   await shot(page, "signin-dark");
