@@ -347,6 +347,13 @@ export interface AuthConfig {
   skipCSRFCheck?: typeof skipCSRFCheck;
   raw?: typeof raw;
   redirectProxyUrl?: string;
+  /**
+   * The origins the redirect proxy may forward a callback to (gatehouse
+   * extension; `AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS`, comma-separated): exact
+   * origins, or `https://*.preview.example.com` (one label left open). Without
+   * it the proxy forwards to no one.
+   */
+  redirectProxyAllowedOrigins?: string[];
   experimental?: { enableWebAuthn?: boolean };
   /**
    * Limits sign-in attempts (credentials, email links, passkeys) per client

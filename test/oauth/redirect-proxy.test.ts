@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setEnvDefaults, type AuthConfig } from "@gatehouse/runtime";
 import { GitHub, OIDC } from "@gatehouse/runtime/providers";
 import { call, captureLogger, CookieJar, fetchSession, locationOf, ORIGIN, SECRET, setCookies } from "../helpers.js";
+import { parseAllowedOrigins, proxyOriginAllowed } from "../../runtime/src/core/oauth/proxy-origins.js";
 import { startSignIn } from "./support/handler-flow.js";
 import { startOidcServer, type OidcServer } from "./support/oidc-server.js";
 import { authorize } from "./support/user-agent.js";
@@ -24,7 +25,7 @@ afterAll(() => server?.close());
 function deployment(env: Record<string, string> = {}) {
   const logs = captureLogger();
   const config: AuthConfig = setEnvDefaults(
-    { AUTH_SECRET: SECRET, AUTH_TRUST_HOST: "true", AUTH_REDIRECT_PROXY_URL: `${PROXY}/auth`, ...env },
+    { AUTH_SECRET: SECRET, AUTH_TRUST_HOST: "true", AUTH_REDIRECT_PROXY_URL: `${PROXY}/auth`, AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS: ORIGIN, ...env },
     {
       logger: logs.logger,
       providers: [
@@ -93,6 +94,52 @@ describe("redirectProxyUrl (AUTH_REDIRECT_PROXY_URL)", () => {
     const res = await call(proxy.config, `/auth/callback/oidc?code=abc&state=${encodeURIComponent(state)}`, { origin: PROXY });
     expect(locationOf(res).origin).toBe(PROXY);
     expect(locationOf(res).pathname).toBe("/auth/signin");
+  });
+
+  it("attack: a sign-in started with a forged X-Forwarded-Host seals the attacker's origin; the proxy does not hand the victim's code to it", async () => {
+    // Mallory starts a sign-in at a deployment that trusts forwarded headers, naming her own host.
+    const preview = deployment({ AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS: ORIGIN });
+    const jar = new CookieJar();
+    const token = (await (await call(preview.config, "/auth/csrf", { jar, headers: { "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" } })).json()).csrfToken as string;
+    const started = await call(preview.config, "/auth/signin/oidc", { jar, form: { csrfToken: token }, headers: { "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" } });
+    const authorizationUrl = locationOf(started);
+    // Ada follows Mallory's link and logs in at the provider, which returns to the proxy.
+    const result = await authorize(authorizationUrl, { login: "ada" });
+    const proxy = deployment({ AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS: ORIGIN });
+    const res = await call(proxy.config, pathOf(result.callbackUrl!), { origin: PROXY });
+    // Not forwarded: handled (and refused: no state cookie here) on the proxy itself; the code never leaves it.
+    expect(locationOf(res).origin).toBe(PROXY);
+    expect(locationOf(res).searchParams.get("code")).toBeNull();
+    expect(proxy.logs.errors.map((e) => e.message).join("\n")).toContain("https://evil.example is not in AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS");
+  });
+
+  it("without AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS the proxy forwards to no one, and says what to set", async () => {
+    const preview = deployment({ AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS: "" });
+    const { authorizationUrl } = await startSignIn(preview.config, new CookieJar(), "oidc");
+    const result = await authorize(authorizationUrl, { login: "ada" });
+    const proxy = deployment({ AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS: "" });
+    const res = await call(proxy.config, pathOf(result.callbackUrl!), { origin: PROXY });
+    expect(locationOf(res).origin).toBe(PROXY);
+    expect(proxy.logs.errors.map((e) => e.message).join("\n")).toContain(`${ORIGIN} is not in AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS`);
+  });
+
+  it.each([
+    ["an exact origin", ["http://localhost:3000"], "http://localhost:3000", true],
+    ["another port", ["http://localhost:3000"], "http://localhost:3001", false],
+    ["a wildcard label", ["https://*.preview.example.com"], "https://pr-42.preview.example.com", true],
+    ["the wildcard's parent itself", ["https://*.preview.example.com"], "https://preview.example.com", false],
+    ["two labels under a wildcard", ["https://*.preview.example.com"], "https://a.b.preview.example.com", false],
+    ["a look-alike suffix", ["https://*.preview.example.com"], "https://evil-preview.example.com", false],
+    ["http under an https wildcard", ["https://*.preview.example.com"], "http://pr-42.preview.example.com", false],
+  ])("allowed origins, %s", (_name, allowed, origin, expected) => {
+    expect(proxyOriginAllowed(origin, parseAllowedOrigins(allowed))).toBe(expected);
+  });
+
+  it.each([["evil.example"], ["https://*.com/path"], ["https://a.*.example.com"], ["javascript:alert(1)"], ["https://*"]])("an allowed origin %j that is not an origin or a one-label wildcard: a configuration error naming it", async (entry) => {
+    const proxy = deployment({ AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS: entry });
+    const res = await call(proxy.config, "/auth/session");
+    expect(res.status).toBe(500);
+    expect(proxy.logs.errors.map((e) => e.message).join("\n")).toContain(`redirectProxyAllowedOrigins has ${JSON.stringify(entry)}`);
   });
 
   it("form_post providers do not use the proxy (a cross-site POST cannot carry the preview's cookies)", async () => {

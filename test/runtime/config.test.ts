@@ -245,13 +245,14 @@ describe("setEnvDefaults", () => {
     return rest;
   };
 
-  it("reads AUTH_SECRET, AUTH_URL, AUTH_TRUST_HOST and AUTH_REDIRECT_PROXY_URL", () => {
+  it("reads AUTH_SECRET, AUTH_URL, AUTH_TRUST_HOST, AUTH_REDIRECT_PROXY_URL and AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS", () => {
     const out = setEnvDefaults(
       {
         AUTH_SECRET: SECRET,
         AUTH_URL: "https://app.example.com",
         AUTH_TRUST_HOST: "true",
         AUTH_REDIRECT_PROXY_URL: "https://proxy.example.com/auth",
+        AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS: " https://app.example.com, https://*.preview.example.com ,",
       },
       base(),
     );
@@ -259,6 +260,7 @@ describe("setEnvDefaults", () => {
     expect(String(out.url)).toBe("https://app.example.com");
     expect(out.trustHost).toBe(true);
     expect(out.redirectProxyUrl).toBe("https://proxy.example.com/auth");
+    expect(out.redirectProxyAllowedOrigins).toEqual(["https://app.example.com", "https://*.preview.example.com"]);
   });
 
   it.each([

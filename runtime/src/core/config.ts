@@ -26,6 +26,7 @@ import { createLogger, type LoggerInstance } from "./logger.js";
 import { LruCache } from "./lru.js";
 import { resolveProviders, type ResolvedProvider } from "./providers.js";
 import { resolveRateLimit, type ResolvedRateLimit } from "./rate-limit/resolve.js";
+import { parseAllowedOrigins, type AllowedOrigin } from "./oauth/proxy-origins.js";
 import { defaultRedirectCallback } from "./redirect.js";
 import { frameworkGlue, skipCSRFCheck, type FrameworkGlueOptions } from "./symbols.js";
 
@@ -72,6 +73,8 @@ export interface ResolvedConfig {
   /** Session JWTs already decrypted: the same ciphertext always decrypts to the same payload. */
   sessionCache: LruCache<string, DecodedSession>;
   redirectProxyUrl?: string;
+  /** Where the redirect proxy may forward callbacks: none unless the app lists them. */
+  redirectProxyAllowedOrigins: AllowedOrigin[];
   experimental: { enableWebAuthn: boolean };
   /** Sign-in rate limiting; `undefined` (the default) means off, and nothing of it runs. */
   rateLimit?: ResolvedRateLimit;
@@ -151,6 +154,7 @@ function buildConfig(config: AuthConfig): ResolvedConfig {
     },
     sessionCache: new LruCache(SESSION_CACHE_SIZE),
     redirectProxyUrl: config.redirectProxyUrl,
+    redirectProxyAllowedOrigins: parseAllowedOrigins(config.redirectProxyAllowedOrigins ?? []),
     experimental: { enableWebAuthn: config.experimental?.enableWebAuthn === true },
     rateLimit: resolveRateLimit(config.rateLimit),
   };

@@ -54,6 +54,11 @@ function applyEnv(env: Env, config: AuthConfig): AuthConfig {
   if (out.redirectProxyUrl === undefined && env.AUTH_REDIRECT_PROXY_URL) {
     out.redirectProxyUrl = env.AUTH_REDIRECT_PROXY_URL;
   }
+  if (out.redirectProxyAllowedOrigins === undefined && env.AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS !== undefined) {
+    out.redirectProxyAllowedOrigins = env.AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS.split(",")
+      .map((entry) => entry.trim())
+      .filter(Boolean);
+  }
   if (Array.isArray(config.providers)) out.providers = config.providers.map((p) => withProviderEnv(env, p));
   return out;
 }

@@ -8,9 +8,11 @@
 import { decode, encode } from "../../jwt.js";
 import type { ResponseInternal } from "../../types.js";
 import type { RequestContext } from "../context.js";
+import { InvalidCheck } from "../errors.js";
 import type { ResolvedProvider } from "../providers.js";
 import { CHECK_MAX_AGE } from "./checks.js";
 import type { OAuthRuntime } from "./provider.js";
+import { proxyOriginAllowed } from "./proxy-origins.js";
 
 const SALT = "authjs.redirect-proxy-state";
 
@@ -51,6 +53,16 @@ export async function forwardFromProxy(
     return undefined;
   }
   if (target.origin === ctx.origin || (target.protocol !== "https:" && target.protocol !== "http:")) return undefined;
+  // The sealed origin is where the sign-in started, which a deployment trusting forwarded headers
+  // took from the request: only the app's own list says where a code may be sent.
+  if (!proxyOriginAllowed(target.origin, ctx.config.redirectProxyAllowedOrigins)) {
+    ctx.config.logger.error(
+      new InvalidCheck(
+        `The redirect proxy did not forward a ${provider.id} callback: ${target.origin} is not in AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS (redirectProxyAllowedOrigins). If it is one of your deployments, add it there; the callback is handled here instead, and refused.`,
+      ),
+    );
+    return undefined;
+  }
   target.search = params.toString();
   ctx.config.logger.debug("redirect proxy forwards the callback", { provider: provider.id, origin: target.origin });
   return { redirect: target.href };
