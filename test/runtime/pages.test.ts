@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import type { AuthConfig } from "@gatehouse/runtime";
 import { Credentials } from "@gatehouse/runtime/providers";
-import { ORIGIN, CookieJar, call, credentialsConfig, locationOf, setCookies, storesSession } from "../helpers.js";
+import { ORIGIN, CookieJar, call, captureLogger, credentialsConfig, locationOf, setCookies, storesSession } from "../helpers.js";
 
 const LOGO = "https://cdn.example.com/logo.png";
 
@@ -332,9 +332,27 @@ describe("GET /auth/verify-request", () => {
 });
 
 describe("pages config", () => {
-  it("an unsafe pages value is a configuration error, not an open redirect", async () => {
-    const response = await call(credentialsConfig({ pages: { signIn: "//evil.com" }, logger: { error: () => {} } }), "/auth/signin");
+  it.each([
+    ["//evil.com"],
+    // Browsers read a backslash in a URL's path as a slash: "/\\evil.example" goes to //evil.example.
+    ["/\\evil.example/login"],
+    ["\\\\evil.example"],
+    ["/login\\..\\..\\x"],
+    ["/\tlogin"],
+    ["/login\u0000"],
+    ["https://evil.example\\@app.example.com/login"],
+    ["javascript:alert(1)"],
+  ])("an unsafe pages value %j is a configuration error, not an open redirect", async (value) => {
+    const logs = captureLogger();
+    const response = await call(credentialsConfig({ pages: { signIn: value }, logger: logs.logger }), "/auth/signin");
     expect(response.status).toBe(500);
     expect(response.headers.get("location")).toBeNull();
+    expect(logs.errors.map((e) => e.message).join("\n")).toContain(`pages.signIn is ${JSON.stringify(value)}`);
+  });
+
+  it.each([["/login"], ["/auth/sign-in?from=app"], ["https://accounts.example.com/login"]])("a safe pages value %j is used", async (value) => {
+    const response = await call(credentialsConfig({ pages: { signIn: value } }), "/auth/signin");
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toContain(value.startsWith("/") ? `${ORIGIN}${value.split("?")[0]}` : value);
   });
 });

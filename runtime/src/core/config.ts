@@ -253,10 +253,26 @@ function resolvePages(pages: AuthConfig["pages"]): Partial<PagesOptions> {
   const out: Partial<PagesOptions> = {};
   for (const [key, value] of Object.entries(pages ?? {})) {
     if (value === undefined) continue;
-    if (typeof value !== "string" || !(value.startsWith("/") || /^https?:\/\//.test(value)) || value.startsWith("//")) {
+    if (!isSafePage(value)) {
       throw new InvalidConfig(`pages.${key} is ${JSON.stringify(value)}; it must be a path such as "/login" or an absolute http(s) URL.`);
     }
     out[key as keyof PagesOptions] = value;
   }
   return out;
+}
+
+/**
+ * A path on this site (`/login`, not `//host`), or an absolute http(s) URL. Browsers read a
+ * backslash as a slash and drop tabs and line breaks, so "/\\evil.example" would leave the site:
+ * no backslash, control character or whitespace anywhere.
+ */
+function isSafePage(value: unknown): value is string {
+  if (typeof value !== "string" || /[\\\s\u0000-\u001f\u007f]/.test(value)) return false;
+  if (value.startsWith("/")) return !value.startsWith("//");
+  if (!/^https?:\/\//.test(value)) return false;
+  try {
+    return new URL(value).protocol.startsWith("http");
+  } catch {
+    return false;
+  }
 }
