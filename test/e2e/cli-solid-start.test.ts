@@ -174,6 +174,9 @@ describe.each(VERSIONS)("auth-init --yes in a SolidStart %s app", (version) => {
     // The page's cookie without the page's token: refused too.
     const tokenless = await http(server(), signUpPage.action, { jar: anonymous, form: { email, password, callbackUrl: "/protected" } });
     expect(redirectedTo(tokenless, origin).searchParams.get("error")).toBe("MissingCSRF");
+    // A token of 64 characters that are not hex (multi-byte in UTF-8): refused the same way, never a 500.
+    const odd = await http(server(), signUpPage.action, { jar: anonymous, form: { email, password, csrfToken: "é".repeat(64), callbackUrl: "/protected" } });
+    expect(redirectedTo(odd, origin).searchParams.get("error")).toBe("MissingCSRF");
     expect(await sessionUser(server(), anonymous)).toBeUndefined();
 
     // With the page's token: "check your email", a mail with the link, and nobody signed in yet.

@@ -47,6 +47,19 @@ describe("SolidAuth handlers", () => {
     expect(jar.get("authjs.session-token")).toBeTruthy();
   });
 
+  it.each([["é".repeat(64)], ["😀".repeat(32)], ["\u0000".repeat(64)], ["a".repeat(63) + "ā"]])("a CSRF token of 64 odd characters (%j) is refused as missing, never a 500", async (odd) => {
+    vi.stubEnv("AUTH_SECRET", SECRET);
+    vi.stubEnv("AUTH_URL", "http://localhost:3000");
+    const config = solidConfig();
+    const { GET, POST } = SolidAuth(config);
+    const jar = new CookieJar();
+    jar.store(await GET({ request: request("/api/auth/csrf", { jar }) }));
+    const res = await POST({ request: request("/api/auth/callback/credentials", { jar, form: { ...GOOD, csrfToken: odd } }) });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toMatch(/error=MissingCSRF/);
+    expect(jar.get("authjs.session-token")).toBeUndefined();
+  });
+
   it("honour a custom prefix, and answer unknown actions with a clear 400", async () => {
     vi.stubEnv("AUTH_SECRET", SECRET);
     vi.stubEnv("AUTH_URL", "http://localhost:3000");

@@ -155,15 +155,41 @@ describe("JWT sessions with an adapter", () => {
     ]);
   });
 
-  it("without an adapter, the user is the provider's profile: subject = the provider's id, nothing stored", async () => {
+  it("without an adapter, the user is the provider's profile; its subject is the same at every sign-in with that account, and nothing is stored", async () => {
     const logs = captureLogger();
-    const config: AuthConfig = { secret: SECRET, trustHost: true, logger: logs.logger, providers: providers() };
+    const seen: { sub: unknown; providerAccountId: unknown }[] = [];
+    const config: AuthConfig = {
+      secret: SECRET,
+      trustHost: true,
+      logger: logs.logger,
+      providers: providers(),
+      callbacks: { jwt: ({ token, account }) => (account && seen.push({ sub: token.sub, providerAccountId: account.providerAccountId }), token) },
+    };
     const jar = new CookieJar();
-    const seen: unknown[] = [];
-    const withCallback: AuthConfig = { ...config, callbacks: { jwt: ({ token }) => (seen.push(token.sub), token) } };
-    await signInThroughProvider(withCallback, jar, "oidc", { login: "solo" });
-    expect(seen[0]).toBe("solo");
-    expect((await fetchSession(withCallback, jar)).body.user.email).toBe("solo@example.test");
+    await signInThroughProvider(config, jar, "oidc", { login: "solo" });
+    await signInThroughProvider(config, new CookieJar(), "oidc", { login: "solo" });
+    // UUID-shaped, as Auth.js's, but the same for the same account every time; the provider's own id stays on the account.
+    expect(seen[0]!.sub).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(seen[1]!.sub).toBe(seen[0]!.sub);
+    expect(seen[0]!.providerAccountId).toBe("solo");
+    expect((await fetchSession(config, jar)).body.user.email).toBe("solo@example.test");
+  });
+
+  it("attack: without an adapter, two people of two providers with the same provider id get different subjects (an app keying data on sub keeps them apart)", async () => {
+    const subs: Record<string, unknown> = {};
+    const config: AuthConfig = {
+      secret: SECRET,
+      trustHost: true,
+      logger: captureLogger().logger,
+      providers: providers(),
+      callbacks: { jwt: ({ token, account }) => (account && (subs[account.provider] = token.sub), token) },
+    };
+    // "mallory" at one provider and "mallory" at the other are, as far as the app knows, two people.
+    await signInThroughProvider(config, new CookieJar(), "oidc", { login: "mallory" });
+    await signInThroughProvider(config, new CookieJar(), "oidc-post", { login: "mallory" });
+    expect(subs.oidc).toEqual(expect.any(String));
+    expect(subs["oidc-post"]).toEqual(expect.any(String));
+    expect(subs.oidc).not.toBe(subs["oidc-post"]);
   });
 });
 

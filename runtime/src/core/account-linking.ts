@@ -13,6 +13,7 @@ import { ACCOUNT_TOKEN_FIELDS } from "../adapters/account-token-fields.js";
 import type { AdapterAccount, AdapterAccountUpdate, AdapterNewUser, AdapterUser } from "../adapters/types.js";
 import type { Account, User } from "../types.js";
 import { callAdapter } from "./adapter.js";
+import { accountSubject } from "./oauth/subject.js";
 import type { RequestContext } from "./context.js";
 import { AdapterError, OAuthAccountNotLinked } from "./errors.js";
 import { emit } from "./events.js";
@@ -39,7 +40,8 @@ export interface OAuthIdentity {
 export async function planOAuthUser(ctx: RequestContext, identity: OAuthIdentity, allowEmailLinking: boolean): Promise<LinkPlan> {
   const { user: profileUser, account } = identity;
   const adapter = ctx.config.adapter;
-  if (!adapter) return { kind: "profile", user: profileUser };
+  // No adapter: the profile is the user, under a subject unique across providers (see oauth/subject.ts).
+  if (!adapter) return { kind: "profile", user: { ...profileUser, id: await accountSubject(account.provider, account.providerAccountId) } };
   const key = { provider: account.provider, providerAccountId: account.providerAccountId };
   const [linked, current] = await Promise.all([callAdapter(adapter, "getUserByAccount", key), signedInUser(ctx)]);
   if (linked) {
