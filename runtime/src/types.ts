@@ -331,6 +331,13 @@ export interface AuthConfig {
     strategy?: "jwt" | "database";
     maxAge?: number;
     updateAge?: number;
+    /**
+     * However often it is used (and so slid forward by `maxAge`), a session ends
+     * this long after its sign-in, in seconds (gatehouse extension; default 90
+     * days). Enforced for JWTs (their `signedInAt`) and for database sessions
+     * whose adapter keeps `createdAt` (every gatehouse adapter).
+     */
+    absoluteMaxAge?: number;
     generateSessionToken?: () => string;
   };
   jwt?: Partial<JWTOptions>;

@@ -128,6 +128,27 @@ export function runDatabaseSessionTests(target: DatabaseTarget): void {
       expect(seen).toEqual([{ session: body }]);
     });
 
+    it("attack: a stolen session kept busy slides no further than session.absoluteMaxAge after its sign-in, then ends (row deleted, cookie cleared)", async () => {
+      const cfg = config(base, { session: { updateAge: 0, maxAge: 3600, absoluteMaxAge: 7200 } });
+      vi.useFakeTimers({ toFake: ["Date"] });
+      const start = Date.now();
+      const { jar } = await signedIn(cfg);
+      const token = jar.get(COOKIE)!;
+      for (const minutes of [50, 100]) {
+        vi.setSystemTime(start + minutes * 60_000);
+        const body = await (await call(cfg, "/auth/session", { jar })).json();
+        expect(body?.user?.email).toBe("ada@example.com");
+        const expires = (await base.getSessionAndUser!(token))!.session.expires.valueOf();
+        expect(expires).toBeLessThanOrEqual(start + 7200_000 + 1000);
+        expect(expires).toBeGreaterThan(start + minutes * 60_000);
+      }
+      vi.setSystemTime(start + 7201_000);
+      const response = await call(cfg, "/auth/session", { jar });
+      expect(await response.json()).toBeNull();
+      expect(setCookies(response).some((c) => c.name === COOKIE && isCleared(c))).toBe(true);
+      expect(await base.getSessionAndUser!(token)).toBeNull();
+    });
+
     it("updateAge 0 extends the session on every access and shows the new expires", async () => {
       const { adapter, calls } = recordAdapterCalls(base);
       const cfg = config(adapter, { session: { updateAge: 0, maxAge: 3600 } });

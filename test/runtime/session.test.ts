@@ -406,6 +406,42 @@ describe("session lifetime", () => {
     expect((await fetchSession(config, jar)).body?.user?.email).toBe(USER.email);
   });
 
+  it("attack: a stolen JWT kept busy slides no further than session.absoluteMaxAge after its sign-in, then is refused", async () => {
+    freezeAt(T0);
+    const config = credentialsConfig({ session: { maxAge: 3600, updateAge: 0, absoluteMaxAge: 7200 } });
+    const jar = new CookieJar();
+    await signInWithCredentials(config, jar);
+    // Used every 50 minutes: each read slides the expiry, up to the absolute end and not past it.
+    for (const minutes of [50, 100]) {
+      vi.setSystemTime(T0 + minutes * 60_000);
+      const read = await fetchSession(config, jar);
+      expect(read.body?.user?.email).toBe(USER.email);
+      expect(cookieExpires(read.response)).toBe(Math.min(T0 + minutes * 60_000 + 3600_000, T0 + 7200_000));
+    }
+    vi.setSystemTime(T0 + 7200_000);
+    const ended = await fetchSession(config, jar);
+    expect(ended.body).toBeNull();
+    expect(sessionSetCookies(ended.response).every((cookie) => cookie.value === "")).toBe(true);
+  });
+
+  it("session.absoluteMaxAge defaults to 90 days, and must be a positive number of seconds", async () => {
+    freezeAt(T0);
+    const config = credentialsConfig({ session: { updateAge: 0 } });
+    const jar = new CookieJar();
+    await signInWithCredentials(config, jar);
+    // Used every 20 days, it slides by its 30 days each time; the last slide stops at day 90.
+    for (const day of [20, 40, 60, 80]) {
+      vi.setSystemTime(T0 + day * 86_400_000);
+      expect(cookieExpires((await fetchSession(config, jar)).response)).toBe(Math.min(T0 + (day + 30) * 86_400_000, T0 + 90 * 86_400_000));
+    }
+    vi.setSystemTime(T0 + 90 * 86_400_000);
+    expect((await fetchSession(config, jar)).body).toBeNull();
+    const logs = captureLogger();
+    const bad = await call(credentialsConfig({ session: { absoluteMaxAge: -1 }, logger: logs.logger }), "/auth/session");
+    expect(bad.status).toBe(500);
+    expect(logs.errors.map((e) => e.message).join("\n")).toContain("session.absoluteMaxAge is -1; it must be a positive number of seconds.");
+  });
+
   it("a jwt callback that changes the token on GET re-issues the cookie", async () => {
     const config = credentialsConfig({
       callbacks: {

@@ -33,6 +33,8 @@ import { frameworkGlue, skipCSRFCheck, type FrameworkGlueOptions } from "./symbo
 export const MIN_SECRET_LENGTH = 32;
 const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60;
 const DEFAULT_UPDATE_AGE = 24 * 60 * 60;
+/** 90 days: three times the sliding `maxAge`, then sign in again. */
+const DEFAULT_ABSOLUTE_MAX_AGE = 90 * 24 * 60 * 60;
 /** Decoded session tokens kept per config; enough for a busy server, bounded for memory. */
 const SESSION_CACHE_SIZE = 1000;
 
@@ -57,6 +59,8 @@ export interface ResolvedConfig {
     strategy: "jwt" | "database";
     maxAge: number;
     updateAge: number;
+    /** However it slides, a session ends this long (seconds) after its sign-in. */
+    absoluteMaxAge: number;
     generateSessionToken: () => string;
   };
   jwt: JWTOptions & { usesDefaultCodec: boolean };
@@ -224,6 +228,7 @@ function resolveSession(config: AuthConfig): ResolvedConfig["session"] {
     strategy,
     maxAge: positiveSeconds(s.maxAge, "session.maxAge", DEFAULT_MAX_AGE),
     updateAge: positiveSeconds(s.updateAge, "session.updateAge", DEFAULT_UPDATE_AGE, true),
+    absoluteMaxAge: positiveSeconds(s.absoluteMaxAge, "session.absoluteMaxAge", DEFAULT_ABSOLUTE_MAX_AGE),
     generateSessionToken: s.generateSessionToken ?? (() => crypto.randomUUID()),
   };
 }

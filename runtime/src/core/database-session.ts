@@ -10,10 +10,17 @@ import { callAdapter } from "./adapter.js";
 import type { RequestContext } from "./context.js";
 import { readChunked, writeChunked } from "./cookies.js";
 import { clearSessionCookies } from "./session-cookie.js";
+import { cappedExpiry, pastAbsoluteEnd } from "./session-lifetime.js";
 
 /** The request's `User-Agent`, as much as a list of sessions keeps of it. */
 export function requestUserAgent(ctx: RequestContext): string | null {
   return storedUserAgent(ctx.request.headers.get("user-agent"));
+}
+
+/** When the session was created (its sign-in), where the adapter keeps it. */
+function createdAtOf(session: AdapterSession): number | undefined {
+  const createdAt = (session as { createdAt?: unknown }).createdAt;
+  return createdAt instanceof Date || typeof createdAt === "string" || typeof createdAt === "number" ? new Date(createdAt).valueOf() : undefined;
 }
 
 /** Longer than any token we or a sane `generateSessionToken` make: not worth a database query. */
@@ -47,7 +54,7 @@ export async function readDatabaseSession(ctx: RequestContext): Promise<Database
   const found = await callAdapter(adapter, "getSessionAndUser", token);
   if (!found) return { kind: "invalid", cookies: clearSessionCookies(ctx) };
   const expires = new Date(found.session.expires);
-  if (expires.valueOf() <= Date.now()) {
+  if (expires.valueOf() <= Date.now() || pastAbsoluteEnd(createdAtOf(found.session), ctx.config.session.absoluteMaxAge)) {
     await callAdapter(adapter, "deleteSession", token);
     ctx.config.logger.debug("database session expired and was deleted");
     return { kind: "invalid", cookies: clearSessionCookies(ctx) };
@@ -72,10 +79,12 @@ export async function extendIfDue(
   ctx: RequestContext,
   read: Extract<DatabaseSessionRead, { kind: "valid" }>,
 ): Promise<{ session: AdapterSession; cookies: Cookie[] } | null> {
-  const { maxAge, updateAge } = ctx.config.session;
+  const { maxAge, updateAge, absoluteMaxAge } = ctx.config.session;
   const lastExtended = read.session.expires.valueOf() - maxAge * 1000;
   if (lastExtended + updateAge * 1000 > Date.now()) return { session: read.session, cookies: [] };
-  const expires = new Date(Date.now() + maxAge * 1000);
+  const expires = new Date(cappedExpiry(maxAge, createdAtOf(read.session), absoluteMaxAge));
+  // At its absolute end already: nothing to slide.
+  if (expires.valueOf() <= read.session.expires.valueOf()) return { session: read.session, cookies: [] };
   const updated = await callAdapter(adapterOf(ctx), "updateSession", { sessionToken: read.token, expires });
   // Only `null` means "no such row": an adapter that answers nothing (undefined) on success keeps its sessions.
   if (updated === null) return null;
@@ -84,9 +93,9 @@ export async function extendIfDue(
 
 /** Stores a new session for `userId`; its token, and the cookie that carries it. */
 export async function createDatabaseSession(ctx: RequestContext, userId: string): Promise<{ sessionToken: string; cookies: Cookie[] }> {
-  const { maxAge, generateSessionToken } = ctx.config.session;
+  const { maxAge, absoluteMaxAge, generateSessionToken } = ctx.config.session;
   const sessionToken = generateSessionToken();
-  const expires = new Date(Date.now() + maxAge * 1000);
+  const expires = new Date(cappedExpiry(maxAge, undefined, absoluteMaxAge));
   const adapter = adapterOf(ctx);
   // Only for an adapter that lists sessions (a gatehouse one): an Auth.js adapter may store every field it is given.
   const userAgent = typeof adapter.listSessionsByUserId === "function" ? requestUserAgent(ctx) : undefined;

@@ -9,6 +9,8 @@ import type { DecodedSession } from "./config.js";
 import type { RequestContext } from "./context.js";
 import { clearChunked, readChunked, writeChunked } from "./cookies.js";
 import { JWTSessionError } from "./errors.js";
+import { cappedExpiry, pastAbsoluteEnd } from "./session-lifetime.js";
+import { SIGNED_IN_AT_CLAIM } from "./session-version.js";
 
 export type SessionRead =
   | { kind: "none" }
@@ -17,6 +19,12 @@ export type SessionRead =
   | { kind: "valid"; decoded: DecodedSession };
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/** When the JWT's session signed in (ms), from the claim the handler writes at sign-in. */
+function signedInAtOf(payload: JWT): number | undefined {
+  const signedInAt = payload[SIGNED_IN_AT_CLAIM];
+  return typeof signedInAt === "number" ? signedInAt * 1000 : undefined;
+}
 
 function isExpired(payload: JWT, now = nowSeconds()): boolean {
   return typeof payload.exp === "number" && payload.exp <= now;
@@ -49,7 +57,7 @@ export async function readSession(ctx: RequestContext): Promise<SessionRead> {
     decoded = { payload, json: JSON.stringify(payload) };
     if (cacheable) config.sessionCache.set(cacheKey, decoded);
   }
-  if (isExpired(decoded.payload)) {
+  if (isExpired(decoded.payload) || pastAbsoluteEnd(signedInAtOf(decoded.payload), config.session.absoluteMaxAge)) {
     config.sessionCache.delete(cacheKey);
     config.logger.debug("session token expired");
     return { kind: "invalid", cookies: clearSessionCookies(ctx) };
@@ -72,9 +80,12 @@ export async function issueSession(ctx: RequestContext, payload: JWT): Promise<I
   const { config } = ctx;
   const { name, options } = ctx.cookieSet.sessionToken;
   const { iat: _iat, exp: _exp, jti: _jti, ...claims } = payload;
-  const maxAge = config.jwt.maxAge;
+  // Slid by jwt.maxAge, never past the session's absolute end (whole seconds, at least one).
+  const now = Date.now();
+  const end = cappedExpiry(config.jwt.maxAge, signedInAtOf(payload), config.session.absoluteMaxAge, now);
+  const maxAge = Math.max(1, Math.floor((end - now) / 1000));
   const token = await config.jwt.encode({ token: claims, secret: config.jwt.secret, salt: name, maxAge });
-  const expires = new Date(Date.now() + maxAge * 1000);
+  const expires = new Date(now + maxAge * 1000);
   const cookies = writeChunked(name, token, { ...options, expires }, ctx.cookies);
   config.logger.debug("session cookie issued", { cookies: cookies.filter((c) => c.value !== "").length, expires });
   return { cookies, expires };

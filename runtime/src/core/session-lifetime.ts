@@ -1,0 +1,21 @@
+/**
+ * The absolute lifetime of a session (`session.absoluteMaxAge`): however often
+ * it is used, and so slid forward, a session ends that long after its sign-in.
+ * Without it a stolen session kept busy lives for ever. A database session
+ * knows its sign-in from the row's `createdAt` (gatehouse adapters keep it), a
+ * JWT from its `signedInAt` claim; a session that knows neither (an Auth.js
+ * adapter's row, a JWT issued before the claim) is bound by `maxAge` alone.
+ * Pure: times in, times out.
+ */
+
+/** Whether a session that began at `startedAt` (ms) is past its absolute end. */
+export function pastAbsoluteEnd(startedAt: number | undefined, absoluteMaxAge: number, now = Date.now()): boolean {
+  return startedAt !== undefined && Number.isFinite(startedAt) && startedAt + absoluteMaxAge * 1000 <= now;
+}
+
+/** The expiry (ms) of a session issued or slid now: `maxAge` from now, never past its absolute end. */
+export function cappedExpiry(maxAge: number, startedAt: number | undefined, absoluteMaxAge: number, now = Date.now()): number {
+  const sliding = now + maxAge * 1000;
+  if (startedAt === undefined || !Number.isFinite(startedAt)) return Math.min(sliding, now + absoluteMaxAge * 1000);
+  return Math.min(sliding, startedAt + absoluteMaxAge * 1000);
+}
