@@ -251,9 +251,9 @@ for (const variant of variants) {
         await manageAccount(await freshPage(), shot, account(), mail!.server, { passkeys: variant.passwordless, provider: variant.oauth ? provider!.server : undefined });
       }, 240_000);
 
-      it.skipIf(!(variant.oauth && variant.driver))("the account page never takes away the last way in: a provider-only user cannot disconnect it", async () => {
-        await providerOnlyUserCannotDisconnect(await freshPage(), shot, account(), provider!.server);
-      }, 60_000);
+      it.skipIf(!(variant.oauth && variant.driver && variant.credentials))("the account page never takes away the last way in: a provider-only user cannot disconnect it, and sets a first password by mail", async () => {
+        await providerOnlyUserCannotDisconnect(await freshPage(), shot, account(), provider!.server, mail!.server);
+      }, 90_000);
 
       it.skipIf(variant.driver !== undefined)("without a database there is no account page", async () => {
         expect((await fetch(`${app.server.origin}/account`)).status).toBe(404);

@@ -9,10 +9,10 @@
  */
 import type { Page } from "playwright-core";
 import { expect } from "vitest";
-import type { MailServer } from "../../email/support/smtp.js";
+import { linkIn, type MailServer } from "../../email/support/smtp.js";
 import type { OidcServer } from "../../oauth/support/oidc-server.js";
 import { expectAccessible } from "./accessibility.js";
-import { expectAlert, submitForMail, type AccountApp } from "./account-flow.js";
+import { expectAlert, mailTo, submitForMail, type AccountApp } from "./account-flow.js";
 import { PROVIDER, throughProvider, UNPROVEN_LOGIN } from "./oauth-flow.js";
 import { addVirtualAuthenticator } from "./passwordless-flow.js";
 
@@ -253,10 +253,29 @@ export async function renamePasskey(page: Page, app: AccountApp, name: string): 
   expect(await page.locator("section[aria-labelledby=account-passkeys] li").first().innerText()).toContain(name);
 }
 
-/** A user who signs in with the provider alone (it did not vouch for the address, so no mail signs them in): they cannot disconnect it. */
-export async function providerOnlyUserCannotDisconnect(page: Page, shot: Shot, app: AccountApp, provider: OidcServer): Promise<void> {
+/**
+ * A user who signs in with the provider alone (it did not vouch for the address, so no mail
+ * signs them in) cannot disconnect it. They set a first password from the account page, through
+ * a link mailed to the address: that proves the address, and the account, whose provider link
+ * was set up before anyone proved it, is handed over without it (SECURITY.md, "Email ownership").
+ */
+export async function providerOnlyUserCannotDisconnect(page: Page, shot: Shot, app: AccountApp, provider: OidcServer, mail: MailServer): Promise<void> {
   await page.goto(`${app.origin}/signin`);
   await throughProvider(page, shot, provider, UNPROVEN_LOGIN, "provider-only");
   await page.waitForURL(`${app.origin}/account`);
   await lastWayInRefused(page, shot, app, "connected");
+
+  const before = mail.messages.length;
+  await page.click("button:has-text('Email me a link to set a password')");
+  await page.waitForURL((url) => url.pathname.endsWith("/verify-request"));
+  const link = linkIn(await mailTo(mail, `${UNPROVEN_LOGIN}@example.test`, before));
+  await page.goto(link.href);
+  await page.fill("input[name=password]", "a first password of my own");
+  await page.click("button:has-text('Set new password')");
+  await page.waitForURL(`${app.origin}/account`);
+  // A password now: the change form; the address proven; the provider link its creator made, gone.
+  expect(await page.locator("#password-current").count()).toBe(1);
+  expect(await page.locator("#profile-email-hint").innerText()).toMatch(/^Confirmed on /);
+  expect(await page.locator("section[aria-labelledby=account-connected] li").count()).toBe(0);
+  await shot(page, "account-password-set-by-mail");
 }
