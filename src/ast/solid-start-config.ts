@@ -10,6 +10,7 @@
  */
 import { Node, Project, SyntaxKind, type CallExpression, type ObjectLiteralExpression, type SourceFile } from "ts-morph";
 import type { EditResult } from "./sveltekit-hooks.js";
+import { importQuote } from "./source.js";
 
 const CONFIG_MODULE = "@solidjs/start/config";
 /** How a refusal because the config names another middleware file begins. */
@@ -112,7 +113,7 @@ function splice(source: string, at: number, insert: string, until = at): string 
 
 /** `path` in the file's own quotes (SolidStart's templates use double quotes). */
 function quoted(path: string, source: string): string {
-  const quote = /^\s*import\b[^;'"]*?(?:from\s+)?(['"])/m.exec(source)?.[1] ?? '"';
+  const quote = importQuote(source);
   return `${quote}${path}${quote}`;
 }
 

@@ -8,15 +8,15 @@
  * refused with what to add by hand.
  */
 import { Node } from "ts-morph";
-import { apply, importedName, jsxTagNames, rootJsx, type Splice } from "./solid-start-meta.js";
-import { parse } from "./source.js";
+import { apply, importedName, jsxTagNames, newImportSplice, rootJsx, type Splice } from "./solid-start-meta.js";
+import { importQuote, parse } from "./source.js";
 import type { EditResult } from "./sveltekit-hooks.js";
 
 export const AUTH_HEADER = "AuthHeader";
 const MODULE = "./lib/auth-header";
 
 export function addAuthHeader(source: string): EditResult {
-  const quote = /^\s*import\b[^;'"]*?(?:from\s+)?(['"])/m.exec(source)?.[1] ?? '"';
+  const quote = importQuote(source);
   const importLine = `import { ${AUTH_HEADER} } from ${quote}${MODULE}${quote};`;
   const byHand = `add \`${importLine}\` and \`<${AUTH_HEADER} />\` at the top of your root layout by hand`;
   const parsed = parse({ path: "app.tsx", text: source });
@@ -37,10 +37,6 @@ export function addAuthHeader(source: string): EditResult {
   const element = `<${name ?? AUTH_HEADER} />`;
   const indent = gap.includes("\n") ? gap.slice(gap.lastIndexOf("\n") + 1) : undefined;
   const splices: Splice[] = [{ at, until: at, text: indent === undefined ? element : `\n${indent}${element}` }];
-  if (name === undefined) {
-    const imports = file.getImportDeclarations();
-    const end = imports.length > 0 ? imports[imports.length - 1]!.getEnd() : 0;
-    splices.push({ at: end, until: end, text: imports.length > 0 ? `\n${importLine}` : `${importLine}\n` });
-  }
+  if (name === undefined) splices.push(newImportSplice(file, importLine));
   return { ok: true, text: apply(source, splices) };
 }

@@ -9,7 +9,7 @@
  * original text, so the rest of the file keeps its formatting byte for byte.
  */
 import { Node, SyntaxKind, type ArrowFunction, type FunctionExpression, type SourceFile } from "ts-morph";
-import { parse } from "./source.js";
+import { importQuote, parse } from "./source.js";
 import type { EditResult } from "./sveltekit-hooks.js";
 
 export const META_MODULE = "@solidjs/meta";
@@ -24,7 +24,7 @@ const ROUTER_MODULE = "@solidjs/router";
  * // -> { ok: true, text: 'import { Router } from "@solidjs/router";\nimport { MetaProvider } from "@solidjs/meta";\n...<Router root={(props) => <MetaProvider><Suspense>{props.children}</Suspense></MetaProvider>}>...' }
  */
 export function addMetaProvider(source: string): EditResult {
-  const quote = /^\s*import\b[^;'"]*?(?:from\s+)?(['"])/m.exec(source)?.[1] ?? '"';
+  const quote = importQuote(source);
   const byHand = `wrap what your app's root layout returns in <${PROVIDER}>...</${PROVIDER}> (\`import { ${PROVIDER} } from ${quote}${META_MODULE}${quote};\`) by hand: the auth pages set their titles with <Title> from ${META_MODULE}, and do not render without it`;
   const parsed = parse({ path: "app.tsx", text: source });
   if (!parsed) return { ok: false, reason: `it does not parse as TypeScript: ${byHand}` };
@@ -146,7 +146,11 @@ function importSplice(file: SourceFile, quote: string): Splice {
     const first = existing.getNamedImports()[0]!;
     return { at: first.getStart(), until: first.getStart(), text: `${PROVIDER}, ` };
   }
-  const statement = `import { ${PROVIDER} } from ${quote}${META_MODULE}${quote};`;
+  return newImportSplice(file, `import { ${PROVIDER} } from ${quote}${META_MODULE}${quote};`);
+}
+
+/** `statement` as a new import after the file's last one (first in a file without imports). */
+export function newImportSplice(file: SourceFile, statement: string): Splice {
   const imports = file.getImportDeclarations();
   if (imports.length === 0) return { at: 0, until: 0, text: `${statement}\n` };
   const end = imports[imports.length - 1]!.getEnd();

@@ -18,8 +18,13 @@ export function newProject(sample: string): Project {
     // Only syntax matters: no lib files, no imports resolved (much faster).
     skipLoadingLibFiles: true,
     compilerOptions: { noLib: true, noResolve: true },
-    manipulationSettings: { quoteKind: /^\s*import\b[^;'"]*?(['"])/m.exec(sample)?.[1] === "'" ? QuoteKind.Single : QuoteKind.Double },
+    manipulationSettings: { quoteKind: importQuote(sample) === "'" ? QuoteKind.Single : QuoteKind.Double },
   });
+}
+
+/** The quote the file's imports use, for the ones an edit adds; `"` when it has none (SolidStart's templates use double quotes). */
+export function importQuote(source: string): string {
+  return /^\s*import\b[^;'"]*?(?:from\s+)?(['"])/m.exec(source)?.[1] ?? '"';
 }
 
 /** The file parsed, or `undefined` when it has syntax errors (an edit could make it worse). */

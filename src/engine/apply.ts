@@ -44,16 +44,15 @@ function readOrNull(path: string): string | null {
 
 /**
  * An existing file keeps the mode its owner chose; a new secret file is owner-only.
- * The temporary file is created with that mode (a secret one never exists readable
- * by others, whatever the umask), then set to it exactly (the umask may have taken
- * bits the file had).
+ * A secret's temporary file is created 0600 (it never exists readable by others,
+ * whatever the umask), then every file is set to its mode exactly.
  */
 function writeAtomically(path: string, content: string, secret: boolean): void {
   mkdirSync(dirname(path), { recursive: true });
   const mode = existingMode(path) ?? (secret ? 0o600 : undefined);
   const temporary = `${path}.auth-${process.pid}-${Date.now()}.tmp`;
   try {
-    writeFileSync(temporary, content, { encoding: "utf8", flag: "wx", mode: secret ? 0o600 : (mode ?? 0o666) });
+    writeFileSync(temporary, content, { encoding: "utf8", flag: "wx", mode: secret ? 0o600 : 0o666 });
     if (mode !== undefined) chmodSync(temporary, mode);
     renameSync(temporary, path);
   } catch (error) {

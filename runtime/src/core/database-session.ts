@@ -10,17 +10,11 @@ import { callAdapter } from "./adapter.js";
 import type { RequestContext } from "./context.js";
 import { readChunked, writeChunked } from "./cookies.js";
 import { clearSessionCookies } from "./session-cookie.js";
-import { cappedExpiry, pastAbsoluteEnd } from "./session-lifetime.js";
+import { cappedExpiry, pastAbsoluteEnd, sessionStartOf } from "./session-lifetime.js";
 
 /** The request's `User-Agent`, as much as a list of sessions keeps of it. */
 export function requestUserAgent(ctx: RequestContext): string | null {
   return storedUserAgent(ctx.request.headers.get("user-agent"));
-}
-
-/** When the session was created (its sign-in), where the adapter keeps it. */
-function createdAtOf(session: AdapterSession): number | undefined {
-  const createdAt = (session as { createdAt?: unknown }).createdAt;
-  return createdAt instanceof Date || typeof createdAt === "string" || typeof createdAt === "number" ? new Date(createdAt).valueOf() : undefined;
 }
 
 /** Longer than any token we or a sane `generateSessionToken` make: not worth a database query. */
@@ -54,7 +48,7 @@ export async function readDatabaseSession(ctx: RequestContext): Promise<Database
   const found = await callAdapter(adapter, "getSessionAndUser", token);
   if (!found) return { kind: "invalid", cookies: clearSessionCookies(ctx) };
   const expires = new Date(found.session.expires);
-  if (expires.valueOf() <= Date.now() || pastAbsoluteEnd(createdAtOf(found.session), ctx.config.session.absoluteMaxAge)) {
+  if (expires.valueOf() <= Date.now() || pastAbsoluteEnd(sessionStartOf(found.session), ctx.config.session.absoluteMaxAge)) {
     await callAdapter(adapter, "deleteSession", token);
     ctx.config.logger.debug("database session expired and was deleted");
     return { kind: "invalid", cookies: clearSessionCookies(ctx) };
@@ -82,7 +76,7 @@ export async function extendIfDue(
   const { maxAge, updateAge, absoluteMaxAge } = ctx.config.session;
   const lastExtended = read.session.expires.valueOf() - maxAge * 1000;
   if (lastExtended + updateAge * 1000 > Date.now()) return { session: read.session, cookies: [] };
-  const expires = new Date(cappedExpiry(maxAge, createdAtOf(read.session), absoluteMaxAge));
+  const expires = new Date(cappedExpiry(maxAge, sessionStartOf(read.session), absoluteMaxAge));
   // At its absolute end already: nothing to slide.
   if (expires.valueOf() <= read.session.expires.valueOf()) return { session: read.session, cookies: [] };
   const updated = await callAdapter(adapterOf(ctx), "updateSession", { sessionToken: read.token, expires });

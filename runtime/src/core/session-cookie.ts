@@ -9,8 +9,7 @@ import type { DecodedSession } from "./config.js";
 import type { RequestContext } from "./context.js";
 import { clearChunked, readChunked, writeChunked } from "./cookies.js";
 import { JWTSessionError } from "./errors.js";
-import { cappedExpiry, pastAbsoluteEnd } from "./session-lifetime.js";
-import { SIGNED_IN_AT_CLAIM } from "./session-version.js";
+import { cappedExpiry, pastAbsoluteEnd, tokenStartOf } from "./session-lifetime.js";
 
 export type SessionRead =
   | { kind: "none" }
@@ -19,12 +18,6 @@ export type SessionRead =
   | { kind: "valid"; decoded: DecodedSession };
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
-
-/** When the JWT's session signed in (ms), from the claim the handler writes at sign-in. */
-function signedInAtOf(payload: JWT): number | undefined {
-  const signedInAt = payload[SIGNED_IN_AT_CLAIM];
-  return typeof signedInAt === "number" ? signedInAt * 1000 : undefined;
-}
 
 function isExpired(payload: JWT, now = nowSeconds()): boolean {
   return typeof payload.exp === "number" && payload.exp <= now;
@@ -57,7 +50,7 @@ export async function readSession(ctx: RequestContext): Promise<SessionRead> {
     decoded = { payload, json: JSON.stringify(payload) };
     if (cacheable) config.sessionCache.set(cacheKey, decoded);
   }
-  if (isExpired(decoded.payload) || pastAbsoluteEnd(signedInAtOf(decoded.payload), config.session.absoluteMaxAge)) {
+  if (isExpired(decoded.payload) || pastAbsoluteEnd(tokenStartOf(decoded.payload), config.session.absoluteMaxAge)) {
     config.sessionCache.delete(cacheKey);
     config.logger.debug("session token expired");
     return { kind: "invalid", cookies: clearSessionCookies(ctx) };
@@ -82,7 +75,7 @@ export async function issueSession(ctx: RequestContext, payload: JWT): Promise<I
   const { iat: _iat, exp: _exp, jti: _jti, ...claims } = payload;
   // Slid by jwt.maxAge, never past the session's absolute end (whole seconds, at least one).
   const now = Date.now();
-  const end = cappedExpiry(config.jwt.maxAge, signedInAtOf(payload), config.session.absoluteMaxAge, now);
+  const end = cappedExpiry(config.jwt.maxAge, tokenStartOf(payload), config.session.absoluteMaxAge, now);
   const maxAge = Math.max(1, Math.floor((end - now) / 1000));
   const token = await config.jwt.encode({ token: claims, secret: config.jwt.secret, salt: name, maxAge });
   const expires = new Date(now + maxAge * 1000);

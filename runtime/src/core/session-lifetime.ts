@@ -7,6 +7,19 @@
  * adapter's row, a JWT issued before the claim) is bound by `maxAge` alone.
  * Pure: times in, times out.
  */
+import type { AdapterSession } from "../adapters/types.js";
+import { SIGNED_IN_AT_CLAIM } from "./session-version.js";
+
+/** When a stored session began (ms): its row's `createdAt`, where the adapter keeps it. */
+export function sessionStartOf(session: Pick<AdapterSession, "createdAt">): number | undefined {
+  return session.createdAt ? new Date(session.createdAt).valueOf() : undefined;
+}
+
+/** When a JWT's session signed in (ms), from the claim the handler writes at sign-in. */
+export function tokenStartOf(token: Record<string, unknown>): number | undefined {
+  const claim = token[SIGNED_IN_AT_CLAIM];
+  return typeof claim === "number" ? claim * 1000 : undefined;
+}
 
 /** Whether a session that began at `startedAt` (ms) is past its absolute end. */
 export function pastAbsoluteEnd(startedAt: number | undefined, absoluteMaxAge: number, now = Date.now()): boolean {

@@ -6,7 +6,8 @@ import type { RequestContext } from "./context.js";
 import { readDatabaseSession } from "./database-session.js";
 import { unprovenSessionRevoked } from "./proven-email.js";
 import { readSession } from "./session-cookie.js";
-import { sessionVersionRevoked, SIGNED_IN_AT_CLAIM } from "./session-version.js";
+import { sessionStartOf, tokenStartOf } from "./session-lifetime.js";
+import { sessionVersionRevoked } from "./session-version.js";
 
 /** Who is signed in, and by which session: the stored one, or the JWT's claims. */
 export type SignedIn =
@@ -36,9 +37,8 @@ export async function signedInSession(ctx: RequestContext): Promise<SignedIn | n
 
 /** When the session began: the stored session's creation, or the JWT's sign-in claim; `null` when unknown. */
 export function signedInAt(signedIn: SignedIn): Date | null {
-  if (signedIn.strategy === "database") return signedIn.session.createdAt ? new Date(signedIn.session.createdAt) : null;
-  const claim = signedIn.token[SIGNED_IN_AT_CLAIM];
-  return typeof claim === "number" ? new Date(claim * 1000) : null;
+  const start = signedIn.strategy === "database" ? sessionStartOf(signedIn.session) : tokenStartOf(signedIn.token);
+  return start === undefined ? null : new Date(start);
 }
 
 /** The signed-in user alone (see `signedInSession`). */
