@@ -69,7 +69,7 @@ async function expectRefused(
 
 /** A check cookie sealed with the app's secret, as an attacker who knew it could make (only to test binding). */
 async function sealed(name: string, value: string, provider = "oidc"): Promise<string> {
-  return encode({ token: { value, provider }, secret: SECRET, salt: name, maxAge: 900 });
+  return encode({ token: { value, provider, startedBy: null }, secret: SECRET, salt: name, maxAge: 900 });
 }
 
 describe("tampered or missing checks never sign anyone in", () => {

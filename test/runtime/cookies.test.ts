@@ -171,6 +171,33 @@ describe("the cookies option", () => {
     expect(res.status).toBe(302);
     expect(jar.get("authjs.session-token")).toBeDefined();
   });
+
+  it("a Domain on a __Host- cookie of ours (browsers would drop it) turns the default name to __Secure-", async () => {
+    const { config } = quiet({ cookies: { csrfToken: { options: { domain: "app.example.com" } } } });
+    const jar = new CookieJar();
+    const res = await call(config, "/auth/csrf", { jar, origin: HTTPS });
+    const cookie = setCookies(res).find((c) => c.name.endsWith("authjs.csrf-token"))!;
+    expect(cookie.name).toBe("__Secure-authjs.csrf-token");
+    expect(cookie.attributes.domain).toBe("app.example.com");
+  });
+
+  it("a __Host- name the user chose with a Domain is a configuration error, not a cookie browsers drop", async () => {
+    const { config, logs } = quiet({ cookies: { state: { name: "__Host-my-state", options: { domain: "example.com" } } } });
+    const res = await call(config, "/auth/csrf", { origin: HTTPS });
+    expect(res.status).toBe(500);
+    expect(setCookies(res)).toEqual([]);
+    expect(logs.errors.map((e) => e.message).join("\n")).toMatch(/cookies\.state\.name is "__Host-my-state", but a __Host- cookie must have Path "\/" and no Domain/);
+  });
+
+  it("a __Host- session cookie name of the user's own (SECURITY.md's advice) works on https", async () => {
+    const { config } = quiet({ cookies: { sessionToken: { name: "__Host-my-app.sid" } } });
+    const jar = new CookieJar();
+    const res = await signInAt(config, jar, HTTPS);
+    const cookie = setCookies(res).find((c) => c.name === "__Host-my-app.sid")!;
+    expect(cookie.attributes.secure).toBe(true);
+    expect(cookie.attributes.domain).toBeUndefined();
+    expect((await sessionOf(config, jar, HTTPS))?.user.name).toBe(USER.name);
+  });
 });
 
 describe("chunked sessions", () => {

@@ -211,7 +211,7 @@ describe("webauthn-options: the whole inference table", () => {
 });
 
 describe("webauthn-options: the challenge cookie", () => {
-  it("is authjs.challenge: HttpOnly, SameSite=Lax, Path=/, 15 minutes; __Secure- and Secure on https", async () => {
+  it("is authjs.challenge: HttpOnly, SameSite=Lax, Path=/, 15 minutes; __Host- (Secure, no Domain) on https", async () => {
     const { config } = passkeySetup();
     const response = await call(config, "/auth/webauthn-options/passkey");
     const cookie = setCookies(response).find((c) => c.name === CHALLENGE_COOKIE)!;
@@ -222,8 +222,9 @@ describe("webauthn-options: the challenge cookie", () => {
 
     const secure = passkeySetup();
     const https = await call(secure.config, "/auth/webauthn-options/passkey", { origin: "https://example.com" });
-    const secureCookie = setCookies(https).find((c) => c.name === `__Secure-${CHALLENGE_COOKIE}`)!;
+    const secureCookie = setCookies(https).find((c) => c.name === `__Host-${CHALLENGE_COOKIE}`)!;
     expect(secureCookie.attributes.secure).toBe(true);
+    expect(secureCookie.attributes.domain).toBeUndefined();
   });
 
   it("each request gets a fresh challenge", async () => {

@@ -18,7 +18,6 @@ import type { RequestContext } from "./context.js";
 import { AdapterError, OAuthAccountNotLinked } from "./errors.js";
 import { emit } from "./events.js";
 import { adoptUnprovenUser, emailProven, markEmailProven } from "./proven-email.js";
-import { signedInUser } from "./session-user.js";
 
 export type LinkPlan =
   /** No adapter: the provider's profile is the user (JWT sessions only). */
@@ -37,13 +36,19 @@ export interface OAuthIdentity {
   emailProven: boolean;
 }
 
-export async function planOAuthUser(ctx: RequestContext, identity: OAuthIdentity, allowEmailLinking: boolean): Promise<LinkPlan> {
+/** `current`: who is signed in (the callback read it to check the flow's binding; `null` without an adapter). */
+export async function planOAuthUser(
+  ctx: RequestContext,
+  identity: OAuthIdentity,
+  current: AdapterUser | null,
+  allowEmailLinking: boolean,
+): Promise<LinkPlan> {
   const { user: profileUser, account } = identity;
   const adapter = ctx.config.adapter;
   // No adapter: the profile is the user, under a subject unique across providers (see oauth/subject.ts).
   if (!adapter) return { kind: "profile", user: { ...profileUser, id: await accountSubject(account.provider, account.providerAccountId) } };
   const key = { provider: account.provider, providerAccountId: account.providerAccountId };
-  const [linked, current] = await Promise.all([callAdapter(adapter, "getUserByAccount", key), signedInUser(ctx)]);
+  const linked = await callAdapter(adapter, "getUserByAccount", key);
   if (linked) {
     if (current && current.id !== linked.id) {
       throw new OAuthAccountNotLinked(

@@ -126,7 +126,8 @@ function buildConfig(config: AuthConfig): ResolvedConfig {
   if (!csrfCheck && glue.checksOrigin !== true) logger.warn("csrf-disabled");
   if (config.experimental?.enableWebAuthn) logger.warn("experimental-webauthn");
 
-  const cookieVariants = new Map<boolean, CookieSet>();
+  // Both variants now, so a `cookies` option browsers could not honour is a configuration error at once, not on the first https request.
+  const cookieVariants = new Map<boolean, CookieSet>([true, false].map((secure) => [secure, mergeCookies(defaultCookies(secure), config.cookies)]));
   return {
     basePath,
     url,
@@ -151,11 +152,7 @@ function buildConfig(config: AuthConfig): ResolvedConfig {
     csrfCheck,
     adapter: config.adapter,
     useSecureCookies: config.useSecureCookies,
-    cookies(secure) {
-      let set = cookieVariants.get(secure);
-      if (!set) cookieVariants.set(secure, (set = mergeCookies(defaultCookies(secure), config.cookies)));
-      return set;
-    },
+    cookies: (secure) => cookieVariants.get(secure)!,
     sessionCache: new LruCache(SESSION_CACHE_SIZE),
     redirectProxyUrl: config.redirectProxyUrl,
     redirectProxyAllowedOrigins: parseAllowedOrigins(config.redirectProxyAllowedOrigins ?? []),

@@ -11,21 +11,35 @@ export type CookieSet = Record<CookieKey, CookieOption>;
 
 /** Browsers keep at most 4096 bytes of name, value and attributes per cookie. */
 const MAX_COOKIE_BYTES = 4096;
+const HOST_PREFIX = "__Host-";
 
-/** Auth.js names and attributes; `__Secure-` on https, `__Host-` for the CSRF cookie. */
+/**
+ * Auth.js names and attributes, `__Secure-` on https; `__Host-` for the CSRF
+ * cookie and for the cookies that bind a sign-in to the browser that started it
+ * (OAuth state, PKCE verifier, nonce; the WebAuthn challenge). A `__Host-`
+ * cookie can only be set by this host, so a sibling subdomain cannot plant
+ * them (a `__Secure-` cookie it can, with `Domain=` the parent). The session
+ * and callback-URL cookies keep Auth.js's names, which apps read.
+ */
 export function defaultCookies(secure: boolean): CookieSet {
   const prefix = secure ? "__Secure-" : "";
+  const hostOnly = secure ? HOST_PREFIX : "";
   const base: CookieSerializeOptions = { httpOnly: true, sameSite: "lax", path: "/", secure };
   const shortLived = { ...base, maxAge: 60 * 15 };
   return {
     sessionToken: { name: `${prefix}authjs.session-token`, options: base },
     callbackUrl: { name: `${prefix}authjs.callback-url`, options: base },
-    csrfToken: { name: `${secure ? "__Host-" : ""}authjs.csrf-token`, options: base },
-    pkceCodeVerifier: { name: `${prefix}authjs.pkce.code_verifier`, options: shortLived },
-    state: { name: `${prefix}authjs.state`, options: shortLived },
-    nonce: { name: `${prefix}authjs.nonce`, options: shortLived },
-    webauthnChallenge: { name: `${prefix}authjs.challenge`, options: shortLived },
+    csrfToken: { name: `${hostOnly}authjs.csrf-token`, options: base },
+    pkceCodeVerifier: { name: `${hostOnly}authjs.pkce.code_verifier`, options: shortLived },
+    state: { name: `${hostOnly}authjs.state`, options: shortLived },
+    nonce: { name: `${hostOnly}authjs.nonce`, options: shortLived },
+    webauthnChallenge: { name: `${hostOnly}authjs.challenge`, options: shortLived },
   };
+}
+
+/** Whether a `__Host-` cookie may carry these attributes wherever it is set: Path=/ and no Domain (`Secure` depends on the origin). */
+function hostPrefixPlaceable(options: CookieSerializeOptions): boolean {
+  return options.domain === undefined && (options.path ?? "/") === "/";
 }
 
 /** RFC 6265 cookie-name (a token) and the characters a Domain or Path attribute may not hold. */
@@ -39,7 +53,18 @@ export function mergeCookies(defaults: CookieSet, overrides: Partial<CookiesOpti
   for (const key of Object.keys(defaults) as CookieKey[]) {
     const user = overrides[key];
     if (!user) continue;
-    const cookie = { name: user.name ?? defaults[key].name, options: { ...defaults[key].options, ...user.options } };
+    const options = { ...defaults[key].options, ...user.options };
+    let name = user.name ?? defaults[key].name;
+    if (name.startsWith(HOST_PREFIX) && !hostPrefixPlaceable(options)) {
+      // Browsers drop such a cookie without a word: our own default yields to `__Secure-`; a name the user chose is an error.
+      if (user.name !== undefined) {
+        throw new InvalidConfig(
+          `cookies.${key}.name is ${JSON.stringify(name)}, but a __Host- cookie must have Path "/" and no Domain; browsers would drop it. Change the name or the options.`,
+        );
+      }
+      name = `${options.secure ? "__Secure-" : ""}${name.slice(HOST_PREFIX.length)}`;
+    }
+    const cookie = { name, options };
     if (!COOKIE_NAME.test(cookie.name)) {
       throw new InvalidConfig(`cookies.${key}.name is ${JSON.stringify(cookie.name)}; a cookie name is letters, digits and !#$%&'*+-.^_\`|~ only.`);
     }

@@ -57,10 +57,13 @@ const NAMES: Record<CookieKey, string> = {
   webauthnChallenge: "authjs.challenge",
 };
 
+/** The cookies only this host may set on https: the CSRF token and those binding a sign-in to its browser. */
+const HOST_ONLY: ReadonlySet<CookieKey> = new Set(["csrfToken", "state", "pkceCodeVerifier", "nonce", "webauthnChallenge"]);
+
 /** A cookie name of the handler, as it spells it over http (`secure` false) or https. */
 export function cookieName(key: CookieKey, secure: boolean): string {
   if (!secure) return NAMES[key];
-  return `${key === "csrfToken" ? "__Host-" : "__Secure-"}${NAMES[key]}`;
+  return `${HOST_ONLY.has(key) ? "__Host-" : "__Secure-"}${NAMES[key]}`;
 }
 
 export const OUR_COOKIE_NAMES = (Object.keys(NAMES) as CookieKey[]).flatMap((k) => [cookieName(k, false), cookieName(k, true)]);

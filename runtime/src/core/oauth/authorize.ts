@@ -8,6 +8,7 @@ import type { Cookie, ResponseInternal } from "../../types.js";
 import type { RequestContext } from "../context.js";
 import { AuthError, OAuthSignInError } from "../errors.js";
 import type { ResolvedProvider } from "../providers.js";
+import { signedInUser } from "../session-user.js";
 import { sealCheck } from "./checks.js";
 import type { OAuthRuntime } from "./provider.js";
 import { sealProxyState } from "./proxy.js";
@@ -54,22 +55,24 @@ export async function startOAuthSignIn(
   params.set("redirect_uri", redirectUri(ctx, provider, oauth));
 
   const cookies: Cookie[] = [];
+  // Only an adapter's user can have a provider account linked; without one, nobody is "signed in" to bind to.
+  const startedBy = ctx.config.adapter ? ((await signedInUser(ctx))?.id ?? null) : null;
   if (oauth.checks.state) {
     const random = o.generateRandomState();
     const state = oauth.redirectProxyUrl ? await sealProxyState(ctx, provider.id, random) : random;
     params.set("state", state);
-    cookies.push(await sealCheck(ctx, "state", provider.id, state));
+    cookies.push(await sealCheck(ctx, "state", provider.id, state, startedBy));
   }
   if (usesPkce(oauth, metadata)) {
     const verifier = o.generateRandomCodeVerifier();
     params.set("code_challenge", await o.calculatePKCECodeChallenge(verifier));
     params.set("code_challenge_method", "S256");
-    cookies.push(await sealCheck(ctx, "pkceCodeVerifier", provider.id, verifier));
+    cookies.push(await sealCheck(ctx, "pkceCodeVerifier", provider.id, verifier, startedBy));
   }
   if (oauth.checks.nonce) {
     const nonce = o.generateRandomNonce();
     params.set("nonce", nonce);
-    cookies.push(await sealCheck(ctx, "nonce", provider.id, nonce));
+    cookies.push(await sealCheck(ctx, "nonce", provider.id, nonce, startedBy));
   }
   if (callbackUrl) {
     const { name, options } = ctx.cookieSet.callbackUrl;

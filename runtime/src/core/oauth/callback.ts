@@ -14,7 +14,8 @@ import { AuthError, OAuthCallbackError } from "../errors.js";
 import type { ResolvedProvider } from "../providers.js";
 import { askSignInCallback, completeSignIn } from "../sign-in.js";
 import { redirectUri, usesPkce } from "./authorize.js";
-import { clearChecks, openCheck, type CheckName } from "./checks.js";
+import { signedInUser } from "../session-user.js";
+import { assertStartedBy, clearChecks, openCheck, type CheckName, type OpenedCheck } from "./checks.js";
 import { exchangeCode, readAuthorizationResponse, type CheckValues } from "./exchange.js";
 import { mapIdentity } from "./profile.js";
 import type { OAuthRuntime } from "./provider.js";
@@ -50,15 +51,25 @@ export async function oauthCallback(ctx: RequestContext, provider: OAuthProvider
   }
 }
 
-/** The values sealed at sign-in, for exactly the checks the sign-in used. */
-async function openChecks(ctx: RequestContext, provider: OAuthProvider, metadata: o.AuthorizationServer): Promise<CheckValues> {
+/** The values sealed at sign-in, for exactly the checks the sign-in used, and the cookies they came in. */
+async function openChecks(
+  ctx: RequestContext,
+  provider: OAuthProvider,
+  metadata: o.AuthorizationServer,
+): Promise<{ values: CheckValues; opened: OpenedCheck[] }> {
   const { checks } = provider.oauth;
-  const open = (name: CheckName) => openCheck(ctx, name, provider.id);
-  return {
+  const opened: OpenedCheck[] = [];
+  const open = async (name: CheckName) => {
+    const check = await openCheck(ctx, name, provider.id);
+    opened.push(check);
+    return check.value;
+  };
+  const values = {
     state: checks.state ? await open("state") : undefined,
     codeVerifier: usesPkce(provider.oauth, metadata) ? await open("pkceCodeVerifier") : undefined,
     nonce: checks.nonce ? await open("nonce") : undefined,
   };
+  return { values, opened };
 }
 
 async function finishSignIn(ctx: RequestContext, provider: OAuthProvider): Promise<ResponseInternal> {
@@ -70,13 +81,16 @@ async function finishSignIn(ctx: RequestContext, provider: OAuthProvider): Promi
   } catch (error) {
     throw error instanceof AuthError ? error : new OAuthCallbackError(`Provider "${provider.id}" could not be reached.`, error as Error);
   }
-  const checks = await openChecks(ctx, provider, metadata);
+  const { values: checks, opened } = await openChecks(ctx, provider, metadata);
+  // Before the code is spent: the session that started the flow must be the one finishing it.
+  const current = ctx.config.adapter ? await signedInUser(ctx) : null;
+  assertStartedBy(opened, current?.id ?? null, provider.id);
   const params = readAuthorizationResponse(metadata, client, ctx.query, checks.state, provider.id);
   const exchanged = await exchangeCode(oauth, metadata, client, auth, params, redirectUri(ctx, provider, oauth), checks, provider.id);
   const identity = await mapIdentity(oauth, metadata, client, exchanged, ctx.query, provider.id);
   ctx.config.logger.debug("OAuth profile read", { provider: provider.id, providerAccountId: identity.account.providerAccountId });
 
-  const plan = await planOAuthUser(ctx, identity, oauth.allowDangerousEmailAccountLinking);
+  const plan = await planOAuthUser(ctx, identity, current, oauth.allowDangerousEmailAccountLinking);
   const asked = plan.kind === "existing" ? plan.user : identity.user;
   const redirect = await askSignInCallback(ctx, { user: asked, account: identity.account, profile: identity.profile });
   if (redirect !== undefined) return { redirect };
