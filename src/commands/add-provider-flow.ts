@@ -7,6 +7,7 @@ import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { findProvider, providerCatalog } from "@gatehouse/runtime/providers/catalog";
 import { applyPlan } from "../engine/apply.js";
+import { warnTightened } from "./loose-env-warning.js";
 import { readProject } from "../engine/project.js";
 import { planAddProviders, type AddProviderInput } from "../generators/add-provider.js";
 import { detect, DETECT_PATHS } from "../generators/detect.js";
@@ -38,8 +39,9 @@ export async function runAddProvider(ids: string[], options: AddProviderOptions,
   if (options.dryRun) {
     console.log(dryRunReport(result.plan, c));
   } else {
-    applyPlan(dir, result.plan);
+    const applied = applyPlan(dir, result.plan);
     if (result.plan.changes.length > 0) console.log(summaryReport(result.plan, c));
+    warnTightened(dir, result.plan, applied);
   }
   console.log(`\n${nextStepsReport(result.plan, c)}`);
 }

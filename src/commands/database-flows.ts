@@ -9,6 +9,7 @@ import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { runDatabaseTask, type DatabaseTaskResult } from "../engine/app-database.js";
 import { readAppEnv } from "../engine/app-env.js";
+import { readFileModes } from "../engine/file-modes.js";
 import { readProject } from "../engine/project.js";
 import { appDatabase, describeTarget, type DatabaseLookup, type DatabaseTarget } from "../generators/app-database.js";
 import { detect, DETECT_PATHS, type Detection } from "../generators/detect.js";
@@ -68,6 +69,7 @@ export async function runDoctor(options: DoctorOptions, command: Command): Promi
     cliVersion: cliVersion(),
     database: lookup,
     ...(databaseStatus ? { databaseStatus } : {}),
+    fileModes: readFileModes(dir, lookup.found ? lookup.target : undefined),
   });
   for (const finding of findings) {
     const mark = finding.level === "ok" ? c.green("ok  ") : finding.level === "warning" ? c.yellow("warn") : c.red("fail");

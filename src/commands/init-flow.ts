@@ -9,6 +9,7 @@ import { createRequire } from "node:module";
 import { relative, resolve } from "node:path";
 import type { Command } from "commander";
 import { applyPlan } from "../engine/apply.js";
+import { warnTightened } from "./loose-env-warning.js";
 import { createApp } from "../engine/create-app.js";
 import { installDependencies, InstallError } from "../engine/install.js";
 import { readProject } from "../engine/project.js";
@@ -99,8 +100,9 @@ async function initApp(dir: string, options: InitOptions): Promise<void> {
   }
 
   if (runtime.pack) await step(prompts, "Packing @gatehouse/runtime from this checkout", () => packRuntime(dir, runtime.pack!));
-  applyPlan(dir, plan);
+  const applied = applyPlan(dir, plan);
   console.log(summaryReport(plan, c));
+  warnTightened(dir, plan, applied);
   if (options.install) await step(prompts, `Installing dependencies with ${detection.packageManager}`, () => installDependencies(dir, detection.packageManager));
   console.log(`\n${nextStepsReport(plan, c)}`);
   prompts?.outro("Auth is set up.");

@@ -8,6 +8,7 @@
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { Option, type Command } from "commander";
 import { readTextFile, writeEnvFile } from "../engine/env-file.js";
+import { looseEnvWarning, replaceSecretCommand } from "../generators/file-modes.js";
 import { isIgnored } from "../generators/gitignore.js";
 import { generateSecret, setAuthSecret, type SecretEdit } from "../generators/secret.js";
 
@@ -97,8 +98,12 @@ async function writeSecret(command: Command, secret: string, envPath: string, fl
     edit = setAuthSecret(before ?? "", secret, { rotate: false });
   }
 
-  writeEnvFile(envPath, edit.content, before !== undefined);
+  const { looseMode } = writeEnvFile(envPath, edit.content, before !== undefined);
   report(edit, shown, flags.rotate, before === undefined);
+  if (looseMode !== undefined) {
+    const replaceSecret = replaceSecretCommand(relative(process.cwd(), envPath));
+    console.error(looseEnvWarning({ shown, mode: looseMode, before: before ?? "", after: edit.content, replaceSecret }));
+  }
   hintGitignore(envPath);
 }
 

@@ -1,8 +1,9 @@
 /**
  * Disk access for env files: the one place `auth secret` reads or writes.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { isLoose, OWNER_FILE } from "../generators/file-modes.js";
 
 /** The file's text, or `undefined` when it does not exist. */
 export function readTextFile(path: string): string | undefined {
@@ -16,17 +17,38 @@ export function readTextFile(path: string): string | undefined {
 
 /**
  * Writes `content` to the env file. A new file is created owner-only (0600)
- * because it holds secrets; an existing file keeps the mode its owner chose.
+ * because it holds secrets; an existing file keeps the mode its owner chose,
+ * unless others can read it: then it becomes 0600 before the new secret goes
+ * in, and the mode it had is returned so the command can warn (what it held
+ * before may have been read).
  */
-export function writeEnvFile(path: string, content: string, existed: boolean): void {
+export function writeEnvFile(path: string, content: string, existed: boolean): { looseMode?: number } {
+  const looseMode = existed ? tightenIfLoose(path) : undefined;
   try {
-    // `wx` when creating: never clobber a file that appeared after we read "missing".
-    writeFileSync(path, content, existed ? { encoding: "utf8" } : { encoding: "utf8", mode: 0o600, flag: "wx" });
+    // `wx` when creating: never clobber a file that appeared after we read "missing". The mode
+    // applies only to a file this call creates (one deleted meanwhile too): owner-only.
+    writeFileSync(path, content, existed ? { encoding: "utf8", mode: OWNER_FILE } : { encoding: "utf8", mode: OWNER_FILE, flag: "wx" });
   } catch (error) {
     if (isErrno(error, "ENOENT")) throw new Error(`cannot write ${path}: directory ${dirname(path)} does not exist`);
     if (isErrno(error, "EEXIST")) throw new Error(`${path} was created while auth was editing it; run the command again`);
     throw error;
   }
+  return looseMode === undefined ? {} : { looseMode };
+}
+
+/** Windows reports every writable file as 0666 (ACLs decide who reads it): nothing to tighten there. */
+function tightenIfLoose(path: string): number | undefined {
+  if (process.platform === "win32") return undefined;
+  let mode: number;
+  try {
+    mode = statSync(path).mode & 0o777;
+  } catch (error) {
+    if (isErrno(error, "ENOENT")) return undefined;
+    throw error;
+  }
+  if (!isLoose(mode)) return undefined;
+  chmodSync(path, OWNER_FILE);
+  return mode;
 }
 
 function isErrno(error: unknown, code: string): boolean {

@@ -6,6 +6,7 @@ import { providerCatalog } from "@gatehouse/runtime/providers/catalog";
 import type { DatabaseTaskResult } from "../engine/app-database.js";
 import { describeTarget, reachFix, type DatabaseLookup } from "./app-database.js";
 import type { Detection } from "./detect.js";
+import { permissionFindings, type FileModeFact } from "./doctor-permissions.js";
 import { isIgnored } from "./gitignore.js";
 import { listedDependencies } from "./package-json.js";
 import { adapterRequirement, isPasskey, providerPackageReasons, providerPackages } from "./passwordless.js";
@@ -31,6 +32,8 @@ export interface DoctorInput {
   database: DatabaseLookup;
   /** The database's migration status; `undefined` when not checked. */
   databaseStatus?: DatabaseTaskResult | { notCreated: true };
+  /** Modes of the env files and the embedded database; empty where modes mean nothing (Windows). */
+  fileModes?: FileModeFact[];
 }
 
 const MIN_SECRET_LENGTH = 32;
@@ -39,6 +42,7 @@ export function diagnose(input: DoctorInput): Finding[] {
   return [
     ...framework(input),
     ...secret(input),
+    ...permissionFindings(input.fileModes ?? []),
     ...providers(input),
     ...origin(input),
     ...database(input),

@@ -34,7 +34,7 @@ describe("applyPlan", () => {
     const plan = emptyPlan();
     addNewFile(plan, "src/routes/signin/+page.svelte", null, "<h1>Sign in</h1>\n", "");
     addEdit(plan, "package.json", "{}\n", '{ "x": 1 }\n');
-    expect(applyPlan(dir, plan)).toEqual({ created: ["src/routes/signin/+page.svelte"], updated: ["package.json"] });
+    expect(applyPlan(dir, plan)).toEqual({ created: ["src/routes/signin/+page.svelte"], updated: ["package.json"], tightened: [] });
     expect(readFileSync(join(dir, "src/routes/signin/+page.svelte"), "utf8")).toBe("<h1>Sign in</h1>\n");
     expect(readFileSync(join(dir, "package.json"), "utf8")).toBe('{ "x": 1 }\n');
     expect(readdirSync(dir).filter((name) => name.includes(".tmp"))).toEqual([]);

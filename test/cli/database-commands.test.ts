@@ -6,9 +6,10 @@
  * server (PostgreSQL and hosted store) when DATABASE_URL is set. Also which
  * database an app uses (appDatabase), read from its files.
  */
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import Database from "better-sqlite3";
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
@@ -41,6 +42,18 @@ const NO_ENV = {
   AUTH_TRUST_HOST: undefined,
 };
 const auth = (args: string[], cwd: string) => cli(authBin, args, cwd, NO_ENV, 60_000);
+const isWindows = process.platform === "win32";
+const mode = (path: string) => statSync(path).mode & 0o777;
+
+/** Runs `run` under umask 0, the loosest: what is not created with an explicit mode comes out 0666 / 0777. */
+function withUmask0<T>(run: () => T): T {
+  const saved = process.umask(0);
+  try {
+    return run();
+  } finally {
+    process.umask(saved);
+  }
+}
 
 /** An app set up by auth-init, with node_modules linking what `npm install` would bring. */
 function setUpApp(initArgs: string[] = []): string {
@@ -84,9 +97,11 @@ describe("auth migrate", () => {
     const dir = setUpApp();
     expect(auth(["migrate", "--dry-run"], dir)).toMatchObject({ code: 0, stdout: expect.stringContaining("does not exist yet") });
     expect(existsSync(join(dir, ".pglite"))).toBe(false);
-    const first = auth(["migrate"], dir);
+    const first = withUmask0(() => auth(["migrate"], dir));
     expect(first.stderr).toBe("");
     expect(first.stdout).toContain("PGlite in .pglite/: applied 0001_init, 0002_rate_limits, 0003_user_passwords, 0004_account_management\n");
+    // Owner-only from its creation, whatever the umask: PGlite's own files inside are 0666.
+    if (!isWindows) expect(mode(join(dir, ".pglite"))).toBe(0o700);
     expect(auth(["migrate"], dir).stdout).toContain("is up to date");
     expect(auth(["migrate", "--dry-run"], dir).stdout).toContain("is up to date");
   });
@@ -104,9 +119,10 @@ describe("auth migrate", () => {
     const dir = setUpApp(["--adapter", "sqlite"]);
     expect(auth(["migrate", "--dry-run"], dir)).toMatchObject({ code: 0, stdout: expect.stringContaining("SQLite in .data/auth.sqlite does not exist yet") });
     expect(existsSync(join(dir, ".data"))).toBe(false);
-    const first = auth(["migrate"], dir);
+    const first = withUmask0(() => auth(["migrate"], dir));
     expect(first.stderr).toBe("");
     expect(first.stdout).toContain("SQLite in .data/auth.sqlite: applied 0001_init, 0002_rate_limits, 0003_user_passwords, 0004_account_management\n");
+    if (!isWindows) expect(mode(join(dir, ".data/auth.sqlite"))).toBe(0o600);
     expect(auth(["migrate"], dir).stdout).toContain("SQLite in .data/auth.sqlite is up to date.");
     expect(auth(["migrate", "--dry-run"], dir).stdout).toContain("is up to date");
     const db = new Database(join(dir, ".data/auth.sqlite"), { readonly: true });
@@ -117,6 +133,12 @@ describe("auth migrate", () => {
     expect(auth(["migrate", "--dry-run"], dir).stdout).toContain("SQLite in var/db/other.sqlite does not exist yet");
     expect(auth(["migrate"], dir).stdout).toContain("SQLite in var/db/other.sqlite: applied 0001_init, 0002_rate_limits, 0003_user_passwords, 0004_account_management\n");
     expect(existsSync(join(dir, "var/db/other.sqlite"))).toBe(true);
+
+    // A file an older auth migrate (or db.ts) left readable by others is tightened by the next migrate.
+    if (isWindows) return;
+    chmodSync(join(dir, "var/db/other.sqlite"), 0o644);
+    expect(auth(["migrate"], dir).stdout).toContain("is up to date");
+    expect(mode(join(dir, "var/db/other.sqlite"))).toBe(0o600);
   });
 
   it("SQLite: --database-url is refused (exit 2): the database is a file", () => {
@@ -240,6 +262,55 @@ describe("auth doctor", () => {
     expect(pending.stdout).toContain("lacks migrations: 0001_init, 0002_rate_limits, 0003_user_passwords, 0004_account_management\n");
     expect(auth(["migrate"], dir).code).toBe(0);
     expect(auth(["doctor"], dir).stdout).toContain("is reachable and migrated");
+  });
+});
+
+describe.skipIf(isWindows)("auth doctor: secrets at rest", () => {
+  const summary = (stdout: string) => /\d+ problems?, \d+ warnings?\./.exec(stdout)?.[0];
+
+  /** The chmod commands doctor printed, run as printed (from the app's folder, where doctor ran). */
+  function runFixes(stdout: string, dir: string): string[] {
+    const commands = [...stdout.matchAll(/fix: run `(chmod [^`]+)`/g)].map((match) => match[1]!);
+    for (const command of commands) expect(spawnSync("sh", ["-c", command], { cwd: dir, encoding: "utf8" }).status, command).toBe(0);
+    return commands;
+  }
+
+  it("PGlite: env files others can read and an open PGlite folder are warnings, each with its chmod; run as printed, doctor is as clean as before", () => {
+    const dir = setUpApp();
+    expect(auth(["migrate"], dir).code).toBe(0);
+    const clean = auth(["doctor"], dir);
+    expect(clean.code, clean.stdout).toBe(0);
+    expect(clean.stdout).toContain("ok   only their owner can read .env, .pglite\n");
+
+    chmodSync(join(dir, ".env"), 0o644);
+    writeFileSync(join(dir, ".env.local"), "OTHER=1\n");
+    chmodSync(join(dir, ".env.local"), 0o666);
+    chmodSync(join(dir, ".pglite"), 0o755);
+    const loose = auth(["doctor"], dir);
+    expect(loose.code, loose.stdout).toBe(0);
+    expect(loose.stdout).toContain("warn .env can be read by other users of this machine (mode 0644) and holds AUTH_SECRET\n");
+    expect(loose.stdout).toContain("fix: run `chmod 600 .env`; its AUTH_SECRET may have been read: replace it with `npx auth secret --yes`\n");
+    expect(loose.stdout).toContain("warn .env.local can be read by other users of this machine (mode 0666)\n");
+    expect(loose.stdout).toContain("warn the PGlite folder .pglite is open to other users of this machine (mode 0755)");
+    expect(runFixes(loose.stdout, dir)).toEqual(["chmod 600 .env", "chmod 600 .env.local", "chmod 700 .pglite"]);
+    expect(mode(join(dir, ".pglite"))).toBe(0o700);
+    const fixed = auth(["doctor"], dir).stdout;
+    expect(fixed).toContain("ok   only their owner can read .env, .env.local, .pglite\n");
+    expect(summary(fixed)).toBe(summary(clean.stdout));
+  });
+
+  it("SQLite: a database file others can read is a warning with its chmod; run as printed, doctor is as clean as before", () => {
+    const dir = setUpApp(["--adapter", "sqlite"]);
+    expect(auth(["migrate"], dir).code).toBe(0);
+    const clean = auth(["doctor"], dir);
+    expect(clean.stdout).not.toContain("other users");
+    chmodSync(join(dir, ".data/auth.sqlite"), 0o644);
+    const loose = auth(["doctor"], dir);
+    expect(loose.code, loose.stdout).toBe(0);
+    expect(loose.stdout).toContain("warn the SQLite database .data/auth.sqlite (mode 0644) can be read by other users of this machine");
+    expect(runFixes(loose.stdout, dir)).toEqual(["chmod 600 .data/auth.sqlite"]);
+    expect(auth(["doctor"], dir).stdout).toBe(clean.stdout);
+    expect(clean.stdout).toContain("ok   only their owner can read .env, .data/auth.sqlite\n");
   });
 });
 

@@ -3,7 +3,7 @@
  * app (no install: `--no-install`, or an install that is meant to fail). Flags,
  * `--dry-run`, refusals without a terminal, re-runs and files the user changed.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { providerCatalog } from "../../runtime/src/providers/catalog.js";
@@ -72,6 +72,31 @@ describe("auth-init (built binary)", () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toContain("Nothing to change");
     expect(snapshotDir(dir)).toEqual(before);
+  });
+
+  it.skipIf(process.platform === "win32")("an existing .env others can read (0644) is made 0600 as the secrets go in, with a warning whose command replaces the exposed AUTH_SECRET", () => {
+    const dir = app();
+    const old = "old-secret-0123456789-abcdefghijklmnopqrstuvw";
+    writeFileSync(join(dir, ".env"), `AUTH_SECRET="${old}"\nDATABASE_URL=postgres://app:pw@db/app\n`);
+    chmodSync(join(dir, ".env"), 0o644);
+    const run = init(["--yes", "--no-install", ...RUNTIME], dir);
+    expect(run.code, run.stderr).toBe(0);
+    expect(statSync(join(dir, ".env")).mode & 0o777).toBe(0o600);
+    // auth-init keeps an existing secret: the one others could read is still the one in use.
+    expect(readEnvValue(read(dir, ".env"), "AUTH_SECRET")).toBe(old);
+    expect(run.stderr).toContain("Warning: .env was readable by other users of this machine (mode 0644); it is now 0600 (only its owner can read it).");
+    expect(run.stderr).toContain("A secret that was in it before may have been read.");
+    expect(run.stderr).toContain("--rotate would keep the exposed secret valid");
+    expect(run.stderr).not.toContain(old);
+
+    // The printed command works as printed (npx auth = this checkout's bin) and leaves nothing exposed.
+    const command = /Replace its AUTH_SECRET: `([^`]+)`/.exec(run.stderr)?.[1];
+    expect(command).toBe("npx auth secret --yes");
+    const replace = cli(authBin, command!.split(" ").slice(2), dir);
+    expect(replace.code, replace.stderr).toBe(0);
+    expect(readEnvValue(read(dir, ".env"), "AUTH_SECRET")).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(read(dir, ".env")).not.toContain(old);
+    expect(statSync(join(dir, ".env")).mode & 0o777).toBe(0o600);
   });
 
   it("a file the user changed is left alone with a message; the rest is still set up", () => {

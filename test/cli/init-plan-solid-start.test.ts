@@ -185,7 +185,8 @@ describe("planInit for SolidStart", () => {
     expect(signUp).toContain(`from "../lib/auth-messages";`);
 
     expect(after(p, "src/auth.ts")).toContain(`pages: { signIn: "/signin", signUp: "/signup", forgotPassword: "/forgot-password", resetPassword: "/reset-password" },`);
-    expect(after(p, "src/lib/server/db.ts")).toContain("new PGlite(process.env.PGLITE_DIR || '.pglite')");
+    expect(after(p, "src/lib/server/db.ts")).toContain("const dir = process.env.PGLITE_DIR || '.pglite';");
+    expect(after(p, "src/lib/server/db.ts")).toContain("new PGlite(dir)");
   });
 
   it("src/auth.ts lists Password({ developmentMail: dev }), dev from NODE_ENV; in production a server without mail settings stops as it starts (2: a Nitro plugin)", () => {

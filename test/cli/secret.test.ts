@@ -217,17 +217,68 @@ describe("auth CLI (built)", () => {
     expect(readdirSync(dir).sort()).toEqual([".env", ".gitignore"]);
   });
 
-  it("--yes replaces the secret in an existing file, keeping everything else and the file's mode", () => {
+  it("--yes replaces the secret in an existing file, keeping everything else and the file's owner-only mode", () => {
     const before = "# app\r\nDATABASE_URL=postgres://db\r\nAUTH_SECRET='old'\r\nTAIL=1\r\n";
-    const dir = tempApp({ ".env": before });
-    chmodSync(join(dir, ".env"), 0o640);
+    const dir = tempApp({ ".env": before, ".gitignore": ".env\n" });
+    chmodSync(join(dir, ".env"), 0o700);
     const run = auth(["secret", "--yes"], dir);
     expect(run.code).toBe(0);
     const secret = envSecret(dir);
     expect(secret).toMatch(BASE64URL_43);
     expect(readFileSync(join(dir, ".env"), "utf8")).toBe(before.replace("AUTH_SECRET='old'", `AUTH_SECRET="${secret}"`));
     expect(run.stdout).toMatch(/Replaced AUTH_SECRET in \.env/);
-    if (!isWindows) expect(statSync(join(dir, ".env")).mode & 0o777).toBe(0o640);
+    expect(run.stderr).toBe("");
+    if (!isWindows) expect(statSync(join(dir, ".env")).mode & 0o777).toBe(0o700);
+  });
+
+  describe.skipIf(isWindows)("a .env others can read (group or world bits): made 0600 before the new secret goes in, with a warning", () => {
+    const OLD = "old-secret-0123456789-abcdefghijklmnopqrstuvw";
+    const mode = (dir: string) => statSync(join(dir, ".env")).mode & 0o777;
+
+    it("0644 without a secret: the new one is written 0600; the warning says it was readable, is 0600 now, and what it held may have been read", () => {
+      const dir = tempApp({ ".env": "DATABASE_URL=postgres://app:pw@db/app\n", ".gitignore": ".env\n" });
+      chmodSync(join(dir, ".env"), 0o644);
+      const run = auth(["secret"], dir);
+      expect(run.code, run.stderr).toBe(0);
+      expect(mode(dir)).toBe(0o600);
+      expect(run.stderr).toContain("Warning: .env was readable by other users of this machine (mode 0644); it is now 0600 (only its owner can read it).");
+      expect(run.stderr).toContain("A secret that was in it before may have been read.");
+      expect(run.stderr).toContain("Change any other secret it held (OAuth client secrets, database passwords) where it was issued.");
+      // The new secret was never in the loose file: nothing to replace.
+      expect(run.stderr).not.toContain("Replace its AUTH_SECRET");
+      expect(run.stderr).not.toContain(envSecret(dir)!);
+    });
+
+    it("0640 with --rotate: the exposed secret, now AUTH_SECRET_1, is named to delete; --yes replaces it and nothing exposed is left to name", () => {
+      const dir = tempApp({ ".env": `AUTH_SECRET="${OLD}"\n`, ".gitignore": ".env\n" });
+      chmodSync(join(dir, ".env"), 0o640);
+      const rotated = auth(["secret", "--rotate"], dir);
+      expect(rotated.code, rotated.stderr).toBe(0);
+      expect(mode(dir)).toBe(0o600);
+      expect(rotated.stderr).toContain("(mode 0640); it is now 0600");
+      expect(rotated.stderr).toContain("Delete AUTH_SECRET_1 from .env: whoever read the file can still sign sessions with it.");
+      expect(rotated.stderr).not.toContain(OLD);
+
+      const replaced = tempApp({ ".env": `AUTH_SECRET="${OLD}"\n`, ".gitignore": ".env\n" });
+      chmodSync(join(replaced, ".env"), 0o604);
+      const run = auth(["secret", "--yes"], replaced);
+      expect(run.code, run.stderr).toBe(0);
+      expect(mode(replaced)).toBe(0o600);
+      expect(readFileSync(join(replaced, ".env"), "utf8")).not.toContain(OLD);
+      expect(run.stderr).toContain("Warning: .env was readable by other users of this machine (mode 0604)");
+      expect(run.stderr).not.toMatch(/Replace its AUTH_SECRET|Delete AUTH_SECRET/);
+    });
+
+    it("another env file (--env-file, --cwd): the same, and a second run has nothing to warn about", () => {
+      const dir = tempApp();
+      writeFileSync(join(dir, ".env.local"), "A=1\n", { mode: 0o666 });
+      chmodSync(join(dir, ".env.local"), 0o666);
+      const run = cli(authBin, ["secret", "--cwd", dir, "--env-file", ".env.local"], root);
+      expect(run.code, run.stderr).toBe(0);
+      expect(statSync(join(dir, ".env.local")).mode & 0o777).toBe(0o600);
+      expect(run.stderr).toContain(`Warning: ${join(dir, ".env.local")} was readable by other users of this machine (mode 0666)`);
+      expect(auth(["secret", "--rotate", "--env-file", ".env.local"], dir).stderr).not.toContain("Warning");
+    });
   });
 
   it("-y is --yes", () => {

@@ -13,7 +13,7 @@
  * Each adapter keeps its own ledger of applied migrations: `gatehouse_migrations`
  * (PostgreSQL, PGlite, SQLite) or `svc_migrations` in the branch's schema (hosted store).
  */
-import { mkdirSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Migration } from "@gatehouse/runtime/adapters/postgres";
 
@@ -53,6 +53,8 @@ async function open(target: Target, mode: Mode): Promise<Database> {
   switch (target.kind) {
     case "pglite": {
       const { PGlite } = await driver("@electric-sql/pglite", () => import("@electric-sql/pglite"));
+      // Created owner-only, as the app's db.ts creates it (PGlite's own files inside are 0666).
+      if (mode === "migrate") ownerOnly(target.dir, "dir");
       const db = new PGlite(target.dir);
       return postgres(db, () => db.close());
     }
@@ -86,7 +88,10 @@ async function sqlite(file: string, mode: Mode): Promise<Database> {
   const { default: BetterSqlite3 } = await driver("better-sqlite3", () => import("better-sqlite3"));
   const { migrate, migrations } = await import("@gatehouse/runtime/adapters/sqlite");
   // Reading the status never creates the file; migrating creates it (and its folder) as the app would.
-  if (mode === "migrate") mkdirSync(dirname(file), { recursive: true });
+  if (mode === "migrate") {
+    mkdirSync(dirname(file), { recursive: true });
+    ownerOnly(file, "file");
+  }
   const db = new BetterSqlite3(file, { fileMustExist: mode === "status" });
   return {
     bundled: migrations,
@@ -98,6 +103,21 @@ async function sqlite(file: string, mode: Mode): Promise<Database> {
     migrate: async (schema) => (await migrate(db, { migrations: schema })).applied,
     close: async () => void db.close(),
   };
+}
+
+/**
+ * Migrating creates the database as the app's db.ts does: the PGlite folder 0700,
+ * the SQLite file 0600 before SQLite opens it (its -wal and -shm take its mode);
+ * one that others could read is tightened. `status` (auth doctor) changes nothing:
+ * doctor reports a loose one with its chmod.
+ */
+function ownerOnly(path: string, kind: "dir" | "file"): void {
+  if (kind === "dir") mkdirSync(path, { recursive: true, mode: 0o700 });
+  else closeSync(openSync(path, "a", 0o600));
+  const paths = kind === "dir" ? [path] : [path, `${path}-wal`, `${path}-shm`];
+  for (const each of paths) {
+    if (existsSync(each) && (statSync(each).mode & 0o077) !== 0) chmodSync(each, kind === "dir" ? 0o700 : 0o600);
+  }
 }
 
 async function hostedStore(url: string, branch: string): Promise<Database> {

@@ -1,0 +1,53 @@
+/**
+ * Reads the modes `auth doctor` judges: the app's env files and its embedded
+ * database (PGlite folder, SQLite file with its -wal and -shm).
+ */
+import { readFileSync, statSync } from "node:fs";
+import { isAbsolute, join, relative, resolve } from "node:path";
+import type { DatabaseTarget } from "../generators/app-database.js";
+import type { FileModeFact } from "../generators/doctor-permissions.js";
+import { readEnvValue } from "../generators/dotenv.js";
+import { SECRET_KEY } from "../generators/secret.js";
+
+/** The env files Vite (SvelteKit, SolidStart) loads; `.env.example` holds no values and is meant to be shared. */
+const ENV_FILES = [".env", ".env.local", ".env.development", ".env.development.local", ".env.production", ".env.production.local"];
+
+export function readFileModes(dir: string, database: DatabaseTarget | undefined): FileModeFact[] {
+  // Windows reports 0666 for any writable file and 0777 for folders: who can read them is up to ACLs, which modes do not show.
+  if (process.platform === "win32") return [];
+  const facts: FileModeFact[] = [];
+  for (const name of ENV_FILES) {
+    const path = join(dir, name);
+    const mode = modeOf(path);
+    if (mode === undefined) continue;
+    facts.push({ kind: "env", shown: shown(path), mode, holdsSecret: Boolean(readEnvValue(readFileSync(path, "utf8"), SECRET_KEY)) });
+  }
+  if (database?.kind === "pglite") {
+    const path = resolve(dir, database.dir);
+    const mode = modeOf(path);
+    if (mode !== undefined) facts.push({ kind: "pglite", shown: shown(path), mode });
+  }
+  if (database?.kind === "sqlite") {
+    const file = resolve(dir, database.file);
+    for (const path of [file, `${file}-wal`, `${file}-shm`]) {
+      const mode = modeOf(path);
+      if (mode !== undefined) facts.push({ kind: "sqlite", shown: shown(path), mode });
+    }
+  }
+  return facts;
+}
+
+function modeOf(path: string): number | undefined {
+  try {
+    return statSync(path).mode & 0o777;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+/** Relative to where the user ran doctor when inside it (so the printed chmod works there), else absolute. */
+function shown(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path;
+}
