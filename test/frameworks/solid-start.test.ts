@@ -60,6 +60,27 @@ describe("SolidAuth handlers", () => {
     expect(jar.get("authjs.session-token")).toBeUndefined();
   });
 
+  // The forms of the app auth-init writes post straight to this catch-all route: the handler's origin rule is theirs.
+  it("attack: a token/cookie pair from the server planted in the victim's browser, posted from another site, is refused", async () => {
+    vi.stubEnv("AUTH_SECRET", SECRET);
+    vi.stubEnv("AUTH_URL", "http://localhost:3000");
+    const { GET, POST } = SolidAuth(solidConfig());
+    const attacker = new CookieJar();
+    attacker.store(await GET({ request: request("/api/auth/csrf", { jar: attacker }) }));
+    const { csrfToken } = await (await GET({ request: request("/api/auth/csrf", { jar: attacker }) })).json();
+    const victim = new CookieJar();
+    victim.cookies.set("authjs.csrf-token", attacker.get("authjs.csrf-token")!);
+    for (const headers of [{ origin: "http://evil.example", "sec-fetch-site": "cross-site" }, { origin: "http://evil.localhost:3000", "sec-fetch-site": "same-site" }]) {
+      const res = await POST({ request: request("/api/auth/callback/credentials", { jar: victim, headers, form: { ...GOOD, csrfToken } }) });
+      expect(res.status).toBe(302);
+      expect(res.headers.get("location")).toMatch(/error=MissingCSRF/);
+      expect(victim.store(res) && victim.get("authjs.session-token")).toBeUndefined();
+    }
+    // From the app's own page (AUTH_URL's origin) the same form signs in.
+    const own = await POST({ request: request("/api/auth/callback/credentials", { jar: victim, headers: { origin: "http://localhost:3000", "sec-fetch-site": "same-origin" }, form: { ...GOOD, csrfToken } }) });
+    expect(victim.store(own) && victim.get("authjs.session-token")).toBeTruthy();
+  });
+
   it("honour a custom prefix, and answer unknown actions with a clear 400", async () => {
     vi.stubEnv("AUTH_SECRET", SECRET);
     vi.stubEnv("AUTH_URL", "http://localhost:3000");

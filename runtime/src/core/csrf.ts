@@ -1,8 +1,12 @@
 /**
  * Double-submit CSRF tokens. The cookie holds `token|hash` with
- * hash = SHA-256(token + secret), so only the server can mint a valid cookie; a
- * state-changing POST must echo `token` in its body. Any secret of the rotation
- * list validates a cookie, so rotating the secret does not break open forms.
+ * hash = SHA-256(token + secret), so a cookie nobody got from the server is
+ * refused; a state-changing POST must echo `token` in its body. The server gives
+ * a valid pair to anyone, though: where an attacker can plant a cookie (plain
+ * http, a sibling subdomain) the token alone proves nothing, which is why
+ * `requireCsrf` checks where the POST came from first (`request-origin.ts`).
+ * Any secret of the rotation list validates a cookie, so rotating the secret
+ * does not break open forms.
  *
  * SHA-256 is synchronous: `node:crypto`'s where the runtime has it, else
  * `@noble/hashes`; `crypto.subtle.digest` is a round trip through the thread pool

@@ -2,12 +2,23 @@
 import type { RequestContext } from "./context.js";
 import { MissingCSRF, UnknownAction } from "./errors.js";
 import type { ResolvedProvider } from "./providers.js";
+import { checkRequestOrigin } from "./request-origin.js";
 
-/** Throws `MissingCSRF` unless the body echoes the token of a valid CSRF cookie (or the check is off). */
+/**
+ * Throws `MissingCSRF` unless the request comes from the app's own pages (or the
+ * check is off): its `Origin` / `Sec-Fetch-Site` must not name another origin
+ * (`request-origin.ts`), and its body must echo the token of a valid CSRF cookie.
+ * The token alone is not enough where an attacker can plant a cookie (plain
+ * http, a sibling subdomain): the server hands a valid pair to anyone.
+ */
 export function requireCsrf(ctx: RequestContext): void {
   if (!ctx.config.csrfCheck) return;
+  const site = checkRequestOrigin(ctx.request.headers, ctx.origin);
+  if (!site.allowed) {
+    throw new MissingCSRF(`The ${ctx.route.action} request was refused: ${site.reason}. Forms must be posted from the app's own pages.`);
+  }
   const { verified } = ctx.csrf();
-  ctx.config.logger.debug("CSRF check", { action: ctx.route.action, verified });
+  ctx.config.logger.debug("CSRF check", { action: ctx.route.action, verified, origin: site.by });
   if (!verified) {
     throw new MissingCSRF(
       `The ${ctx.route.action} request has no valid CSRF token: send the token from GET ${ctx.config.basePath}/csrf as "csrfToken", with the cookie it set.`,

@@ -1,6 +1,6 @@
 /**
  * Request headers: content-type variants, content-length lies, forwarded host
- * and proto junk, Origin, X-Auth-Return-Redirect, and random extra headers.
+ * and proto junk, Origin, Sec-Fetch-Site, X-Auth-Return-Redirect, and random extra headers.
  * Values are what `Headers` accepts (no CR, LF or NUL; Latin-1 at most).
  */
 import * as fc from "fast-check";
@@ -12,6 +12,7 @@ export interface HeaderSpec {
   forwardedHost: string | null;
   forwardedProto: string | null;
   origin: string | null;
+  secFetchSite: string | null;
   returnRedirect: string | null;
   extra: [string, string][];
 }
@@ -74,6 +75,7 @@ export const headersArb: fc.Arbitrary<HeaderSpec> = fc.record({
   ),
   forwardedProto: sometimes(fc.oneof(fc.constantFrom("https", "http", "HTTPS", "ftp", "https,http", " https ", "", "javascript"), headerValueArb)),
   origin: sometimes(fc.oneof(fc.constantFrom("null", "https://evil.com", "http://localhost:3000", "https://app.example.com"), headerValueArb)),
+  secFetchSite: sometimes(fc.oneof(fc.constantFrom("cross-site", "same-site", "same-origin", "none", "CROSS-SITE", " same-origin ", ""), headerValueArb)),
   returnRedirect: sometimes(fc.constantFrom("1", "0", "true", "", " 1", "yes")),
   extra: fc.array(
     fc.tuple(
@@ -85,7 +87,7 @@ export const headersArb: fc.Arbitrary<HeaderSpec> = fc.record({
 });
 
 /** Extra header names the handler sets itself: a request must not name them, or the spec would not say what we sent. */
-const RESERVED = new Set(["content-type", "content-length", "x-forwarded-host", "x-forwarded-proto", "origin", "x-auth-return-redirect", "cookie", "host"]);
+const RESERVED = new Set(["content-type", "content-length", "x-forwarded-host", "x-forwarded-proto", "origin", "sec-fetch-site", "x-auth-return-redirect", "cookie", "host"]);
 
 export function buildHeaders(spec: HeaderSpec, bodyType: string | null): Headers {
   const headers = new Headers();
@@ -96,6 +98,7 @@ export function buildHeaders(spec: HeaderSpec, bodyType: string | null): Headers
   if (spec.forwardedHost !== null) headers.set("x-forwarded-host", spec.forwardedHost);
   if (spec.forwardedProto !== null) headers.set("x-forwarded-proto", spec.forwardedProto);
   if (spec.origin !== null) headers.set("origin", spec.origin);
+  if (spec.secFetchSite !== null) headers.set("sec-fetch-site", spec.secFetchSite);
   if (spec.returnRedirect !== null) headers.set("x-auth-return-redirect", spec.returnRedirect);
   return headers;
 }

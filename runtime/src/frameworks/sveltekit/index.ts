@@ -22,7 +22,9 @@ import { env } from "$env/dynamic/private";
 import { base } from "$app/paths";
 import { dev } from "$app/environment";
 import { authWithClientAddress } from "../../core/auth.js";
-import { isAuthPath } from "../../core/router.js";
+import { checkRequestOrigin } from "../../core/request-origin.js";
+import { isAuthPath, route } from "../../core/router.js";
+import { resolveConfig } from "../../core/config.js";
 import type { AccountBody, AuthConfig, Awaitable, Session } from "../../types.js";
 import { glueClientAddress } from "../client-address.js";
 import { readRequestAccount, readRequestSession } from "../session.js";
@@ -81,7 +83,7 @@ export function SvelteKitAuth(
       event.locals.account = () => readRequestAccount(event.request, authConfig, basePath);
       if (!isAuthPath(event.url.pathname, basePath)) return resolve(event);
       return (
-        crossSitePostRefusal(event) ??
+        crossSitePostRefusal(event, authConfig, basePath) ??
         authWithClientAddress(event.request, authConfig, glueClientAddress(authConfig, event.request, event, svelteKitClientAddress))
       );
     },
@@ -97,13 +99,28 @@ export const FrameworkBAuth = SvelteKitAuth;
  * SvelteKit checks the origin of form posts, which is why the token check is off;
  * this repeats the check for every POST to the auth routes, so the protection
  * holds even where an app turned SvelteKit's off or posts another content type.
+ * The rule is the handler's own (`checkRequestOrigin`: Origin, then Sec-Fetch-Site).
+ * The one exception is the handler's too: an OAuth callback, which a `form_post`
+ * provider (Apple) posts from its own page, changes nothing (the handler answers
+ * it with a GET of the same URL) and is bound by the sign-in's state, not by CSRF.
  */
-function crossSitePostRefusal(event: RequestEvent): Response | undefined {
+function crossSitePostRefusal(event: RequestEvent, config: AuthConfig, basePath: string): Response | undefined {
   if (event.request.method !== "POST") return undefined;
-  const origin = event.request.headers.get("origin");
-  if (origin === null || origin === event.url.origin) return undefined;
+  if (checkRequestOrigin(event.request.headers, event.url.origin).allowed) return undefined;
+  if (isOAuthCallback(event.url.pathname, config, basePath)) return undefined;
   return new Response(`Cross-site POST to ${event.url.pathname} refused.`, {
     status: 403,
     headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" },
   });
+}
+
+/** `POST <basePath>/callback/<id>` of an OAuth or OIDC provider (a broken config or an unknown path is not one). */
+function isOAuthCallback(pathname: string, config: AuthConfig, basePath: string): boolean {
+  try {
+    const matched = route(pathname, "POST", basePath);
+    if (matched.action !== "callback" || matched.providerId === undefined) return false;
+    return resolveConfig(config).providerById.get(matched.providerId)?.oauth !== undefined;
+  } catch {
+    return false;
+  }
 }
