@@ -7,7 +7,9 @@
  * settings), a 16-byte random salt and a 32-byte key, stored as a PHC string
  * (`$scrypt$ln=15,r=8,p=3$<salt>$<key>`) that carries its parameters.
  * Passwords are NFKC-normalized first, so the same password typed on another
- * keyboard (full-width digits, composed accents) gives the same hash.
+ * keyboard (full-width digits, composed accents) gives the same hash. A few
+ * hashes run at once and a bounded number wait; past that, both functions
+ * throw `PasswordHashingBusy` at once (the handler answers 429).
  *
  * @example Sign-up, sign-in, and raising the parameters later
  * ```ts
@@ -20,8 +22,11 @@
  * }
  * ```
  */
+import { passwordHashGate } from "./core/password/gate.js";
 import { formatHash, parseHash, type ScryptParams } from "./core/password/phc.js";
 import { deriveKey } from "./core/password/scrypt.js";
+
+export { PasswordHashingBusy } from "./core/password/gate.js";
 
 /** The parameters new hashes are made with. */
 export const PASSWORD_HASH_PARAMS: Readonly<ScryptParams> = Object.freeze({ ln: 15, r: 8, p: 3 });
@@ -40,7 +45,7 @@ function encode(password: string): Uint8Array {
 export async function hashPassword(password: string): Promise<string> {
   if (typeof password !== "string") throw new TypeError("hashPassword: the password must be a string.");
   const salt = crypto.getRandomValues(new Uint8Array(SALT_BYTES));
-  const key = await deriveKey(encode(password), salt, PASSWORD_HASH_PARAMS, KEY_BYTES);
+  const key = await passwordHashGate.run(() => deriveKey(encode(password), salt, PASSWORD_HASH_PARAMS, KEY_BYTES));
   return formatHash(PASSWORD_HASH_PARAMS, salt, key);
 }
 
@@ -54,7 +59,7 @@ export async function passwordMatches(password: string, stored: string): Promise
   if (typeof password !== "string") return false;
   const parsed = parseHash(stored);
   if (!parsed) return false;
-  const actual = await deriveKey(encode(password), parsed.salt, parsed, parsed.key.length);
+  const actual = await passwordHashGate.run(() => deriveKey(encode(password), parsed.salt, parsed, parsed.key.length));
   return constantTimeEqual(actual, parsed.key);
 }
 

@@ -4,7 +4,7 @@
  * or exported) — for the passwordless providers: whether it sets an `adapter`
  * (email links and passkeys need one), and `experimental: { enableWebAuthn: true }`
  * (passkeys), added or merged into an existing `experimental`, and
- * `rateLimit: { ip: false }` (email links). Text in, text out, idempotent.
+ * `rateLimit: {}` (email links). Text in, text out, idempotent.
  */
 import { Node, SyntaxKind, type ObjectLiteralExpression, type SourceFile } from "ts-morph";
 import { appendItems, insertItemBefore, parse, unwrap, type SourceText } from "./source.js";
@@ -12,13 +12,14 @@ import { appendItems, insertItemBefore, parse, unwrap, type SourceText } from ".
 /** The comment above the `experimental` entry this adds, as `auth-init` writes it in new configs. */
 export const WEBAUTHN_COMMENT = "Passkeys (WebAuthn) are experimental in the runtime: it runs them only when this is on.";
 
-/** The config entry limiting sign-in attempts per email address, and the comment above it, as `auth-init` writes them. */
-export const RATE_LIMIT_ENTRY = "rateLimit: { ip: false }";
+/** The config entry limiting sign-in attempts per email address and per client, and the comment above it, as `auth-init` writes them. */
+export const RATE_LIMIT_ENTRY = "rateLimit: {}";
 export const RATE_LIMIT_COMMENT: readonly string[] = [
-  "At most 5 sign-in attempts per email address in 15 minutes (password and email link),",
-  "counted in this process's memory (several processes: a store such as PostgresRateLimitStore).",
-  "To count per client address too, remove `ip: false` once the app sees its visitors' own",
-  "addresses (behind a proxy: once told which header holds them), or all share the proxy's count.",
+  "At most 5 sign-in attempts per email address and 30 per client address in 15 minutes",
+  "(password, email link, passkey), counted in this process's memory (several processes: a",
+  "store such as PostgresRateLimitStore). The client address is the connection's: behind a",
+  "proxy, set AUTH_CLIENT_ADDRESS_HEADER to the header it puts the visitor's address in (such",
+  "as x-forwarded-for), or every visitor shares the proxy's count.",
 ];
 
 /** `set`: the config has an `adapter`; `missing`: it surely has none; `unknown`: it cannot be told from the text (a spread, no config object found). */
@@ -72,7 +73,7 @@ export function enableWebAuthn(entry: SourceText): EnableWebAuthnResult {
 export type LimitSignInsResult = { ok: true; text: string; changed: boolean } | { ok: false; reason: string };
 
 /**
- * `rateLimit: { ip: false }` just before the config object's `providers` (where
+ * `rateLimit: {}` just before the config object's `providers` (where
  * `auth-init` writes it), unless it has a `rateLimit` already (the app's own,
  * kept as it is, `false` included).
  */

@@ -59,6 +59,11 @@ function applyEnv(env: Env, config: AuthConfig): AuthConfig {
       .map((entry) => entry.trim())
       .filter(Boolean);
   }
+  const header = env.AUTH_CLIENT_ADDRESS_HEADER;
+  // Only where the app turned the limit on: the variable says where addresses are, not that they are counted.
+  if (header && out.rateLimit && typeof out.rateLimit === "object" && out.rateLimit.clientAddressHeader === undefined) {
+    out.rateLimit = { ...out.rateLimit, clientAddressHeader: header };
+  }
   if (Array.isArray(config.providers)) out.providers = config.providers.map((p) => withProviderEnv(env, p));
   return out;
 }

@@ -10,6 +10,7 @@ import type { RequestContext } from "./context.js";
 import { CredentialsSignin, InvalidRequest, RateLimited, UnknownAction, isClientSafe, publicErrorType } from "./errors.js";
 import { pageUrl } from "./guards.js";
 import { PAGE_HEADERS } from "./pages-headers.js";
+import { PasswordHashingBusy } from "./password/gate.js";
 import { sameOriginUrl } from "./redirect.js";
 import { NO_STORE } from "./response.js";
 import { JSON_ACTIONS } from "./router.js";
@@ -34,6 +35,8 @@ export function errorResult(ctx: RequestContext, error: unknown): ResponseIntern
   const err = error instanceof Error ? error : new Error(String(error));
   // Logged by the limiter, as a warning once per key and window: an error per refusal would flood the log.
   if (err instanceof RateLimited) return rateLimitedResult(ctx, err);
+  // Too many password hashes at once (core/password/gate.ts): the same answer, to wait a moment.
+  if (err instanceof PasswordHashingBusy) return rateLimitedResult(ctx, new RateLimited(err.message, err.retryAfter));
   ctx.config.logger.error(err);
   if (err instanceof InvalidRequest || err instanceof UnknownAction) return requestErrorResult(err);
 

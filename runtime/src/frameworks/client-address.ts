@@ -3,12 +3,13 @@
  * per-address sign-in limit: the framework knows the socket's address (or the
  * address its adapter was configured to trust), core sees only a `Request`.
  */
+import { ownClientAddress } from "../core/rate-limit/client-address.js";
 import type { ClientAddressSource } from "../core/rate-limit/limit.js";
 import type { AuthConfig } from "../types.js";
 
 /**
  * `undefined` (nothing allocated) while `rateLimit` is off. Otherwise the app's
- * own `rateLimit.clientAddress`, called with the framework's original request
+ * own `rateLimit.clientAddress` (or its proxy's `clientAddressHeader`), read from the framework's original request
  * (a form action hands core a request of its own, without the proxy's headers),
  * else the framework's address, read only when a sign-in is counted.
  */
@@ -20,6 +21,6 @@ export function glueClientAddress<Event>(
 ): ClientAddressSource | undefined {
   const rateLimit = config.rateLimit;
   if (!rateLimit) return undefined;
-  const own = rateLimit.clientAddress;
-  return typeof own === "function" ? () => own(request) : () => frameworkAddress(event);
+  const own = ownClientAddress(rateLimit);
+  return own ? () => own(request) : () => frameworkAddress(event);
 }

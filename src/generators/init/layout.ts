@@ -96,8 +96,8 @@ export interface InitTemplateData extends TemplateData {
   home: string;
   /**
    * Passwords or email links: the config limits their attempts per email
-   * address (`rateLimit: { ip: false }`). Not per client address: behind a proxy
-   * the app would see one address for everyone until told which header to trust.
+   * address and per client address (`rateLimit: {}`); behind a proxy,
+   * `AUTH_CLIENT_ADDRESS_HEADER` names the header that holds the visitor's.
    */
   rateLimit: boolean;
   /** The comment above `rateLimit`, one line each: the one `auth add-provider email` writes. */

@@ -9,6 +9,7 @@ import { callAdapter } from "../adapter.js";
 import { oauthCallback } from "../oauth/callback.js";
 import type { OAuthRuntime } from "../oauth/provider.js";
 import { askSignInCallback, completeSignIn } from "../sign-in.js";
+import { PasswordHashingBusy } from "../password/gate.js";
 import { credentialIdentifiers, forgetIdentifiers, limitSignIn } from "../rate-limit/limit.js";
 import { emailCallback } from "../email/callback.js";
 import type { ResolvedEmailProvider } from "../email/provider.js";
@@ -46,7 +47,8 @@ async function credentialsCallback(
   try {
     user = await provider.authorize(credentials, ctx.request);
   } catch (error) {
-    if (error instanceof CredentialsSignin) throw error;
+    // The app's authorize checking a password with @gatehouse/runtime/password at a busy moment: a 429, not a 500.
+    if (error instanceof CredentialsSignin || error instanceof PasswordHashingBusy) throw error;
     throw new CallbackRouteError(`The authorize function of "${provider.id}" threw.`, error as Error);
   }
   ctx.config.logger.debug("authorize finished", { provider: provider.id, signedIn: user !== null && user !== undefined });

@@ -46,7 +46,8 @@ export function resolvePasswordRuntime(provider: PasswordConfig, config: AuthCon
     throw new InvalidProvider(`resetMaxAge of "${id}" is ${resetMaxAge} seconds; a reset link may work for at most ${MOST_RESET_MAX_AGE} (1 hour).`);
   }
   const limits = { ...DEFAULT_MAIL_LIMIT, ...provider.mailRateLimit };
-  const mailLimit = resolveRateLimit({ ...limits, store: config.rateLimit?.store, clientAddress: config.rateLimit?.clientAddress })!;
+  const { store, clientAddress, clientAddressHeader } = config.rateLimit ?? {};
+  const mailLimit = resolveRateLimit({ ...limits, store, clientAddress, clientAddressHeader })!;
   const { send, problem } = sender(provider);
   return {
     minLength,

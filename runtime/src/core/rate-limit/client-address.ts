@@ -1,8 +1,11 @@
 /**
- * The client address a per-IP count is kept under. IPv6 clients usually hold a
+ * The client address a per-IP count is kept under, and where it is read from
+ * when the app names a proxy's header. IPv6 clients usually hold a
  * whole /64 (2^64 addresses), so counting per address would let one client
  * rotate through fresh buckets: an IPv6 address counts as its /64 network.
  */
+
+import type { Awaitable } from "../../types.js";
 
 /** `203.0.113.7` as is; `2001:db8:1:2:3:4:5:6` as `2001:db8:1:2::/64`; `::ffff:203.0.113.7` as `203.0.113.7`; anything else trimmed and lowercased. */
 export function addressKey(address: string): string {
@@ -39,3 +42,31 @@ function expandIPv6(address: string): number[] | undefined {
   if (!groups.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return undefined;
   return groups.map((g) => parseInt(g, 16));
 }
+
+/**
+ * The visitor's address in `header` of `request`. For `X-Forwarded-For` the
+ * last entry: each proxy appends the address it saw, so only the last one was
+ * written by the trusted proxy; earlier entries are whatever the client sent.
+ */
+export function addressFromHeader(request: Request, header: string): string | undefined {
+  const value = request.headers.get(header);
+  if (value === null) return undefined;
+  const entries = value.split(",").map((entry) => entry.trim()).filter(Boolean);
+  const address = header === "x-forwarded-for" ? entries.at(-1) : entries[0];
+  return address === undefined || address.length > 100 ? undefined : address;
+}
+
+/** The app's own way to the client's address: its `clientAddress`, else its `clientAddressHeader`, else none (the framework's). */
+export function ownClientAddress(options: {
+  clientAddress?: (request: Request) => unknown;
+  clientAddressHeader?: string;
+}): ((request: Request) => Awaitable<string | null | undefined>) | undefined {
+  if (typeof options.clientAddress === "function") return options.clientAddress as (request: Request) => Awaitable<string | null | undefined>;
+  const header = options.clientAddressHeader;
+  if (typeof header !== "string" || !HEADER_NAME.test(header)) return undefined;
+  const name = header.toLowerCase();
+  return (request) => addressFromHeader(request, name);
+}
+
+/** An HTTP field name (RFC 9110 token). */
+export const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;

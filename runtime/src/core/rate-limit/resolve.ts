@@ -3,6 +3,7 @@
  * error naming the option: a limit that silently does nothing is worse than none.
  */
 import { InvalidConfig } from "../errors.js";
+import { HEADER_NAME, ownClientAddress } from "./client-address.js";
 import { MemoryRateLimitStore } from "./memory-store.js";
 import type { RateLimitOptions, RateLimitStore } from "./types.js";
 
@@ -39,6 +40,12 @@ export function resolveRateLimit(options: RateLimitOptions | undefined): Resolve
   if (clientAddress !== undefined && typeof clientAddress !== "function") {
     throw new InvalidConfig("rateLimit.clientAddress must be a function of the request that returns the client's address.");
   }
+  const header = options.clientAddressHeader;
+  if (header !== undefined && (typeof header !== "string" || !HEADER_NAME.test(header))) {
+    throw new InvalidConfig(
+      `rateLimit.clientAddressHeader (AUTH_CLIENT_ADDRESS_HEADER) is ${JSON.stringify(header)}; it must be the name of the header your proxy sets, e.g. "x-forwarded-for".`,
+    );
+  }
   return {
     window: positiveInteger(options.window, "rateLimit.window", DEFAULT_WINDOW, "seconds"),
     ip,
@@ -46,7 +53,7 @@ export function resolveRateLimit(options: RateLimitOptions | undefined): Resolve
     identifierFields: fields(options.identifierFields),
     // Created here, once per config: a store per request would count nothing.
     store: store ?? MemoryRateLimitStore(),
-    clientAddress,
+    clientAddress: ownClientAddress(options),
     warnedNoAddress: false,
   };
 }

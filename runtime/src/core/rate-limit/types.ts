@@ -67,4 +67,13 @@ export interface RateLimitOptions {
    * the header it sets here.
    */
   clientAddress?: (request: Request) => Awaitable<string | null | undefined>;
+  /**
+   * Behind a proxy you trust: the request header it puts the visitor's address
+   * in, e.g. `"x-forwarded-for"` (its last entry is read: the address the
+   * proxy itself saw), `"x-real-ip"`, `"fly-client-ip"`, `"cf-connecting-ip"`.
+   * Env: `AUTH_CLIENT_ADDRESS_HEADER`. Only set it when every request passes
+   * through that proxy: anyone else can send the header. Ignored when
+   * `clientAddress` is set.
+   */
+  clientAddressHeader?: string;
 }
