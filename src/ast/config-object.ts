@@ -4,7 +4,7 @@
  * or exported) — for the passwordless providers: whether it sets an `adapter`
  * (email links and passkeys need one), and `experimental: { enableWebAuthn: true }`
  * (passkeys), added or merged into an existing `experimental`, and
- * `rateLimit: {}` (email links). Text in, text out, idempotent.
+ * `rateLimit: { ip: 100 }` (email links). Text in, text out, idempotent.
  */
 import { Node, SyntaxKind, type ObjectLiteralExpression, type SourceFile } from "ts-morph";
 import { appendItems, insertItemBefore, parse, unwrap, type SourceText } from "./source.js";
@@ -13,13 +13,14 @@ import { appendItems, insertItemBefore, parse, unwrap, type SourceText } from ".
 export const WEBAUTHN_COMMENT = "Passkeys (WebAuthn) are experimental in the runtime: it runs them only when this is on.";
 
 /** The config entry limiting sign-in attempts per email address and per client, and the comment above it, as `auth-init` writes them. */
-export const RATE_LIMIT_ENTRY = "rateLimit: {}";
+export const RATE_LIMIT_ENTRY = "rateLimit: { ip: 100 }";
 export const RATE_LIMIT_COMMENT: readonly string[] = [
-  "At most 5 sign-in attempts per email address and 30 per client address in 15 minutes",
-  "(password, email link, passkey), counted in this process's memory (several processes: a",
-  "store such as PostgresRateLimitStore). The client address is the connection's: behind a",
-  "proxy, set AUTH_CLIENT_ADDRESS_HEADER to the header it puts the visitor's address in (such",
-  "as x-forwarded-for), or every visitor shares the proxy's count.",
+  "At most 5 sign-in attempts per email address and 100 per client address (an office or a",
+  "phone network may put many people behind one) in 15 minutes (password, email link,",
+  "passkey), counted in this process's memory (several processes: a store such as",
+  "PostgresRateLimitStore). The client address is the connection's: behind a proxy, set",
+  "AUTH_CLIENT_ADDRESS_HEADER to the header it puts the visitor's address in (such as",
+  "x-forwarded-for), or every visitor shares the proxy's count.",
 ];
 
 /** `set`: the config has an `adapter`; `missing`: it surely has none; `unknown`: it cannot be told from the text (a spread, no config object found). */
@@ -73,7 +74,7 @@ export function enableWebAuthn(entry: SourceText): EnableWebAuthnResult {
 export type LimitSignInsResult = { ok: true; text: string; changed: boolean } | { ok: false; reason: string };
 
 /**
- * `rateLimit: {}` just before the config object's `providers` (where
+ * `rateLimit: { ip: 100 }` just before the config object's `providers` (where
  * `auth-init` writes it), unless it has a `rateLimit` already (the app's own,
  * kept as it is, `false` included).
  */

@@ -190,7 +190,7 @@ describe.each(["sveltekit", "solid-start-v2"] as const)("planInit with email and
   it("the config limits sign-in attempts per email address (not per client address) when there are passwords or email links", () => {
     const config = (providers: string[]) => after(plan(app, { providers }), "src/auth.ts")!;
     for (const providers of [["password"], ["email"], ["password", "email", "passkey", "github"]]) {
-      expect(config(providers), providers.join(",")).toMatch(/^\s+rateLimit: \{\},$/m);
+      expect(config(providers), providers.join(",")).toMatch(/^\s+rateLimit: \{ ip: 100 \},$/m);
     }
     // Passkeys are counted per client address only, OAuth not at all: nothing to limit per email.
     for (const providers of [["passkey"], ["github"], ["passkey", "github"]]) expect(config(providers), providers.join(",")).not.toContain("rateLimit");

@@ -212,7 +212,7 @@ describe("planInit for SvelteKit", () => {
     // At startup (not while `vite build` loads the module), never in dev.
     expect(config).toContain("if (!dev && !building && (!env.AUTH_EMAIL_SERVER || !env.AUTH_EMAIL_FROM)) {\n\tthrow new Error(");
     expect(config).toContain("'AUTH_EMAIL_SERVER and AUTH_EMAIL_FROM must be set in production: sign-up and password reset mail their links. ' +");
-    expect(config).toContain("rateLimit: {},");
+    expect(config).toContain("rateLimit: { ip: 100 },");
     // No app code checks a password any more.
     expect(config).not.toMatch(/Credentials|authorize|verifyPassword|lib\/server\/passwords/);
     // OAuth alone: no mail, no Password, only the sign-in page.

@@ -96,7 +96,7 @@ export interface InitTemplateData extends TemplateData {
   home: string;
   /**
    * Passwords or email links: the config limits their attempts per email
-   * address and per client address (`rateLimit: {}`); behind a proxy,
+   * address and per client address (`rateLimit: { ip: 100 }`); behind a proxy,
    * `AUTH_CLIENT_ADDRESS_HEADER` names the header that holds the visitor's.
    */
   rateLimit: boolean;

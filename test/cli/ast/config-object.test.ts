@@ -97,19 +97,19 @@ describe("configAdapter", () => {
 describe("limitSignIns", () => {
   const comment = (indent: string) => RATE_LIMIT_COMMENT.map((line) => `${indent}// ${line}\n`).join("");
 
-  it("`rateLimit: {}` just before `providers`, under the comment auth-init writes, in the file's indentation", () => {
-    expect(limited(SVELTEKIT)).toBe(SVELTEKIT.replace("\tproviders: [", `${comment("\t")}\trateLimit: {},\n\tproviders: [`));
+  it("`rateLimit: { ip: 100 }` just before `providers`, under the comment auth-init writes, in the file's indentation", () => {
+    expect(limited(SVELTEKIT)).toBe(SVELTEKIT.replace("\tproviders: [", `${comment("\t")}\trateLimit: { ip: 100 },\n\tproviders: [`));
     const solid = `export const authConfig: SolidAuthConfig = {\n  adapter,\n  providers: [Nodemailer],\n};\n`;
-    expect(limited(solid)).toBe(`export const authConfig: SolidAuthConfig = {\n  adapter,\n${comment("  ")}  rateLimit: {},\n  providers: [Nodemailer],\n};\n`);
+    expect(limited(solid)).toBe(`export const authConfig: SolidAuthConfig = {\n  adapter,\n${comment("  ")}  rateLimit: { ip: 100 },\n  providers: [Nodemailer],\n};\n`);
   });
 
   it("above a comment of the app's that belongs to `providers`", () => {
     const text = `export default { adapter,\n  // Our sign-in methods.\n  providers: [Nodemailer] };\n`;
-    expect(limited(text)).toBe(`export default { adapter,\n${comment("  ")}  rateLimit: {},\n  // Our sign-in methods.\n  providers: [Nodemailer] };\n`);
+    expect(limited(text)).toBe(`export default { adapter,\n${comment("  ")}  rateLimit: { ip: 100 },\n  // Our sign-in methods.\n  providers: [Nodemailer] };\n`);
   });
 
   it("a one-line config object stays on one line", () => {
-    expect(limited(`export const config = { adapter, providers: [Nodemailer] };\n`)).toBe(`export const config = { adapter, rateLimit: {}, providers: [Nodemailer] };\n`);
+    expect(limited(`export const config = { adapter, providers: [Nodemailer] };\n`)).toBe(`export const config = { adapter, rateLimit: { ip: 100 }, providers: [Nodemailer] };\n`);
   });
 
   it("the app's own rateLimit is kept as it is, `false` included", () => {

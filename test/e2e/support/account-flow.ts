@@ -254,7 +254,7 @@ export async function signUpWithTakenEmail(page: Page, app: AccountApp, mail: Ma
 export const LOCKED_EMAIL = "guessed-at@example.com";
 
 /**
- * The config's `rateLimit: {}`: five wrong passwords for one email
+ * The config's `rateLimit: { ip: 100 }`: five wrong passwords for one email
  * address are refused as wrong, the sixth attempt is refused as too many (the
  * password is not even checked). `refusal` checks how the app shows that.
  */
