@@ -301,6 +301,16 @@ describe("provider options", () => {
     expect(storesSession((await followLink(config, new CookieJar(), link)).result)).toBe(true);
   });
 
+  it("an app's own normalizeIdentifier gets no invisible character in, nor lets one out: EmailSignin, no token, no mail", async () => {
+    const { config, adapter } = setup({}, { normalizeIdentifier: (id) => (id === "ada@example.com" ? "ada\u0000@example.com" : id.trim()) });
+    for (const email of ["ada\u0000@example.com", "ada\u200b@example.com", "ada@example.com"]) {
+      expectSignInPageError(await requestLink(config, new CookieJar(), email), "EmailSignin");
+    }
+    expect(adapter.liveTokens()).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(mail().messages).toEqual([]);
+  });
+
   it("takes server and from from AUTH_EMAIL_SERVER and AUTH_EMAIL_FROM", async () => {
     const { setEnvDefaults } = await import("@gatehouse/runtime");
     const adapter = ledgerAdapter();

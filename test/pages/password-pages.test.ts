@@ -216,6 +216,7 @@ describe("renderSignUpPage", () => {
     [undefined, undefined],
     ["", undefined],
     ["invalid-email", "Enter a valid email address."],
+    ["invalid-name", "Use letters, digits, spaces and punctuation only."],
     ["short-password", "Choose a password of at least 10 characters."],
     ["long-password", "Choose a password of at most 64 characters."],
     ["CredentialsSignin", "Could not create the account. Try again."],

@@ -191,6 +191,8 @@ eachStoreAndStrategy(
         ["an address that is not one", { email: "ada at example", password: PASSWORD }, "invalid-email"],
         ["two addresses in one", { email: "ada@example.test,mallory@evil.test", password: PASSWORD }, "invalid-email"],
         ["no address", { password: PASSWORD }, "invalid-email"],
+        ["a name with NUL (PostgreSQL refused it: a 500)", { email: ADA, password: PASSWORD, name: "A\u0000da" }, "invalid-name"],
+        ["a name with a right-to-left override", { email: ADA, password: PASSWORD, name: "Ada\u202e" }, "invalid-name"],
         ["a short password", { email: ADA, password: "short" }, "short-password"],
         ["no password", { email: ADA }, "short-password"],
         ["a password over 1024 characters", { email: ADA, password: "x".repeat(1025) }, "long-password"],

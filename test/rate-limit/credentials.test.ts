@@ -64,6 +64,14 @@ describe("the per-identifier limit", () => {
     expect(setup.authorize).toHaveBeenCalledTimes(4);
   });
 
+  it("counts invisible characters, NUL and other scripts' full stops in an email as the same identifier", async () => {
+    const setup = limitedSetup({ identifier: 4 });
+    const spellings = ["ada@example.com", "ada\u200b@example.com", "ada\u0000@example.com", "ada@example\u3002com", "a\u202eda@example.com\ufeff"];
+    for (const email of spellings.slice(0, 4)) expect(locationOf(await wrong(setup, email)).searchParams.get("error")).toBe("CredentialsSignin");
+    for (const email of spellings) expect(isLimited(await wrong(setup, email))).toBe(true);
+    expect(setup.authorize).toHaveBeenCalledTimes(4);
+  });
+
   it("counts every identifier field present: a made-up email beside the real username does not dodge the username's count", async () => {
     const setup = limitedSetup({ identifier: 3 });
     for (let i = 0; i < 3; i++) await attempt(setup, { username: "ada", email: `decoy-${i}@example.com`, password: "wrong" });

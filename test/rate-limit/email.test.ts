@@ -11,6 +11,7 @@ import { ledgerAdapter } from "../email/support/adapter.js";
 import { followLink, requestLink } from "../email/support/flow.js";
 import { emailSetup, useMailServer } from "../email/support/setup.js";
 import { linkIn } from "../email/support/smtp.js";
+import { REFUSED_SPELLINGS, SAME_MAILBOX_SPELLINGS } from "../email/support/spellings.js";
 import { isLimited } from "./support.js";
 
 const mail = useMailServer();
@@ -51,6 +52,24 @@ describe("email sign-in with rateLimit", () => {
     expect(locationOf(await requestLink(config, jar, "grace@example.com")).pathname).toBe("/auth/verify-request");
     const { result } = await followLink(config, new CookieJar(), linkIn(mail().messages[0]!));
     expect(storesSession(result)).toBe(true);
+  });
+
+  it("counts every spelling of one mailbox as one address: other scripts' full stops and full-width forms are limited with it; invisible characters are refused and mail nothing", async () => {
+    const { config, ledger } = setup({});
+    const jar = new CookieJar();
+    for (let i = 0; i < 5; i++) expect(locationOf(await requestLink(config, jar, "ada@example.com")).pathname).toBe("/auth/verify-request");
+    await mail().waitFor(5);
+
+    // Nodemailer delivers each of these to ada@example.com: without one canonical form, each was a fresh count.
+    for (const [, spelling] of SAME_MAILBOX_SPELLINGS) expect(isLimited(await requestLink(config, jar, spelling))).toBe(true);
+    for (const [, spelling] of REFUSED_SPELLINGS.filter(([, address]) => !/[\ud800-\udfff]/.test(address))) {
+      const refused = await requestLink(config, jar, spelling);
+      expect(locationOf(refused).searchParams.get("error")).toBe("EmailSignin");
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(mail().messages).toHaveLength(5);
+    expect(mail().messages.every((message) => message.to.join() === "ada@example.com")).toBe(true);
+    expect(ledger.liveTokens().map((token) => token.identifier)).toEqual(Array(5).fill("ada@example.com"));
   });
 
   it("limits one client address across many recipients (clientAddress), and answers the client modules with JSON", async () => {

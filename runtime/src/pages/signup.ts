@@ -13,6 +13,7 @@ const DEFAULT_SIGNUP_ERROR = "Could not create the account. Try again.";
 function signUpErrors(p: SignUpPageParams): Map<string, string> {
   return new Map([
     ["invalid-email", "Enter a valid email address."],
+    ["invalid-name", "Use letters, digits, spaces and punctuation only."],
     ...passwordLengthMessages(p.minPasswordLength, p.maxPasswordLength),
   ]);
 }

@@ -82,9 +82,12 @@ export interface EmailConfig extends CommonProviderOptions {
   /** Makes the token (default: 32 random bytes as hex). */
   generateVerificationToken?: () => Awaitable<string>;
   /**
-   * Turns what the user typed into the stored identifier. The default trims and
-   * lowercases, and refuses anything but one plain `local@domain` address (no
-   * quotes, no second `@`, no spaces or commas). Throw to refuse an address.
+   * Turns what the user typed into the stored identifier. The default gives the
+   * address's canonical form (NFKC, trimmed, lowercased, `。` in the domain as
+   * `.`), and refuses anything but one plain `local@domain` address (no quotes,
+   * no second `@`, no spaces or commas, no control, format or other invisible
+   * character). Throw to refuse an address. Invisible characters are refused
+   * before and after a function of your own as well.
    */
   normalizeIdentifier?: (identifier: string) => string;
   /**

@@ -10,6 +10,7 @@
 import { passwordMatches } from "../../password.js";
 import type { AdapterUser } from "../../adapters/types.js";
 import { callAdapter } from "../adapter.js";
+import { canonicalEmailOrUndefined } from "../email-address.js";
 import type { RequestContext } from "../context.js";
 import { emit } from "../events.js";
 import { limitSignIn } from "../rate-limit/limit.js";
@@ -20,9 +21,10 @@ export const RECENT_SIGN_IN_SECONDS = 10 * 60;
 
 export type DeletionRefusal = "confirm-email" | "wrong-password" | "sign-in-again";
 
-/** The typed address, as the account's own is compared: trimmed, case-insensitive. */
+/** The typed address is the account's: both in their canonical form (an account's may predate it: then lowercased). */
 function sameAddress(typed: unknown, email: string): boolean {
-  return typeof typed === "string" && typed.trim().toLowerCase() === email.toLowerCase();
+  const canonical = canonicalEmailOrUndefined(typed);
+  return canonical !== undefined && canonical === (canonicalEmailOrUndefined(email) ?? email.toLowerCase());
 }
 
 /** Checks the confirmation and the proof; deletes the account. Returns why it refused, or `null` once deleted. */

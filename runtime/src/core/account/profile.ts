@@ -12,7 +12,7 @@ export const MAX_NAME_LENGTH = 100;
  * a mail or a log) and invisible format characters (bidi overrides and the
  * like would make a name read as something else).
  */
-const FORBIDDEN = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
+export const FORBIDDEN_IN_NAME = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
 
 export type NameInput = { ok: true; name: string | null } | { ok: false; code: "invalid-name" | "name-too-long" };
 
@@ -21,7 +21,7 @@ export function profileName(value: unknown): NameInput {
   if (value === undefined || value === null) return { ok: true, name: null };
   if (typeof value !== "string") return { ok: false, code: "invalid-name" };
   const name = value.normalize("NFC").trim();
-  if (FORBIDDEN.test(name)) return { ok: false, code: "invalid-name" };
+  if (FORBIDDEN_IN_NAME.test(name)) return { ok: false, code: "invalid-name" };
   // Counted in characters (code points), as a person counts them.
   if ([...name].length > MAX_NAME_LENGTH) return { ok: false, code: "name-too-long" };
   return { ok: true, name: name === "" ? null : name };

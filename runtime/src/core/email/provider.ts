@@ -6,7 +6,7 @@
  */
 import { sendWithNodemailer } from "../../providers/email.js";
 import type { EmailConfig } from "../../providers/types.js";
-import { normalizeEmail } from "../email-address.js";
+import { INVISIBLE, InvalidEmailAddress, normalizeEmail } from "../email-address.js";
 import { InvalidProvider } from "../errors.js";
 import type { ResolvedProvider } from "../providers.js";
 
@@ -43,9 +43,26 @@ export function resolveEmailRuntime(provider: EmailConfig): EmailRuntime {
   }
   return {
     maxAge,
-    normalizeIdentifier: provider.normalizeIdentifier ?? normalizeEmail,
+    normalizeIdentifier: provider.normalizeIdentifier ? refusingInvisible(provider.normalizeIdentifier) : normalizeEmail,
     confirmLink: provider.confirmLink !== false,
     problem: sendingProblem(provider),
+  };
+}
+
+/**
+ * The app's own `normalizeIdentifier` decides what an address is, except that
+ * no control, format or other invisible character gets in or out of it: the
+ * mail library would strip them (one mailbox, many rate-limit keys) and NUL
+ * makes PostgreSQL fail. Refused as the default refuses them.
+ */
+function refusingInvisible(normalize: (identifier: string) => string): (identifier: string) => string {
+  return (identifier) => {
+    if (INVISIBLE.test(identifier)) throw new InvalidEmailAddress("The email address holds a control, format or other invisible character.");
+    const normalized = normalize(identifier);
+    if (typeof normalized === "string" && INVISIBLE.test(normalized)) {
+      throw new InvalidEmailAddress("normalizeIdentifier returned an address with a control, format or other invisible character.");
+    }
+    return normalized;
   };
 }
 

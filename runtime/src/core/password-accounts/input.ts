@@ -3,14 +3,15 @@
  * stored. A refusal is a code (safe in a URL) that the form's page turns into a
  * fixed message; none of them says whether an address has an account.
  */
+import { FORBIDDEN_IN_NAME } from "../account/profile.js";
 import { normalizeEmail } from "../email-address.js";
 import type { PasswordRuntime } from "./provider.js";
 
-export type InputProblem = "invalid-email" | "short-password" | "long-password";
+export type InputProblem = "invalid-email" | "invalid-name" | "short-password" | "long-password";
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; code: InputProblem };
 
-/** The normalized address, or `invalid-email`. */
+/** The address in its canonical form (`normalizeEmail`), or `invalid-email`. */
 export function submittedEmail(value: unknown): Checked<string> {
   if (typeof value !== "string") return { ok: false, code: "invalid-email" };
   try {
@@ -32,11 +33,17 @@ export function newPassword(value: unknown, limits: Pick<PasswordRuntime, "minLe
   return { ok: true, value };
 }
 
-/** An optional display name: trimmed, at most 200 characters, else none. */
-export function submittedName(value: unknown): string | null {
-  if (typeof value !== "string") return null;
+/**
+ * An optional display name: trimmed, at most 200 characters, else none. Control
+ * and format characters are refused as the account page refuses them (NUL made
+ * PostgreSQL fail the sign-up with a 500; a line break or a bidi override would
+ * forge text in a mail or a page).
+ */
+export function submittedName(value: unknown): Checked<string | null> {
+  if (typeof value !== "string") return { ok: true, value: null };
+  if (FORBIDDEN_IN_NAME.test(value)) return { ok: false, code: "invalid-name" };
   const name = value.trim();
-  return name === "" ? null : [...name].slice(0, 200).join("");
+  return { ok: true, value: name === "" ? null : [...name].slice(0, 200).join("") };
 }
 
 /** A token from a link: tokens we make are 64 hex characters; anything else cannot match. */

@@ -30,6 +30,8 @@ export async function signUpPost(ctx: RequestContext, provider: ResolvedPassword
   });
   const email = submittedEmail(ctx.body.email);
   if (!email.ok) return refuse(email.code);
+  const name = submittedName(ctx.body.name);
+  if (!name.ok) return refuse(name.code);
   const password = newPassword(ctx.body.password, provider.password);
   if (!password.ok) return refuse(password.code);
   requireSender(provider);
@@ -38,7 +40,7 @@ export async function signUpPost(ctx: RequestContext, provider: ResolvedPassword
   // Hashed before the address is looked at: a taken address costs the same time as a free one.
   const hash = await hashPassword(password.value);
   const adapter = ctx.config.adapter!;
-  const user = await callAdapter(adapter, "createUserWithPassword", { email: email.value, emailVerified: null, name: submittedName(ctx.body.name), image: null }, hash);
+  const user = await callAdapter(adapter, "createUserWithPassword", { email: email.value, emailVerified: null, name: name.value, image: null }, hash);
   try {
     if (user) {
       await emit(ctx.config, "createUser", { user });

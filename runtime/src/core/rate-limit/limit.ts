@@ -6,6 +6,7 @@
  */
 import type { Awaitable, CredentialRecord } from "../../types.js";
 import type { RequestContext } from "../context.js";
+import { canonicalEmailOrUndefined, IDEOGRAPHIC_FULL_STOP, INVISIBLE } from "../email-address.js";
 import { hashToken } from "../email/token.js";
 import { AdapterError, RateLimited } from "../errors.js";
 import { addressKey } from "./client-address.js";
@@ -96,8 +97,7 @@ export async function forgetIdentifiers(ctx: RequestContext, keys: readonly stri
 
 /**
  * The identifiers a credentials form names: every configured field present,
- * NFKC-normalized, without whitespace, lowercased, so ` Ada@Example.com` and
- * `ada@example.com` share one count. Non-string values (a JSON body may send
+ * each as `identifierKey` makes it. Non-string values (a JSON body may send
  * `["ada"]`) are counted as the text `authorize` would likely make of them.
  */
 export function credentialIdentifiers(limits: ResolvedRateLimit, credentials: CredentialRecord): string[] {
@@ -105,11 +105,30 @@ export function credentialIdentifiers(limits: ResolvedRateLimit, credentials: Cr
   for (const field of limits.identifierFields) {
     const value = credentials[field];
     if (value === undefined || value === null) continue;
-    const normalized = String(value).normalize("NFKC").replace(/\s+/gu, "").toLowerCase();
-    if (normalized !== "") identifiers.add(normalized);
+    const key = identifierKey(String(value));
+    if (key !== "") identifiers.add(key);
   }
   return [...identifiers];
 }
+
+/**
+ * What one identifier counts as: an email address's canonical form (the one
+ * the password provider looks up), so every spelling of one mailbox is one
+ * count. Anything else (a username, or an address the canonical form refuses,
+ * which `authorize` might still repair) loses what could tell two spellings
+ * apart without telling two people apart: compatibility forms (NFKC), case,
+ * whitespace, invisible characters, ideographic full stops. A coarser key
+ * only ever puts more attempts into one count.
+ */
+export function identifierKey(value: string): string {
+  const canonical = canonicalEmailOrUndefined(value);
+  if (canonical !== undefined) return canonical;
+  const loose = value.normalize("NFKC").toLowerCase().normalize("NFKC");
+  return loose.replace(LOOSE_DROPPED, "").replace(IDEOGRAPHIC_FULL_STOPS, ".");
+}
+
+const LOOSE_DROPPED = new RegExp(`\\s|${INVISIBLE.source}`, "gu");
+const IDEOGRAPHIC_FULL_STOPS = new RegExp(IDEOGRAPHIC_FULL_STOP.source, "gu");
 
 /** `id:<provider>:<SHA-256 of identifier + secret>`: the store never holds an address or a username, nor a hash a dictionary could reverse. */
 async function keysOf(ctx: RequestContext, providerId: string, identifiers: readonly string[]): Promise<string[]> {

@@ -52,9 +52,11 @@ export interface RateLimitOptions {
   identifier?: number | false;
   /**
    * Credentials form fields that name who is signing in. Every one present is
-   * counted (so sending a second, made-up field does not dodge the limit), after
-   * NFKC normalization, removal of whitespace and lowercasing. Default
-   * `["email", "username"]`. Email sign-in counts the provider's normalized address.
+   * counted (so sending a second, made-up field does not dodge the limit): an
+   * email address in its canonical form (every spelling of one mailbox is one
+   * count), anything else after NFKC normalization, lowercasing and removal of
+   * whitespace and invisible characters. Default `["email", "username"]`. Email
+   * sign-in counts the provider's normalized address.
    */
   identifierFields?: string[];
   /** Where the counts live. Default: a `MemoryRateLimitStore` of this config (one process). */

@@ -10,7 +10,7 @@ import { AuthError, CallbackRouteError, InvalidRequest } from "../errors.js";
 
 const MAX_NAME_LENGTH = 256;
 
-/** The address trimmed and lowercased, as the email provider stores it; `InvalidRequest` when it is not one. */
+/** The address in its canonical form (`normalizeEmail`), as the email provider stores it; `InvalidRequest` when it is not one. */
 export function normalizeEmail(value: string): string {
   try {
     return normalizeEmailAddress(value);
