@@ -2,29 +2,46 @@
  * Property-based fuzzing of `Auth(request, config)` (issue 8): random methods,
  * paths, query strings, headers, cookies (chunk sets, forged and valid tokens),
  * bodies and configs (valid mixes, invalid ones, a store that fails on purpose),
- * through the real handler. Each property has a fixed seed; FUZZ_SEED replays
- * the seed a failure prints, FUZZ_RUNS runs more cases (see support/settings.ts).
+ * through the real handler. Since issue 19 also: control, format, bidi and
+ * look-alike characters in every body field and query value (C0 and NUL, DEL,
+ * C1, U+202A-202E, U+2066-2069, U+200B-200F, U+FEFF, U+00AD, U+2028/2029, lone
+ * surrogates, ideographic full stops, full-width letters), addresses as
+ * spellings of real ones (`support/characters.ts`); planted check cookies
+ * (state, PKCE, nonce, WebAuthn challenge) sealed with the config's secret for
+ * the right or the wrong provider, with or without `startedBy`, under the
+ * `__Host-`, `__Secure-` and plain names; a valid CSRF pair with another
+ * site's Origin or Sec-Fetch-Site (property 8); X-Forwarded-For chains and
+ * junk, X-Real-IP, Forwarded, odd bytes in X-Forwarded-Host/Proto, Origin
+ * (null, foreign, a sibling, the app's own and near misses) and every
+ * Sec-Fetch-Site; configs with `trustHost` off (and a fixed url) and with
+ * `rateLimit` reading the client address from a proxy header. Property 9
+ * checks every address stored or mailed is canonical.
+ * Each property has a fixed seed; FUZZ_SEED replays the seed a failure
+ * prints, FUZZ_RUNS runs more cases (see support/settings.ts).
  */
 import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkNoInjection, checkNoLeaks, checkRedirect, checkRejectedWritesNothing, checkSetCookies, checkStatus, isConfigurationAnswer, isRejected } from "./support/checks.js";
-import { configArb, faultyConfigArb, invalidConfigArb, validConfigArb } from "./support/config-specs.js";
-import { flowRequestArb, requestArb, visitArb } from "./support/request.js";
+import { checkAddressesCanonical, checkCrossSiteRefused, checkNoInjection, checkNoLeaks, checkRedirect, checkRejectedWritesNothing, checkSetCookies, checkStatus, isConfigurationAnswer, isRejected } from "./support/checks.js";
+import { configArb, emailConfigArb, faultyConfigArb, invalidConfigArb, validConfigArb } from "./support/config-specs.js";
+import { crossSiteFlowArb, emailFlowArb, flowRequestArb, requestArb, visitArb } from "./support/request.js";
 import { observe, observeVisit, type Observation } from "./support/run.js";
 import { fuzzParameters, fuzzTimeout } from "./support/settings.js";
 
-/** Cases per property: some 8,000 single requests and 300 visits in all, well under a minute on a busy 2-CPU machine. */
+/** Cases per property: some 9,000 single requests and 300 visits in all, well under a minute on a busy 2-CPU machine. */
 const RUNS = 1000;
+/** Cases of the properties aimed at one attack (8, 9): their arbitraries go straight at it. */
+const AIMED = 500;
 /** Visits of 2 to 5 requests for the sequence property. */
 const VISITS = 300;
 
-/** Runs `check` on fuzzed cases of `configs` x `requests`; `seen` sees every observation (for coverage counts). */
+/** Runs `check` on `runs` fuzzed cases of `configs` x `requests`; `seen` sees every observation (for coverage counts). */
 async function fuzz(
   seed: number,
   configs: fc.Arbitrary<Parameters<typeof observe>[0]>,
   requests: fc.Arbitrary<Parameters<typeof observe>[1]>,
   check: (obs: Observation) => void,
   seen?: (obs: Observation) => void,
+  runs = RUNS,
 ): Promise<void> {
   await fc.assert(
     fc.asyncProperty(configs, requests, async (config, request) => {
@@ -32,7 +49,7 @@ async function fuzz(
       check(obs);
       seen?.(obs);
     }),
-    fuzzParameters(seed, RUNS),
+    fuzzParameters(seed, runs),
   );
 }
 
@@ -174,6 +191,7 @@ describe("Auth() under fuzzing", () => {
             checkRejectedWritesNothing(obs);
             checkSetCookies(obs);
             checkNoInjection(obs);
+            checkAddressesCanonical(obs);
           }
           counts.total++;
           if (observations.some((obs) => obs.body.includes(`"email":"planted@example.com"`))) counts.signedIn++;
@@ -184,5 +202,57 @@ describe("Auth() under fuzzing", () => {
       if (countsMatter(counts.total)) expect(counts.signedIn).toBeGreaterThan(0);
     },
     fuzzTimeout(VISITS * 4),
+  );
+
+  it(
+    "8. a state-changing POST from another site (Origin, Sec-Fetch-Site) is refused and changes nothing, even with a valid CSRF pair",
+    async () => {
+      const counts = { total: 0, refused: 0 };
+      await fuzz(
+        810_010,
+        validConfigArb,
+        crossSiteFlowArb,
+        (obs) => {
+          checkStatus(obs);
+          checkCrossSiteRefused(obs);
+        },
+        (obs) => {
+          counts.total++;
+          if (isRejected(obs)) counts.refused++;
+        },
+        AIMED,
+      );
+      if (countsMatter(counts.total)) expect(counts.refused).toBeGreaterThan(counts.total / 2);
+    },
+    fuzzTimeout(AIMED),
+  );
+
+  it(
+    "9. every address stored or mailed is in its canonical form, however the request spelled it (controls, format characters, full-width, ideographic full stops)",
+    async () => {
+      const counts = { total: 0, mailed: 0, refused: 0 };
+      await fuzz(
+        810_011,
+        emailConfigArb,
+        emailFlowArb,
+        (obs) => {
+          checkStatus(obs);
+          checkAddressesCanonical(obs);
+          checkRejectedWritesNothing(obs);
+        },
+        (obs) => {
+          counts.total++;
+          if (obs.built.mailedTo.length > 0) counts.mailed++;
+          if (isRejected(obs)) counts.refused++;
+        },
+        AIMED,
+      );
+      if (countsMatter(counts.total)) {
+        // Both ends are reached: some spellings are mailed (canonically), many refused.
+        expect(counts.mailed).toBeGreaterThan(0);
+        expect(counts.refused).toBeGreaterThan(counts.total / 4);
+      }
+    },
+    fuzzTimeout(AIMED),
   );
 });

@@ -18,15 +18,22 @@ const CHANGES_ONLY_WHEN_FOUND = new Set(["deleteUser", "unlinkAccount", "updateA
 export class WriteLedger {
   private readonly effects: string[] = [];
   private readonly tokens = new Map<string, number>();
+  /** Every address written: users' emails and sign-in links' identifiers. */
+  readonly addresses: string[] = [];
 
   /** Forgets everything: the next request starts a new account. */
   reset(): void {
     this.effects.length = 0;
     this.tokens.clear();
+    this.addresses.length = 0;
   }
 
   record(method: string, args: unknown[], result: unknown): void {
     if (!ADAPTER_WRITES.has(method)) return;
+    const written = args[0] as { email?: unknown; identifier?: unknown } | undefined;
+    for (const address of [written?.email, method === "createVerificationToken" ? written?.identifier : undefined]) {
+      if (typeof address === "string") this.addresses.push(address);
+    }
     if (CHANGES_ONLY_WHEN_FOUND.has(method) && (result === null || result === undefined)) return;
     if (method === "createVerificationToken" || method === "useVerificationToken") {
       const { identifier, token } = args[0] as { identifier: string; token: string };

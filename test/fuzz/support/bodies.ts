@@ -1,10 +1,14 @@
 /**
  * Bodies: URL-encoded forms with the fields the handler reads (`csrfToken`,
- * `callbackUrl`, `email`, `token`, `action`, `data`, credentials) and random
- * ones, repeated and huge fields; JSON objects, arrays, scalars and invalid JSON;
- * binary junk; bodies over the size limit.
+ * `callbackUrl`, `email`, `token`, `action`, `data`, `name`, credentials and
+ * password-account fields) and random ones, repeated and huge fields; every
+ * field's value sometimes carries control, format, bidi or look-alike
+ * characters (`characters.ts`), addresses as plausible spellings of real ones;
+ * JSON objects, arrays, scalars and invalid JSON; binary junk; bodies over the
+ * size limit.
  */
 import * as fc from "fast-check";
+import { oddStringArb, sometimesTainted, taintedAddressArb } from "./characters.js";
 import { csrfBodyValue, type CsrfSpec } from "./cookies.js";
 import { callbackUrlArb } from "./query.js";
 import { PLANTED, XSS } from "./sentinels.js";
@@ -18,21 +22,29 @@ export type BodySpec =
   | { kind: "binary"; bytes: Uint8Array<ArrayBuffer> }
   | { kind: "oversized"; form: boolean };
 
-const emailArb = fc.oneof(
-  fc.constantFrom(PLANTED.user.email, " PLANTED@Example.COM ", "new.person@example.com", "fail@example.com", "a@x.com,b@evil.com", '"a"@x.com', "a@x..com", "@", "", XSS),
-  fc.emailAddress(),
-  fc.string({ maxLength: 20 }),
+/** Addresses the store and the mailer know, which spellings with odd characters imitate. */
+export const KNOWN_ADDRESSES = [PLANTED.user.email, "new.person@example.com", "fail@example.com"] as const;
+
+export const emailArb = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(PLANTED.user.email, " PLANTED@Example.COM ", "new.person@example.com", "fail@example.com", "a@x.com,b@evil.com", '"a"@x.com', "a@x..com", "@", "", XSS) },
+  { weight: 1, arbitrary: fc.emailAddress() },
+  { weight: 1, arbitrary: fc.string({ maxLength: 20 }) },
+  { weight: 3, arbitrary: taintedAddressArb(KNOWN_ADDRESSES) },
 );
 
+const pair = (name: string) => (value: string): [string, string] => [name, value];
+
 const fieldArb: fc.Arbitrary<[string, string]> = fc.oneof(
-  { weight: 3, arbitrary: callbackUrlArb.map((v): [string, string] => ["callbackUrl", v]) },
-  { weight: 3, arbitrary: emailArb.map((v): [string, string] => ["email", v]) },
-  { weight: 2, arbitrary: fc.oneof(fc.constant(PLANTED.linkToken), fc.string({ maxLength: 20 }), fc.constant("t".repeat(600))).map((v): [string, string] => ["token", v]) },
-  { weight: 3, arbitrary: fc.constantFrom<[string, string]>(["username", "ada"], ["username", "boom"], ["username", "deny"], ["username", "weird"], ["password", "correct horse"], ["password", "wrong"]) },
-  { weight: 2, arbitrary: fc.constantFrom("register", "authenticate", "", "delete").map((v): [string, string] => ["action", v]) },
-  { weight: 2, arbitrary: fc.oneof(fc.json({ maxDepth: 2 }), fc.string({ maxLength: 20 }), fc.constant('{"id":"x","rawId":"x","response":{},"type":"public-key"}')).map((v): [string, string] => ["data", v]) },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom("code", "state", "iss", "error", "user", "name"), fc.string({ maxLength: 20 })) },
-  { weight: 1, arbitrary: fc.tuple(fc.string({ maxLength: 10 }), fc.string({ unit: "grapheme", maxLength: 20 })) },
+  { weight: 3, arbitrary: sometimesTainted(callbackUrlArb).map(pair("callbackUrl")) },
+  { weight: 3, arbitrary: emailArb.map(pair("email")) },
+  { weight: 2, arbitrary: fc.oneof(sometimesTainted(fc.constant(PLANTED.linkToken)), fc.string({ maxLength: 20 }), fc.constant("t".repeat(600))).map(pair("token")) },
+  { weight: 2, arbitrary: sometimesTainted(fc.constantFrom("ada", "boom", "deny", "weird")).map(pair("username")) },
+  { weight: 2, arbitrary: fc.tuple(fc.constantFrom("password", "confirm", "newPassword", "currentPassword"), sometimesTainted(fc.constantFrom("correct horse", "wrong"))) },
+  { weight: 1, arbitrary: sometimesTainted(fc.constantFrom("Ada Lovelace", "", XSS)).map(pair("name")) },
+  { weight: 2, arbitrary: sometimesTainted(fc.constantFrom("register", "authenticate", "", "delete")).map(pair("action")) },
+  { weight: 2, arbitrary: fc.oneof(fc.json({ maxDepth: 2 }), fc.string({ maxLength: 20 }), sometimesTainted(fc.constant('{"id":"x","rawId":"x","response":{},"type":"public-key"}'))).map(pair("data")) },
+  { weight: 1, arbitrary: fc.tuple(fc.constantFrom("code", "state", "iss", "error", "user", "name"), fc.oneof(fc.string({ maxLength: 20 }), oddStringArb)) },
+  { weight: 1, arbitrary: fc.tuple(fc.oneof(fc.string({ maxLength: 10 }), oddStringArb), fc.oneof(fc.string({ unit: "grapheme", maxLength: 20 }), oddStringArb)) },
   { weight: 1, arbitrary: fc.constantFrom<[string, string]>(["__proto__", "x"], ["constructor", "x"], ["big", "x".repeat(20_000)]) },
 );
 

@@ -4,7 +4,7 @@
  * sessions and sign-in link, and what the checks need to know about it.
  */
 import { createHash } from "node:crypto";
-import { CredentialsSignin, skipCSRFCheck, type AuthConfig } from "@gatehouse/runtime";
+import { CredentialsSignin, skipCSRFCheck, type AuthConfig, type RateLimitStore } from "@gatehouse/runtime";
 import { MemoryAdapter, type MemoryAdapterInstance } from "@gatehouse/runtime/adapters/memory";
 import { Credentials, Email, OAuth, OIDC, Passkey } from "@gatehouse/runtime/providers";
 import { captureLogger } from "../../helpers.js";
@@ -45,6 +45,8 @@ export interface BuiltConfig {
   externalOrigins: string[];
   /** Links the email provider "sent". */
   sent: string[];
+  /** The addresses it sent them to. */
+  mailedTo: string[];
 }
 
 class InvalidLogin extends CredentialsSignin {
@@ -66,7 +68,7 @@ function credentialsProvider() {
   });
 }
 
-function providerOf(kind: ProviderKind, spec: ValidConfigSpec, sent: string[]) {
+function providerOf(kind: ProviderKind, spec: ValidConfigSpec, sent: string[], mailedTo: string[]) {
   const checks = spec.oauthChecks === "none" ? { checks: ["none" as const] } : {};
   switch (kind) {
     case "credentials":
@@ -77,6 +79,7 @@ function providerOf(kind: ProviderKind, spec: ValidConfigSpec, sent: string[]) {
         sendVerificationRequest: async ({ identifier, url }) => {
           if (spec.emailSendFails || identifier.includes("fail")) throw new Error(SENDER_FAULT);
           sent.push(url);
+          mailedTo.push(identifier);
         },
       });
     case "passkey":
@@ -133,13 +136,23 @@ function resolvedBasePath(spec: ValidConfigSpec): string {
   return (spec.url ? normalize(new URL(spec.url).pathname) : "") || "/auth";
 }
 
-function validConfig(spec: ValidConfigSpec, sent: string[], adapter: AuthConfig["adapter"]): AuthConfig {
+/** A rate-limit store whose every count is over any limit: one request meets the refusal a long attack would. */
+const EXHAUSTED_STORE: RateLimitStore = {
+  hit: async (_key, windowSeconds) => ({ count: 1_000_000, resetAt: Date.now() + windowSeconds * 1000 }),
+  reset: async () => {},
+};
+
+function rateLimitOf({ clientAddressHeader, exhausted }: NonNullable<ValidConfigSpec["rateLimit"]>): NonNullable<AuthConfig["rateLimit"]> {
+  return { ...(clientAddressHeader === undefined ? {} : { clientAddressHeader }), ...(exhausted ? { store: EXHAUSTED_STORE } : {}) };
+}
+
+function validConfig(spec: ValidConfigSpec, sent: string[], mailedTo: string[], adapter: AuthConfig["adapter"]): AuthConfig {
   return {
     secret: spec.rotation ? [SECRET, OLD_SECRET] : SECRET,
-    trustHost: true,
+    trustHost: spec.trustHost,
     logger: captureLogger().logger,
     debug: spec.debug,
-    providers: spec.providers.map((kind) => providerOf(kind, spec, sent)),
+    providers: spec.providers.map((kind) => providerOf(kind, spec, sent, mailedTo)),
     adapter,
     session: {
       ...(spec.strategy === "default" ? {} : { strategy: spec.strategy }),
@@ -147,6 +160,7 @@ function validConfig(spec: ValidConfigSpec, sent: string[], adapter: AuthConfig[
     },
     ...(spec.basePath === undefined ? {} : { basePath: spec.basePath }),
     ...(spec.url === undefined ? {} : { url: spec.url }),
+    ...(spec.rateLimit === undefined ? {} : { rateLimit: rateLimitOf(spec.rateLimit) }),
     ...(spec.skipCSRFCheck ? { skipCSRFCheck } : {}),
     ...(spec.useSecureCookies === undefined ? {} : { useSecureCookies: spec.useSecureCookies }),
     ...(spec.theme ? { theme: spec.theme as AuthConfig["theme"] } : {}),
@@ -180,6 +194,9 @@ function invalidate(config: AuthConfig, reason: Extract<ConfigSpec, { kind: "inv
       return { ...config, adapter: undefined, session: { strategy: "jwt" }, providers: [...(config.providers ?? []), Email({ id: "email2", sendVerificationRequest: async () => {} })] };
     case "negative-max-age":
       return { ...config, session: { maxAge: -1 } };
+    case "bad-client-address-header":
+      // A header name no proxy sets (a space in it): a limit that could never read an address.
+      return { ...config, rateLimit: { clientAddressHeader: "x forwarded for" } };
     case "insecure-issuer":
       return { ...config, providers: [...(config.providers ?? []), OIDC({ id: "remote", name: "Remote", issuer: "http://idp.example/", clientId: "x", clientSecret: CLIENT_SECRET })] };
   }
@@ -200,6 +217,7 @@ export async function buildConfig(spec: ConfigSpec): Promise<BuiltConfig> {
   const ledger = new WriteLedger();
   const fault: FaultState = { spec: base.fault, fired: false, calls: 0 };
   const sent: string[] = [];
+  const mailedTo: string[] = [];
   let memory: MemoryAdapterInstance | undefined;
   let adapter: AuthConfig["adapter"];
   // The invalid configs that add a passkey provider still need a store for it.
@@ -208,7 +226,7 @@ export async function buildConfig(spec: ConfigSpec): Promise<BuiltConfig> {
     await plant(memory, SECRET);
     adapter = observedAdapter(memory, ledger, fault);
   }
-  const valid = validConfig(base, sent, needsAdapter ? adapter : undefined);
+  const valid = validConfig(base, sent, mailedTo, needsAdapter ? adapter : undefined);
   const config = spec.kind === "valid" ? valid : invalidate(valid, spec.reason, adapter);
   const pageOrigins = Object.values(base.pages ?? {}).filter((p) => p.startsWith("http")).map((p) => new URL(p).origin);
   return {
@@ -226,5 +244,6 @@ export async function buildConfig(spec: ConfigSpec): Promise<BuiltConfig> {
     useSecureCookies: base.useSecureCookies,
     externalOrigins: [PROVIDER_ORIGIN, ...new Set(pageOrigins)],
     sent,
+    mailedTo,
   };
 }

@@ -3,6 +3,7 @@
  * what was wrong and shows the response; fast-check adds the case and its seed.
  */
 import { cookieName, OUR_COOKIE_NAMES, type CookieKey } from "./cookies.js";
+import { PROVIDER_IDS } from "./config-specs.js";
 import type { Observation } from "./run.js";
 import { ATTACKER_HOSTS, OLD_SECRET, SECRET, SENTINEL, SHORT_SECRET, XSS } from "./sentinels.js";
 
@@ -43,14 +44,14 @@ export function checkStatus(obs: Observation): void {
     if (!isConfigurationAnswer(obs)) fail(obs, "an invalid config must answer exactly the generic Configuration error (500)");
     return;
   }
+  // Pages pass on an `error` the request itself carried (GET signin?error=..., GET error?error=Configuration, whose page is a 500): not the handler's error.
+  const askedFor = new URL(obs.req.request.url).searchParams.getAll("error").includes("Configuration");
   if (obs.status >= 500) {
-    if (!built.fault.fired) fail(obs, `5xx (${obs.status}) from a valid config without any adapter fault`);
-    if (!isConfigurationAnswer(obs)) fail(obs, "an adapter fault must answer exactly the generic Configuration error");
+    if (!built.fault.fired && !askedFor) fail(obs, `5xx (${obs.status}) from a valid config without any adapter fault`);
+    if (!isConfigurationAnswer(obs)) fail(obs, `${built.fault.fired ? "an adapter fault" : "the error page asked for a Configuration error"} must answer exactly the generic Configuration error`);
     return;
   }
   if (obs.status < 100 || obs.status > 599) fail(obs, `impossible status ${obs.status}`);
-  // Pages pass on an `error` the request itself carried (GET signin?error=...): not the handler's error.
-  const askedFor = new URL(obs.req.request.url).searchParams.getAll("error").includes("Configuration");
   if (redirectError(obs) === "Configuration" && !built.fault.fired && !askedFor) {
     fail(obs, "a valid config without any adapter fault redirected with error=Configuration");
   }
@@ -121,6 +122,55 @@ export function checkRejectedWritesNothing(obs: Observation): void {
   }
 }
 
+/**
+ * Whether a request says it came from another site, by the documented origin
+ * rule: an Origin that is not exactly the public origin, Sec-Fetch-Site
+ * cross-site, or same-site without an Origin.
+ */
+function isCrossSite(obs: Observation): boolean {
+  const { headers } = obs.req.request;
+  const origin = headers.get("origin");
+  const site = headers.get("sec-fetch-site")?.trim().toLowerCase();
+  return (origin !== null && origin !== obs.req.publicOrigin) || site === "cross-site" || (site === "same-site" && origin === null);
+}
+
+/** OAuth callbacks may come back by POST from the provider's site (`form_post`): the state binds them instead. */
+const OAUTH_IDS = new Set([PROVIDER_IDS.oauth, PROVIDER_IDS.oidc]);
+
+/**
+ * Property 8: a state-changing POST (sign-in, sign-out, session update, the
+ * callbacks of credentials, email and passkeys) from another site is refused
+ * and changes nothing, whatever its CSRF pair: the server hands a valid pair
+ * to anyone, and where cookies can be planted the token alone proves nothing.
+ */
+export function checkCrossSiteRefused(obs: Observation): void {
+  const { spec } = obs.built;
+  if (spec.kind !== "valid" || spec.skipCSRFCheck || obs.req.request.method !== "POST" || !isCrossSite(obs)) return;
+  const path = new URL(obs.req.request.url).pathname;
+  if (!path.startsWith(`${obs.built.basePath}/`)) return;
+  const [action, provider] = path.slice(obs.built.basePath.length + 1).split("/");
+  const changesState = action === "signin" || action === "signout" || action === "session" || (action === "callback" && provider !== undefined && !OAUTH_IDS.has(provider));
+  if (!changesState) return;
+  if (!isRejected(obs)) fail(obs, `a ${action} POST from another site (Origin ${obs.req.request.headers.get("origin")}, Sec-Fetch-Site ${obs.req.request.headers.get("sec-fetch-site")}) was not refused`);
+  checkRejectedWritesNothing(obs);
+}
+
+/** What no canonical address holds: controls, format characters, surrogates, private use, separators, U+FFFD, ideographic full stops. */
+const NOT_CANONICAL = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Zl}\p{Zp}\p{Zs}\uFFFD\u3002\uFF0E\uFF61]/u;
+
+/**
+ * Property 9: every address stored (users, sign-in links) or mailed to is in
+ * its one canonical form: no invisible characters or ideographic full stops,
+ * NFKC, lower case. Another spelling of one mailbox would be another
+ * rate-limit key and a look-alike account.
+ */
+export function checkAddressesCanonical(obs: Observation): void {
+  for (const address of obs.addresses) {
+    const canonical = address.normalize("NFKC").toLowerCase().normalize("NFKC");
+    if (NOT_CANONICAL.test(address) || address !== canonical) fail(obs, `the address ${JSON.stringify(address)} was stored or mailed as is: not its canonical form`);
+  }
+}
+
 /** RFC 6265 cookie-octets, and attribute values without `;` or controls. */
 const SET_COOKIE = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+)=([\x21\x23-\x2B\x2D-\x3A\x3C-\x5B\x5D-\x7E]*)((?:; [A-Za-z-]+(?:=[\x20-\x3A\x3C-\x7E]*)?)*)$/;
 const KEYS: CookieKey[] = ["sessionToken", "csrfToken", "callbackUrl", "state", "pkceCodeVerifier", "nonce", "webauthnChallenge"];
@@ -168,6 +218,8 @@ const RESPONSE_HEADERS = new Set([
   "location",
   "pragma",
   "referrer-policy",
+  // A refused attempt (429): seconds, checked below.
+  "retry-after",
   "set-cookie",
   "x-content-type-options",
 ]);
@@ -182,6 +234,7 @@ export function checkNoInjection(obs: Observation): void {
     if (!RESPONSE_HEADERS.has(name)) fail(obs, `unexpected response header ${JSON.stringify(name)}`);
     if (!/^[\x20-\x7e]*$/.test(value)) fail(obs, `header ${name} has a control or non-ASCII character: ${JSON.stringify(value)}`);
     if (name !== "content-security-policy" && /[<>"]/.test(value)) fail(obs, `header ${name} carries markup: ${JSON.stringify(value)}`);
+    if (name === "retry-after" && !/^\d{1,6}$/.test(value)) fail(obs, `Retry-After ${JSON.stringify(value)} is not a number of seconds`);
   }
   const location = header(obs, "location");
   if (location !== undefined) {

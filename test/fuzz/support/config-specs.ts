@@ -1,6 +1,8 @@
 /**
  * Configs as plain data (so fast-check can print and shrink them): valid mixes
- * of providers, strategies, base paths, pages, themes and callbacks, and invalid
+ * of providers, strategies, base paths, pages, themes and callbacks, `trustHost`
+ * on and (with a fixed `url`) off, rate limits that read the client's address
+ * from a proxy header (`X-Forwarded-For`, `X-Real-IP`, `Forwarded`), and invalid
  * configs that must answer the generic Configuration error. `build-config.ts`
  * turns a spec into a real `AuthConfig`.
  */
@@ -18,6 +20,14 @@ export interface ValidConfigSpec {
   basePath: string | undefined;
   /** A fixed public URL (`AUTH_URL`): the origin no longer comes from the request. */
   url: string | undefined;
+  /** Off only with a fixed `url` (without one the config is invalid: `no-trust-host`). */
+  trustHost: boolean;
+  /**
+   * `rateLimit` on: the client address from a proxy's header (or none: only per
+   * identifier); `exhausted`: a store that counts every key over its limit, so
+   * every counted attempt meets the refusal.
+   */
+  rateLimit: { clientAddressHeader: "x-forwarded-for" | "x-real-ip" | "forwarded" | undefined; exhausted: boolean } | undefined;
   /** Secrets `[SECRET, OLD_SECRET]` instead of `SECRET`. */
   rotation: boolean;
   skipCSRFCheck: boolean;
@@ -52,7 +62,8 @@ export type InvalidReason =
   | "webauthn-not-enabled"
   | "email-without-adapter"
   | "negative-max-age"
-  | "insecure-issuer";
+  | "insecure-issuer"
+  | "bad-client-address-header";
 
 export interface InvalidConfigSpec {
   kind: "invalid";
@@ -123,6 +134,14 @@ function validConfigWith(fault: fc.Arbitrary<FaultSpec | undefined>): fc.Arbitra
       adapter: fc.boolean(),
       basePath: fc.constantFrom(undefined, undefined, "/auth", "/api/auth", "/", "", "/a/b/", "auth"),
       url: fc.constantFrom(undefined, undefined, undefined, "https://app.example.com", "http://localhost:3000/api/auth"),
+      trustHost: fc.constantFrom(true, true, false),
+      rateLimit: fc.option(
+        fc.record({
+          clientAddressHeader: fc.constantFrom<"x-forwarded-for" | "x-real-ip" | "forwarded" | undefined>("x-forwarded-for", "x-forwarded-for", "x-real-ip", "forwarded", undefined),
+          exhausted: fc.boolean(),
+        }),
+        { nil: undefined, freq: 2 },
+      ),
       rotation: fc.boolean(),
       skipCSRFCheck: fc.constantFrom(false, false, false, true),
       useSecureCookies: fc.constantFrom(undefined, undefined, undefined, true, false),
@@ -142,7 +161,8 @@ function validConfigWith(fault: fc.Arbitrary<FaultSpec | undefined>): fc.Arbitra
       eventsThrow: fc.boolean(),
       fault,
     })
-    .map((spec) => ({ kind: "valid" as const, ...spec }));
+    // Without a fixed url, trustHost off is the invalid `no-trust-host`.
+    .map((spec) => ({ kind: "valid" as const, ...spec, trustHost: spec.trustHost || spec.url === undefined }));
 }
 
 /** Valid configs without any adapter fault. */
@@ -170,9 +190,16 @@ export const invalidConfigArb: fc.Arbitrary<InvalidConfigSpec> = fc.record({
     "email-without-adapter",
     "negative-max-age",
     "insecure-issuer",
+    "bad-client-address-header",
   ),
   base: validConfigArb,
 });
+
+/** Valid configs with the email provider (and so a store). */
+export const emailConfigArb: fc.Arbitrary<ValidConfigSpec> = validConfigArb.map((spec) => ({
+  ...spec,
+  providers: spec.providers.includes("email") ? spec.providers : [...spec.providers, "email"],
+}));
 
 /** Mostly valid configs, some invalid. */
 export const configArb: fc.Arbitrary<ConfigSpec> = fc.oneof(

@@ -1,9 +1,12 @@
 /**
  * Query strings: callback URLs (relative, same-origin, and every open-redirect
  * trick), `error` and `code` for the pages, the email link's `token`/`email`,
- * OAuth response parameters, WebAuthn's `action`, and junk.
+ * OAuth response parameters (and the state of planted check cookies),
+ * WebAuthn's `action`, and junk; values sometimes carry control, format, bidi
+ * or look-alike characters (`characters.ts`).
  */
 import * as fc from "fast-check";
+import { oddStringArb, sometimesTainted, taintedAddressArb } from "./characters.js";
 import { PLANTED, XSS } from "./sentinels.js";
 
 /** Callback URLs, including attempts to leave the origin or break out of a header. */
@@ -52,13 +55,17 @@ const valueArb: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom("Configuration", "AccessDenied", "Verification", "CredentialsSignin", "OAuthSignin", "__proto__", "constructor", XSS, "", "x".repeat(3000)),
   fc.string({ maxLength: 20 }),
   fc.string({ unit: "grapheme", maxLength: 10 }),
+  oddStringArb,
 );
 
 const pairArb: fc.Arbitrary<[string, string]> = fc.oneof(
-  { weight: 4, arbitrary: callbackUrlArb.map((v): [string, string] => ["callbackUrl", v]) },
+  { weight: 4, arbitrary: sometimesTainted(callbackUrlArb).map((v): [string, string] => ["callbackUrl", v]) },
   { weight: 2, arbitrary: fc.tuple(fc.constantFrom("error", "code"), valueArb) },
   { weight: 2, arbitrary: fc.constantFrom<[string, string]>(["token", PLANTED.linkToken], ["email", PLANTED.user.email], ["email", "new.person@example.com"], ["email", "fail@example.com"]) },
+  // The email link's parameters spelled with odd characters: a link whose address is a second spelling of the planted one.
+  { weight: 1, arbitrary: fc.oneof(sometimesTainted(fc.constant(PLANTED.linkToken), 3).map((v): [string, string] => ["token", v]), taintedAddressArb([PLANTED.user.email]).map((v): [string, string] => ["email", v])) },
   { weight: 1, arbitrary: fc.tuple(fc.constantFrom("token", "email", "name"), valueArb) },
+  { weight: 1, arbitrary: fc.constantFrom<[string, string]>(["state", PLANTED.oauthState], ["code", "fuzz-code"]) },
   { weight: 2, arbitrary: fc.tuple(fc.constantFrom("action"), fc.constantFrom("register", "authenticate", "", "delete", "__proto__")) },
   { weight: 1, arbitrary: fc.tuple(fc.constantFrom("code", "state", "iss", "error_description", "session_state", "user"), valueArb) },
   { weight: 1, arbitrary: fc.tuple(fc.string({ maxLength: 10 }), valueArb) },

@@ -5,12 +5,14 @@
  */
 import * as fc from "fast-check";
 import type { BuiltConfig } from "./build-config.js";
-import { bodyArb, buildBody, type BodySpec } from "./bodies.js";
-import { buildCookieHeader, cookieName, cookiesArb, type CookieEntrySpec, type CookieSpec } from "./cookies.js";
-import { buildHeaders, headersArb, type HeaderSpec } from "./headers.js";
+import { bodyArb, buildBody, emailArb, KNOWN_ADDRESSES, type BodySpec } from "./bodies.js";
+import { sometimesTainted, taintedAddressArb } from "./characters.js";
+import { buildCookieHeader, cookieName, cookiesArb, plantedChecksArb, type CookieEntrySpec, type CookieSpec } from "./cookies.js";
+import { buildHeaders, headersArb, originValue, type HeaderSpec, type RelativeOrigin } from "./headers.js";
 import { bodyless, methodArb } from "./methods.js";
-import { buildPath, pathArb, type PathSpec } from "./paths.js";
+import { buildPath, pathArb, providerIdOf, type PathSpec } from "./paths.js";
 import { buildQuery, callbackUrlArb, queryArb, type QuerySpec } from "./query.js";
+import { PROVIDER_IDS } from "./config-specs.js";
 import { PLANTED } from "./sentinels.js";
 
 export interface RequestSpec {
@@ -63,19 +65,45 @@ const liveSessionArb: fc.Arbitrary<CookieEntrySpec[]> = fc.constantFrom<CookieEn
   [{ kind: "chunks", variant: "auto", value: { kind: "live" }, parts: 2, arrangement: "ordered" }],
 );
 
-/** The fields a real flow sends: an address to mail, a link's token, credentials. */
+/** A made-up WebAuthn answer: well-formed enough to be read, never verified. */
+const PASSKEY_ANSWER = JSON.stringify({
+  id: "cGxhbnRlZA",
+  rawId: "cGxhbnRlZA",
+  type: "public-key",
+  response: { clientDataJSON: "e30", authenticatorData: "AAAA", signature: "AAAA", userHandle: "dXNlci1wbGFudGVk", attestationObject: "o2Nmb3JtZG5vbmU" },
+  clientExtensionResults: {},
+});
+
+/**
+ * The fields a real flow sends: an address to mail, a link's token, credentials,
+ * an OAuth response; each sometimes with odd characters in it (addresses as
+ * spellings of real ones), so that they reach the store and the mailer too.
+ */
 const flowFieldsArb: fc.Arbitrary<[string, string][]> = fc
   .record(
     {
-      email: fc.constantFrom(PLANTED.user.email, PLANTED.user.email, "new.person@example.com", "fail@example.com"),
-      token: fc.constantFrom(PLANTED.linkToken, PLANTED.linkToken, "wrong-token"),
-      username: fc.constantFrom("ada", "ada", "deny", "boom"),
-      password: fc.constantFrom("correct horse", "correct horse", "wrong"),
-      callbackUrl: callbackUrlArb,
+      email: fc.oneof(
+        { weight: 6, arbitrary: fc.constantFrom(PLANTED.user.email, PLANTED.user.email, "new.person@example.com", "fail@example.com") },
+        { weight: 3, arbitrary: taintedAddressArb(KNOWN_ADDRESSES) },
+        { weight: 1, arbitrary: emailArb },
+      ),
+      token: sometimesTainted(fc.constantFrom(PLANTED.linkToken, PLANTED.linkToken, "wrong-token")),
+      username: sometimesTainted(fc.constantFrom("ada", "ada", "deny", "boom")),
+      password: sometimesTainted(fc.constantFrom("correct horse", "correct horse", "wrong")),
+      name: sometimesTainted(fc.constant("Ada Lovelace")),
+      callbackUrl: sometimesTainted(callbackUrlArb),
+      state: fc.constantFrom(PLANTED.oauthState, PLANTED.oauthState, "other-state"),
+      code: fc.constant("fuzz-code"),
+      // A passkey answer, for the challenge a planted cookie may hold.
+      action: sometimesTainted(fc.constantFrom("register", "authenticate")),
+      data: fc.constant(PASSKEY_ANSWER),
     },
     { requiredKeys: ["email", "token", "username", "password"] },
   )
   .map((fields) => Object.entries(fields));
+
+/** Check cookies a flow may find planted beside (or instead of) its own. */
+const flowPlantedArb: fc.Arbitrary<CookieEntrySpec[]> = fc.oneof({ weight: 2, arbitrary: fc.constant<CookieEntrySpec[]>([]) }, { weight: 1, arbitrary: plantedChecksArb.map((entry) => [entry]) });
 
 /** `fields` put into the body (replacing fields of the same name), or the query of a GET. */
 function withFields(r: RequestSpec, fields: [string, string][]): Pick<RequestSpec, "body" | "query"> {
@@ -87,16 +115,63 @@ function withFields(r: RequestSpec, fields: [string, string][]): Pick<RequestSpe
 }
 
 export const flowRequestArb: fc.Arbitrary<RequestSpec> = fc
-  .tuple(anyRequestArb, fc.constantFrom(...FLOWS), fc.nat({ max: 4 }), liveSessionArb, flowFieldsArb, fc.constantFrom(true, true, false))
-  .map(([any, flow, configured, session, fields, validCsrf]) => {
+  .tuple(anyRequestArb, fc.constantFrom(...FLOWS), fc.nat({ max: 4 }), liveSessionArb, flowFieldsArb, fc.constantFrom(true, true, false), flowPlantedArb, fc.boolean())
+  .map(([any, flow, configured, session, allFields, validCsrf, planted, oauthResponse]) => {
+    // An OAuth provider's answer carries no `token` (oauth4webapi reads one as the implicit flow): half the callbacks leave it out.
+    const fields = oauthResponse && flow.action === "callback" ? allFields.filter(([name]) => name !== "token") : allFields;
     const r: RequestSpec = {
       ...any,
       method: flow.method,
       path: { prefix: "base", action: flow.action, provider: flow.provider ? { configured } : undefined, extra: [], trailingSlash: false, doubleSlash: false },
       headers: { ...any.headers, contentType: "auto", contentLength: null },
-      cookies: { entries: [...session, ...any.cookies.entries], csrf: validCsrf ? { cookie: "valid", variant: "auto", body: "match" } : any.cookies.csrf },
+      cookies: { entries: [...session, ...planted, ...any.cookies.entries], csrf: validCsrf ? { cookie: "valid", variant: "auto", body: "match" } : any.cookies.csrf },
     };
     return { ...r, ...withFields(r, fields) };
+  });
+
+/**
+ * What a page of another site (or a sibling host) shows of itself when it posts:
+ * an Origin that is not the app's (`null`, foreign, a sibling, near misses of
+ * the app's own), or Sec-Fetch-Site cross-site, or same-site without an Origin.
+ */
+const crossSiteArb: fc.Arbitrary<Pick<HeaderSpec, "origin" | "secFetchSite">> = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      origin: fc.oneof(
+        fc.constantFrom<RelativeOrigin["like"]>("sibling", "other-scheme", "trailing-slash", "upper-case", "port").map((like): RelativeOrigin => ({ like })),
+        fc.constantFrom("null", "https://evil.com", "http://evil.example", "file://", ""),
+      ),
+      secFetchSite: fc.constantFrom(null, "cross-site", "same-site", "same-origin", "none"),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ origin: fc.constant(null), secFetchSite: fc.constantFrom("cross-site", "same-site", "CROSS-SITE", " cross-site ", "Same-Site") }) },
+  { weight: 1, arbitrary: fc.record({ origin: fc.constant<RelativeOrigin>({ like: "self" }), secFetchSite: fc.constantFrom("cross-site", "CROSS-SITE") }) },
+);
+
+/**
+ * The POSTs of real flows from another site, with everything else right: a
+ * valid CSRF pair minted with the config's secret (which anyone can get, and
+ * plant where cookies can be planted), often a live session.
+ */
+export const crossSiteFlowArb: fc.Arbitrary<RequestSpec> = fc
+  .tuple(flowRequestArb.filter((r) => r.method === "POST"), crossSiteArb)
+  .map(([r, site]) => ({ ...r, headers: { ...r.headers, ...site }, cookies: { ...r.cookies, csrf: { cookie: "valid", variant: "auto", body: "match" } } }));
+
+/**
+ * The email provider's flows (ask for a link, open it, confirm it) with an
+ * address that is mostly a spelling of a known one with odd characters in it,
+ * and the planted link's token.
+ */
+export const emailFlowArb: fc.Arbitrary<RequestSpec> = fc
+  .tuple(
+    flowRequestArb,
+    fc.constantFrom(["POST", "signin"], ["POST", "signin"], ["GET", "callback"], ["POST", "callback"]),
+    fc.oneof({ weight: 4, arbitrary: taintedAddressArb(KNOWN_ADDRESSES) }, { weight: 1, arbitrary: emailArb }, { weight: 1, arbitrary: fc.constant<string>(PLANTED.user.email) }),
+  )
+  .map(([r, [method, action], email]) => {
+    const flow: RequestSpec = { ...r, method, path: { ...r.path, action, provider: PROVIDER_IDS.email } };
+    return { ...flow, ...withFields(flow, [["email", email], ["token", PLANTED.linkToken]]) };
   });
 
 /** Anything, or a real flow, half and half. */
@@ -152,10 +227,12 @@ export async function buildRequest(spec: RequestSpec, built: BuiltConfig, jar?: 
   const headers = buildHeaders(spec.headers, bodyless(spec.method) ? null : type);
   const requestUrl = new URL(url);
   const publicOrigin = expectedPublicOrigin(requestUrl, headers, built);
+  const origin = originValue(spec.headers.origin, publicOrigin);
+  if (origin !== null) headers.set("origin", origin);
   const secure = built.useSecureCookies ?? publicOrigin.startsWith("https:");
   const issued = jar?.get(cookieName("csrfToken", secure))?.split("|")[0];
   const { body } = bodyless(spec.method) ? { body: undefined } : buildBody(spec.body, spec.cookies.csrf, issued);
-  const cookie = await buildCookieHeader(spec.cookies, built, secure, jar);
+  const cookie = await buildCookieHeader(spec.cookies, built, { secure, provider: providerIdOf(spec.path.provider, built.providerIds) }, jar);
   if (cookie !== null) headers.set("cookie", cookie);
   const request = new Request(url, { method: spec.method, headers, body });
   const bodyText = body === undefined ? "" : typeof body === "string" ? body : new TextDecoder().decode(body);

@@ -17,6 +17,8 @@ export interface Observation {
   redirect?: string;
   /** Net writes of the request to the store. */
   writes: string[];
+  /** Addresses the request had written to the store (users, sign-in links) or mailed to (in a visit: so far). */
+  addresses: string[];
 }
 
 /** A response that could not be read is as bad as a throw: both fail the case with the reason. */
@@ -79,5 +81,5 @@ async function observeWith(built: BuiltConfig, requestSpec: RequestSpec, jar?: R
     }
   }
   const text = `${status} ${response.statusText}\n${headers.map(([n, v]) => `${n}: ${v}`).join("\n")}\n\n${body}`;
-  return { built, req, status, headers, setCookies: response.headers.getSetCookie(), body, text, redirect, writes: built.ledger.net() };
+  return { built, req, status, headers, setCookies: response.headers.getSetCookie(), body, text, redirect, writes: built.ledger.net(), addresses: [...built.ledger.addresses, ...built.mailedTo] };
 }

@@ -30,6 +30,10 @@ export const PLANTED = {
   /** Past its expiry: reading it deletes it. */
   expiredSessionToken: "planted-expired-session-token-01",
   linkToken: "planted-link-token-0123456789abcdef",
+  /** The state sealed into planted OAuth check cookies, which a callback's query may carry. */
+  oauthState: "planted-oauth-state-0123456789abcdef",
+  /** Another user, named by planted check cookies and challenges: never the one signed in. */
+  otherUserId: "user-somebody-else",
 } as const;
 
 /** Marker of an XSS attempt; no built-in page may contain it unescaped. */
