@@ -300,6 +300,9 @@ describe("planInit for SvelteKit", () => {
       expect(messages.signUpMessage("short-password")).toEqual({ text: "Choose a password of at least 8 characters.", field: "password" });
       expect(messages.signUpMessage("long-password")).toEqual({ text: "Choose a password of at most 1024 characters.", field: "password" });
       expect(messages.signUpMessage("mail-not-sent")).toEqual({ text: "Could not send the confirmation mail. Try again in a moment." });
+      // Names follow one rule everywhere: sign-up refuses what the account page refuses, under the name field.
+      expect(messages.signUpMessage("invalid-name")).toEqual({ text: "Use letters, digits, spaces and punctuation only.", field: "name" });
+      expect(messages.signUpMessage("name-too-long")).toEqual({ text: "Use at most 100 characters.", field: "name" });
       expect(messages.resetMessage("invalid-link")).toEqual({ text: "That link has expired or was already used. Ask for a new one below." });
       expect(messages.resetMessage("short-password")).toEqual({ text: "Choose a password of at least 8 characters.", field: "password" });
       expect(messages.resetMessage("mail-not-sent")).toEqual({ text: "Could not send the mail. Try again in a moment." });

@@ -193,6 +193,7 @@ eachStoreAndStrategy(
         ["no address", { password: PASSWORD }, "invalid-email"],
         ["a name with NUL (PostgreSQL refused it: a 500)", { email: ADA, password: PASSWORD, name: "A\u0000da" }, "invalid-name"],
         ["a name with a right-to-left override", { email: ADA, password: PASSWORD, name: "Ada\u202e" }, "invalid-name"],
+        ["a name over 100 characters (the account page's rule, for every name)", { email: ADA, password: PASSWORD, name: "a".repeat(101) }, "name-too-long"],
         ["a short password", { email: ADA, password: "short" }, "short-password"],
         ["no password", { email: ADA }, "short-password"],
         ["a password over 1024 characters", { email: ADA, password: "x".repeat(1025) }, "long-password"],

@@ -263,6 +263,15 @@ describe("webauthn-options: refused requests are 400 JSON, with nothing stored a
     },
   );
 
+  it.each([
+    ["a line break", "Grace\nHopper"],
+    ["a right-to-left override", "Grace\u202e"],
+    ["a zero-width space", "Gr\u200bace"],
+    ["over 100 characters", "g".repeat(101)],
+  ])("a new user's name with %s: the rule of every display name", async (_, name) => {
+    await expectBadRequest(passkeySetup(), new CookieJar(), { email: "grace@example.com", name }, /at most 100 characters, without control or invisible format characters/);
+  });
+
   it("an unknown action", async () => {
     await expectBadRequest(passkeySetup(), new CookieJar(), { action: "delete" }, /not a WebAuthn action/);
   });

@@ -14,6 +14,7 @@ function signUpErrors(p: SignUpPageParams): Map<string, string> {
   return new Map([
     ["invalid-email", "Enter a valid email address."],
     ["invalid-name", "Use letters, digits, spaces and punctuation only."],
+    ["name-too-long", "Use at most 100 characters."],
     ...passwordLengthMessages(p.minPasswordLength, p.maxPasswordLength),
   ]);
 }

@@ -5,6 +5,7 @@
  */
 import * as o from "oauth4webapi";
 import type { Account, Profile, TokenSet, User } from "../../types.js";
+import { canonicalEmailOrUndefined } from "../email-address.js";
 import { AuthError, OAuthCallbackError, OAuthProfileParseError } from "../errors.js";
 import { describeOAuthError } from "./describe-error.js";
 import type { Exchanged } from "./exchange.js";
@@ -95,7 +96,7 @@ export async function mapIdentity(
       provider: providerId,
     });
   }
-  const email = typeof mapped.email === "string" && mapped.email !== "" ? mapped.email.toLowerCase() : null;
+  const email = profileEmail(mapped.email, providerId);
   const user = { ...mapped, id, email };
   const fields = oauth.account(tokens) ?? {};
   const account: Account = {
@@ -108,7 +109,27 @@ export async function mapIdentity(
   return { profile, user, account, emailProven: email !== null && vouched === email };
 }
 
-/** The provider's verified address, lowercased as the user's email is; a `verifiedEmail` that throws fails the sign-in. */
+/**
+ * The profile's address in the canonical form every other way in stores
+ * (`email-address.ts`), or `null` without one. An address that has no such
+ * form (NUL, a bidi override, two addresses) is the provider's fault: the
+ * sign-in is refused, rather than a look-alike user stored or the database
+ * handed a NUL.
+ */
+function profileEmail(value: unknown, providerId: string): string | null {
+  if (typeof value !== "string" || value === "") return null;
+  const canonical = canonicalEmailOrUndefined(value);
+  if (canonical === undefined) {
+    // The address itself is not logged: it is personal data, and may hold characters that garble a log.
+    throw new OAuthProfileParseError(
+      `The email of provider "${providerId}"'s profile is not a plain email address (a control, format or invisible character, or more than one address).`,
+      { provider: providerId },
+    );
+  }
+  return canonical;
+}
+
+/** The provider's verified address, in the canonical form the user's email has; a `verifiedEmail` that throws fails the sign-in. */
 function readVerifiedEmail(oauth: OAuthRuntime, profile: Profile, tokens: TokenSet, providerId: string): string | null {
   let vouched: unknown;
   try {
@@ -116,5 +137,6 @@ function readVerifiedEmail(oauth: OAuthRuntime, profile: Profile, tokens: TokenS
   } catch (error) {
     throw new OAuthProfileParseError(`The verifiedEmail() of provider "${providerId}" threw.`, { err: error as Error, provider: providerId });
   }
-  return typeof vouched === "string" && vouched !== "" ? vouched.toLowerCase() : null;
+  // An address without a canonical form vouches for nothing.
+  return typeof vouched === "string" && vouched !== "" ? (canonicalEmailOrUndefined(vouched) ?? null) : null;
 }

@@ -3,11 +3,11 @@
  * stored. A refusal is a code (safe in a URL) that the form's page turns into a
  * fixed message; none of them says whether an address has an account.
  */
-import { FORBIDDEN_IN_NAME } from "../account/profile.js";
+import { profileName } from "../account/profile.js";
 import { normalizeEmail } from "../email-address.js";
 import type { PasswordRuntime } from "./provider.js";
 
-export type InputProblem = "invalid-email" | "invalid-name" | "short-password" | "long-password";
+export type InputProblem = "invalid-email" | "invalid-name" | "name-too-long" | "short-password" | "long-password";
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; code: InputProblem };
 
@@ -34,16 +34,16 @@ export function newPassword(value: unknown, limits: Pick<PasswordRuntime, "minLe
 }
 
 /**
- * An optional display name: trimmed, at most 200 characters, else none. Control
- * and format characters are refused as the account page refuses them (NUL made
- * PostgreSQL fail the sign-up with a 500; a line break or a bidi override would
- * forge text in a mail or a page).
+ * An optional display name, by the one rule every name follows (`profileName`,
+ * as the account page saves it): NFC, trimmed, at most 100 characters, no
+ * control or format character (NUL made PostgreSQL fail the sign-up with a 500;
+ * a line break or a bidi override would forge text in a mail or a page).
+ * Not a string (a repeated field): none.
  */
 export function submittedName(value: unknown): Checked<string | null> {
   if (typeof value !== "string") return { ok: true, value: null };
-  if (FORBIDDEN_IN_NAME.test(value)) return { ok: false, code: "invalid-name" };
-  const name = value.trim();
-  return { ok: true, value: name === "" ? null : [...name].slice(0, 200).join("") };
+  const checked = profileName(value);
+  return checked.ok ? { ok: true, value: checked.name } : { ok: false, code: checked.code };
 }
 
 /** A token from a link: tokens we make are 64 hex characters; anything else cannot match. */

@@ -5,10 +5,9 @@
 import type { WebAuthnConfig, WebAuthnUserInfo } from "../../providers/passkey.js";
 import { callAdapter } from "../adapter.js";
 import type { RequestContext } from "../context.js";
+import { MAX_NAME_LENGTH, profileName } from "../account/profile.js";
 import { normalizeEmail as normalizeEmailAddress } from "../email-address.js";
 import { AuthError, CallbackRouteError, InvalidRequest } from "../errors.js";
-
-const MAX_NAME_LENGTH = 256;
 
 /** The address in its canonical form (`normalizeEmail`), as the email provider stores it; `InvalidRequest` when it is not one. */
 export function normalizeEmail(value: string): string {
@@ -19,14 +18,13 @@ export function normalizeEmail(value: string): string {
   }
 }
 
-/** An optional display name for a new user; control characters and overlong names are refused. */
+/** An optional display name for a new user, by the rule of every name (`profileName`); a name it refuses is `InvalidRequest`. */
 export function normalizeName(value: string | null): string | null {
-  const name = value?.trim() ?? "";
-  if (name === "") return null;
-  if (name.length > MAX_NAME_LENGTH || /[\u0000-\u001f\u007f]/.test(name)) {
-    throw new InvalidRequest(`The name must be at most ${MAX_NAME_LENGTH} characters, without control characters.`);
+  const checked = profileName(value);
+  if (!checked.ok) {
+    throw new InvalidRequest(`The name must be at most ${MAX_NAME_LENGTH} characters, without control or invisible format characters.`);
   }
-  return name;
+  return checked.name;
 }
 
 /** The default `getUserInfo`: the `email` query parameter (and `name` for a new user). */
