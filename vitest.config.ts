@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
@@ -20,5 +21,8 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/build-cli.global-setup.ts"],
     testTimeout: 30_000,
+    // Vitest's default is one file per CPU but one, so a 2-CPU machine (CI's) ran the files one by one.
+    // Much of the run is waiting (app builds, browsers, servers, databases), so at least two go at once.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });
