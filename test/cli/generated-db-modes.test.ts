@@ -10,16 +10,13 @@
  */
 import type { PGlite } from "@electric-sql/pglite";
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync, statSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readProject } from "../../src/engine/project.js";
-import { packageTemplates } from "../../src/engine/templates.js";
-import { DETECT_PATHS } from "../../src/generators/detect.js";
 import type { AdapterChoice } from "../../src/generators/init/answers.js";
-import { initPaths, planInit } from "../../src/generators/init/plan.js";
 import { root } from "./support/cli.js";
+import { writeGeneratedServerLib } from "./support/generated-server-lib.js";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -48,24 +45,11 @@ const asRoot = process.getuid?.() === 0;
 
 /** auth-init's lib files for `adapter` (SolidStart 2: its db.ts reads process.env), in an app folder others may enter (0755), as a project folder usually is. */
 function render(adapter: AdapterChoice): string {
-  const project = readProject(join(root, "test/cli/fixtures/solid-start-v2"), [...DETECT_PATHS, ...initPaths("solid-start")]);
-  const plan = planInit({
-    answers: { framework: "solid-start", providers: ["password"], strategy: "database", adapter, databaseUrl: "" },
-    project,
-    packageManager: "npm",
-    templates: packageTemplates,
-    runtimeSpec: "^0.1.0",
-    secret: "TEST_SECRET_0123456789_abcdefghijklmnopqrstu",
-    frameworkMajor: 2,
-  });
   const dir = mkdtempSync(join(tmpdir(), `gatehouse-db-modes-${adapter}-`));
   dirs.push(dir);
   chmodSync(dir, 0o755);
   symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
-  for (const change of plan.changes.filter((c) => c.path.startsWith("src/lib/server/"))) {
-    mkdirSync(join(dir, dirname(change.path)), { recursive: true });
-    writeFileSync(join(dir, change.path), change.after);
-  }
+  writeGeneratedServerLib(adapter, dir);
   return dir;
 }
 

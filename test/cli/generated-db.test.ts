@@ -20,20 +20,17 @@
  * Password provider without losing its users' passwords.
  */
 import type { PGlite } from "@electric-sql/pglite";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Adapter, AdapterUser } from "@gatehouse/runtime";
 import { hashPassword, passwordMatches, passwordNeedsRehash } from "@gatehouse/runtime/password";
-import { readProject } from "../../src/engine/project.js";
-import { packageTemplates } from "../../src/engine/templates.js";
-import { DETECT_PATHS } from "../../src/generators/detect.js";
 import type { AdapterChoice } from "../../src/generators/init/answers.js";
-import { initPaths, planInit } from "../../src/generators/init/plan.js";
 import { openPGlite } from "../adapters/support/pglite.js";
 import { createTestDatabase, type TestDatabase } from "../adapters/support/postgres-server.js";
 import { root } from "./support/cli.js";
+import { writeGeneratedServerLib } from "./support/generated-server-lib.js";
 
 /**
  * `pg` with one change: a Pool for a `pglite:` URL is a pool-shaped front of the
@@ -122,21 +119,8 @@ function appFolder(label: string): string {
 
 /** auth-init's files under src/lib/server/ for `adapter` in a SolidStart 2 app (the Password provider), written to a folder of their own. */
 function render(adapter: AdapterChoice): string {
-  const project = readProject(join(root, "test/cli/fixtures/solid-start-v2"), [...DETECT_PATHS, ...initPaths("solid-start")]);
-  const plan = planInit({
-    answers: { framework: "solid-start", providers: ["password"], strategy: "database", adapter, databaseUrl: "" },
-    project,
-    packageManager: "npm",
-    templates: packageTemplates,
-    runtimeSpec: "^0.1.0",
-    secret: "TEST_SECRET_0123456789_abcdefghijklmnopqrstu",
-    frameworkMajor: 2,
-  });
   const dir = appFolder(adapter);
-  for (const change of plan.changes.filter((c) => c.path.startsWith("src/lib/server/"))) {
-    mkdirSync(join(dir, dirname(change.path)), { recursive: true });
-    writeFileSync(join(dir, change.path), change.after);
-  }
+  writeGeneratedServerLib(adapter, dir);
   return dir;
 }
 
