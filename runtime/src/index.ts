@@ -5,6 +5,9 @@
 export { Auth } from "./core/auth.js";
 export { setEnvDefaults } from "./core/env.js";
 export type { Env } from "./core/env.js";
+export { createActionURL } from "./core/action-url.js";
+export type { ActionURLConfig } from "./core/action-url.js";
+export { isAuthAction } from "./core/router.js";
 export { skipCSRFCheck, raw, customFetch } from "./core/symbols.js";
 export { refreshAccessToken } from "./core/oauth/refresh.js";
 export type { RefreshableAccount, RefreshOptions } from "./core/oauth/refresh.js";

@@ -208,7 +208,8 @@ export interface GetTokenParams {
 /**
  * Reads the session JWT of a request (cookie, or `Authorization: Bearer`), for API
  * routes and middleware. Returns `null` when absent or invalid; never throws for a
- * bad token.
+ * bad token. With `raw: true` it returns the token as sent, but only a well-formed
+ * one (see `isWellFormedToken`): anything else is `null`, never the garbage.
  */
 export async function getToken(params: GetTokenParams & { raw: true }): Promise<string | null>;
 export async function getToken(params: GetTokenParams): Promise<JWT | null>;
@@ -217,16 +218,54 @@ export async function getToken(params: GetTokenParams): Promise<JWT | string | n
   const secure =
     params.secureCookie ?? ("url" in params.req && typeof params.req.url === "string" && params.req.url.startsWith("https:"));
   const cookieName = params.cookieName ?? `${secure ? "__Secure-" : ""}authjs.session-token`;
-  let token = readChunked(parseCookies(headers.get("cookie")), cookieName);
-  const authorization = headers.get("authorization");
-  if (!token && authorization?.split(" ")[0] === "Bearer") {
-    token = authorization.split(" ")[1];
-  }
+  // As Auth.js: the cookie wins; the Authorization header is read only without one.
+  const token = readChunked(parseCookies(headers.get("cookie")), cookieName) || bearerToken(headers.get("authorization"));
   if (!token) return null;
-  if (params.raw) return token;
+  if (params.raw) return isWellFormedToken(token, params.decode !== undefined) ? token : null;
   try {
     return await (params.decode ?? decode)({ token, secret: params.secret, salt: params.salt ?? cookieName });
   } catch {
     return null;
   }
+}
+
+/**
+ * The credentials of `Authorization: Bearer <token>` (the scheme in any case, as
+ * RFC 9110 says), percent-decoded as Auth.js does. Anything else (another scheme,
+ * no token, two tokens, broken percent-encoding) is no token.
+ */
+function bearerToken(authorization: string | null): string | undefined {
+  const match = authorization?.trim().match(/^Bearer +(\S+)$/i);
+  if (!match) return undefined;
+  try {
+    return decodeURIComponent(match[1]!);
+  } catch {
+    return undefined;
+  }
+}
+
+const BASE64URL = /^[A-Za-z0-9_-]*$/;
+/** Content encryptions `decode` reads; the key is always `dir`. */
+const READABLE_ENC = new Set<string>([ENC, "A256GCM"]);
+
+/**
+ * Whether `token` has the shape of a session token, without decrypting it: what
+ * `raw: true` hands out must be something a token reader can be given. With the
+ * default codec that is a compact JWE as `encode` (or Auth.js) makes it: five
+ * base64url parts, no encrypted key, a protected header `{"alg":"dir","enc":...}`.
+ * With a custom `decode` (whose format we cannot know) any compact JWS or JWE.
+ */
+function isWellFormedToken(token: string, customCodec: boolean): boolean {
+  const parts = token.split(".");
+  if ((parts.length !== 5 && !(customCodec && parts.length === 3)) || !parts.every((part) => BASE64URL.test(part))) return false;
+  let header: unknown;
+  try {
+    header = JSON.parse(decoder.decode(base64url.decode(parts[0]!)));
+  } catch {
+    return false;
+  }
+  if (header === null || typeof header !== "object" || Array.isArray(header)) return false;
+  const { alg, enc } = header as { alg?: unknown; enc?: unknown };
+  if (customCodec) return typeof alg === "string";
+  return alg === "dir" && typeof enc === "string" && READABLE_ENC.has(enc) && parts[1] === "" && parts.slice(2).every((part) => part !== "");
 }

@@ -286,7 +286,15 @@ export interface CallbacksOptions {
   }) => Awaitable<boolean | string>;
   /** Called for every redirect to a callback URL; the default allows relative and same-origin URLs only. */
   redirect?: (params: { url: string; baseUrl: string }) => Awaitable<string>;
-  /** Shapes the session exposed to the client. */
+  /**
+   * Shapes the session exposed to the client. With JWT sessions it gets
+   * `{ session, token }`; with database sessions, as in Auth.js,
+   * `{ session, user, newSession }`: `session` is the stored session
+   * (`sessionToken`, `userId`, `expires` as a `Date`, the rest of the adapter's
+   * row) with the whole adapter user as its `user`. Both get `trigger: "update"`
+   * on an update. The default returns the user's name, email and image and
+   * `expires` only; a top-level `sessionToken` returned never reaches the client.
+   */
   session?: (params: any) => Awaitable<Session | DefaultSession>;
   /** Called when a JWT is created or updated; returning `null` ends the session. */
   jwt?: (params: {

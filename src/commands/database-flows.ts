@@ -62,6 +62,7 @@ export async function runDoctor(options: DoctorOptions, command: Command): Promi
     detection,
     env,
     envFileExists,
+    envText: readOrNull(join(dir, ".env")),
     gitignore: readOrNull(join(dir, ".gitignore")),
     authConfig: existsSync(configPath) ? { path: AUTH_CONFIG, text: readFileSync(configPath, "utf8") } : null,
     installedRuntime: installedVersion(dir),

@@ -28,16 +28,19 @@ const USAGE = 2;
 const EXAMPLES = `
 Examples:
   $ auth secret                          write a new AUTH_SECRET to ./.env
-  $ auth secret --rotate                 new secret; the old one stays valid as AUTH_SECRET_1
+  $ auth secret --rotate                 new secret as AUTH_SECRET_1 (then _2, _3): it encrypts, the old ones still decrypt
   $ auth secret --yes                    replace an existing secret without asking
   $ auth secret --env-file .env.local    write to another env file
   $ auth secret --cwd apps/web           the app lives in another directory
   $ auth secret --raw                    only print a secret; write no file
 
 An existing AUTH_SECRET is replaced only after a yes/no question. Without a
-terminal to ask on, pass --yes (replace it: everyone is signed out) or --rotate
-(keep it as AUTH_SECRET_1: sessions stay valid); otherwise nothing is written
-and the exit code is 2.
+terminal to ask on, pass --yes (replace it and any AUTH_SECRET_1.._3: everyone
+is signed out) or --rotate (add the new one above it: sessions stay valid);
+otherwise nothing is written and the exit code is 2.
+
+Rotation follows Auth.js's order: the highest-numbered of AUTH_SECRET_3, _2, _1
+that is set encrypts, then AUTH_SECRET; all of them decrypt.
 
 Exit codes: 0 done, 1 error or answered no, 2 usage (wrong or missing flag).
 `;
@@ -47,7 +50,7 @@ export function registerSecret(program: Command): void {
     .command("secret")
     .description("generate a new AUTH_SECRET and write it to the app's env file")
     .option("--raw", "only print the secret to stdout; write no file")
-    .option("--rotate", "keep the current secret as AUTH_SECRET_1 (older ones shift to _2 and _3) so existing sessions stay valid")
+    .option("--rotate", "write the new secret as the next AUTH_SECRET_n (Auth.js's order: it encrypts) and keep the old ones, so existing sessions stay valid")
     .option("-y, --yes", "replace an existing AUTH_SECRET without asking")
     .option("--env-file <path>", "env file to write, relative to --cwd", ".env")
     .addOption(new Option("--file <path>", "old name of --env-file").hideHelp())
@@ -86,7 +89,7 @@ async function writeSecret(command: Command, secret: string, envPath: string, fl
     if (!process.stdin.isTTY || !process.stdout.isTTY) {
       command.error(
         `error: ${shown} already has an AUTH_SECRET; nothing was changed. Replacing it signs everyone out. ` +
-          `Pass --yes to replace it anyway, or --rotate to keep it as AUTH_SECRET_1 so existing sessions stay valid.`,
+          `Pass --yes to replace it anyway, or --rotate to add the new one as AUTH_SECRET_1 (or the next free number) and keep the old one valid.`,
         { exitCode: USAGE },
       );
     }
@@ -119,15 +122,34 @@ async function confirmReplace(shown: string): Promise<boolean> {
 
 function report(edit: SecretEdit, shown: string, rotate: boolean, created: boolean): void {
   if (edit.change === "rotated") {
-    const dropped = edit.droppedOldest ? " The oldest (AUTH_SECRET_3) was removed." : "";
-    console.log(`Rotated AUTH_SECRET in ${shown}: the previous secret is now AUTH_SECRET_1.${dropped}`);
+    console.log(rotationReport(edit, shown));
   } else if (rotate) {
     console.log(`Nothing to rotate: ${shown} had no AUTH_SECRET. Wrote a new one to ${shown}.`);
   } else if (edit.change === "replaced") {
-    console.log(`Replaced AUTH_SECRET in ${shown}. Existing sessions are now invalid; use --rotate next time to keep them.`);
+    const removed = edit.removed.length > 0 ? ` and removed ${list(edit.removed)}` : "";
+    console.log(`Replaced AUTH_SECRET in ${shown}${removed}. Existing sessions are now invalid; use --rotate next time to keep them.`);
   } else {
     console.log(`${created ? "Created" : "Updated"} ${shown} with a new AUTH_SECRET.`);
   }
+}
+
+/**
+ * What a rotation did, in Auth.js's terms (the highest-numbered secret set
+ * encrypts, all decrypt), and how to retire the oldest once its sessions are gone.
+ */
+export function rotationReport(edit: SecretEdit, shown: string): string {
+  const lines = [`Rotated the secret in ${shown}: the new one is ${edit.key} and encrypts new sessions from now on.`];
+  for (const [from, to] of edit.renamed) lines.push(`Moved ${from} to ${to} to make room (same value).`);
+  if (edit.removed.length > 0) lines.push(`Removed the oldest, ${list(edit.removed)} (only four fit): sessions made with it are signed out.`);
+  lines.push(
+    `${list(edit.older)} still decrypt${edit.older.length === 1 ? "s" : ""} existing sessions. (Auth.js's order: the highest-numbered of AUTH_SECRET_3, _2, _1 that is set encrypts, then AUTH_SECRET; all of them decrypt.)`,
+    `Once the sessions made with the oldest, ${edit.older[0]}, have expired (session.maxAge, 30 days by default), retire it: delete its line from ${shown}.`,
+  );
+  return lines.join("\n");
+}
+
+function list(keys: readonly string[]): string {
+  return keys.length > 1 ? `${keys.slice(0, -1).join(", ")} and ${keys.at(-1)}` : (keys[0] ?? "");
 }
 
 /** Nudges, but never edits: whether to commit an env file is the user's call. */

@@ -10,7 +10,7 @@ import { permissionFindings, type FileModeFact } from "./doctor-permissions.js";
 import { isIgnored } from "./gitignore.js";
 import { listedDependencies } from "./package-json.js";
 import { adapterRequirement, isPasskey, providerPackageReasons, providerPackages } from "./passwordless.js";
-import { ROTATION_KEYS, SECRET_KEY } from "./secret.js";
+import { ROTATION_KEYS, ROTATION_MARKER, SECRET_KEY, SECRET_SLOTS } from "./secret.js";
 
 export interface Finding {
   level: "ok" | "warning" | "error";
@@ -22,6 +22,8 @@ export interface DoctorInput {
   detection: Detection;
   env: Record<string, string>;
   envFileExists: boolean;
+  /** The text of `.env`, when there is one: the rotation comment `auth secret --rotate` writes is read from it. */
+  envText?: string | null;
   gitignore: string | null;
   /** The text of the auth config module, when found. */
   authConfig: { path: string; text: string } | null;
@@ -56,17 +58,23 @@ function framework({ detection }: DoctorInput): Finding[] {
   return [{ level: "ok", message: `framework: ${detection.frameworks.map((f) => f.id).join(", ")}` }];
 }
 
-function secret({ env, envFileExists, gitignore }: DoctorInput): Finding[] {
+function secret({ env, envFileExists, envText, gitignore }: DoctorInput): Finding[] {
   const findings: Finding[] = [];
-  const value = env[SECRET_KEY];
-  if (!value) findings.push({ level: "error", message: `${SECRET_KEY} is not set${envFileExists ? " in .env" : " (there is no .env)"}`, fix: "run `npx auth secret`" });
-  else if (value.length < MIN_SECRET_LENGTH) {
-    findings.push({ level: "error", message: `${SECRET_KEY} has ${value.length} characters; the runtime needs at least ${MIN_SECRET_LENGTH}`, fix: "run `npx auth secret --rotate` (keeps the old one valid as AUTH_SECRET_1)" });
-  } else findings.push({ level: "ok", message: `${SECRET_KEY} is set (${value.length} characters)` });
-  for (const key of ROTATION_KEYS) {
-    const old = env[key];
-    if (old && old.length < MIN_SECRET_LENGTH) findings.push({ level: "warning", message: `${key} is shorter than ${MIN_SECRET_LENGTH} characters and is ignored`, fix: `remove ${key} from .env` });
+  const set = SECRET_SLOTS.filter((key) => Boolean(env[key]));
+  // The runtime refuses a short secret anywhere in the list: keeping it (--rotate) would keep the app refusing to start.
+  const short = set.filter((key) => env[key]!.length < MIN_SECRET_LENGTH);
+  if (set.length === 0) findings.push({ level: "error", message: `${SECRET_KEY} is not set${envFileExists ? " in .env" : " (there is no .env)"}`, fix: "run `npx auth secret`" });
+  for (const key of short) {
+    findings.push({
+      level: "error",
+      message: `${key} has ${env[key]!.length} characters; the runtime needs at least ${MIN_SECRET_LENGTH} and refuses the config`,
+      fix: short.length === set.length ? "run `npx auth secret --yes` (a secret that short cannot be kept, so everyone signs in again)" : `delete ${key} from .env`,
+    });
   }
+  if (set.length === 1 && short.length === 0) findings.push({ level: "ok", message: `${set[0]} is set (${env[set[0]!]!.length} characters)` });
+  if (set.length > 1 && short.length === 0) findings.push({ level: "ok", message: `secrets set: ${set.join(", ")}; ${set.at(-1)} encrypts, all decrypt (Auth.js's order)` });
+  const oldLayout = short.length === 0 ? oldRotationLayout(env, envText) : undefined;
+  if (oldLayout) findings.push(oldLayout);
   if (envFileExists && gitignore !== null && !isIgnored(gitignore, ".env")) {
     findings.push({ level: "warning", message: ".env is not listed in .gitignore", fix: "add `.env` to .gitignore so the secret is never committed" });
   }
@@ -128,11 +136,36 @@ function providers(input: DoctorInput): Finding[] {
   return findings;
 }
 
+/**
+ * Before gatehouse followed Auth.js's order, `auth secret --rotate` kept AUTH_SECRET
+ * as the newest and moved older ones to _1.._3; now the highest number encrypts.
+ * Such a file still works (every secret decrypts) but new sessions are made with
+ * an older secret. A file with rotation secrets and without the comment the new
+ * `--rotate` writes may be one: one more `--rotate` puts a fresh secret on top.
+ */
+function oldRotationLayout(env: Record<string, string>, envText: string | null | undefined): Finding | undefined {
+  if (typeof envText !== "string" || !env[SECRET_KEY]) return undefined;
+  const rotation = ROTATION_KEYS.filter((key) => env[key]);
+  if (rotation.length === 0 || envText.split(/\r?\n/).some((line) => line.startsWith(ROTATION_MARKER))) return undefined;
+  const full = rotation.length === ROTATION_KEYS.length;
+  return {
+    level: "warning",
+    message:
+      `${[SECRET_KEY, ...rotation].join(", ")} are set, and ${rotation.at(-1)} encrypts (Auth.js's order: the highest number). ` +
+      "If they come from `auth secret --rotate` before gatehouse followed that order, AUTH_SECRET is your newest secret and new sessions use an older one (all still decrypt)",
+    fix: full
+      ? "delete AUTH_SECRET_3 from .env (the oldest under the old order), then run `npx auth secret --rotate`"
+      : "run `npx auth secret --rotate`: it adds a new secret above them that encrypts, and keeps the others",
+  };
+}
+
 function origin({ env }: DoctorInput): Finding[] {
   const url = env.AUTH_URL;
   if (url) {
     try {
       const parsed = new URL(url);
+      // "localhost:3000" parses, with `localhost:` as its scheme: the runtime refuses it.
+      if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error("not http(s)");
       if (parsed.protocol !== "https:" && !["localhost", "127.0.0.1", "[::1]"].includes(parsed.hostname)) {
         return [{ level: "warning", message: `AUTH_URL is ${url}: not https`, fix: "use https in production, or secure cookies are off" }];
       }

@@ -51,6 +51,15 @@ export function exposedSecretKeys(before: string, after: string): string[] {
   return [...values(after)].filter(([, value]) => old.has(value)).map(([key]) => key);
 }
 
+function secretKeysOf(text: string): string[] {
+  const keys = new Set<string>();
+  for (const line of splitLines(text.replace(/^\uFEFF/, ""))) {
+    const assignment = parseAssignment(line.text);
+    if (assignment && SECRET_KEYS.includes(assignment.key) && assignment.value !== "") keys.add(assignment.key);
+  }
+  return [...keys];
+}
+
 export interface LooseEnvFile {
   /** The env file as the user sees it (relative to where they ran the command). */
   shown: string;
@@ -74,10 +83,12 @@ export function looseEnvWarning({ shown, mode, before, after, replaceSecret }: L
     `Warning: ${shown} was readable by other users of this machine (mode ${octal(mode)}); it is now ${octal(OWNER_FILE)} (only its owner can read it).`,
     "A secret that was in it before may have been read.",
   ];
-  if (exposed.includes(SECRET_KEY)) {
-    lines.push(`Replace its ${SECRET_KEY}: \`${replaceSecret}\` (everyone is signed out; --rotate would keep the exposed secret valid as AUTH_SECRET_1).`);
+  // After a rotation the new secret was never in the loose file: deleting the exposed ones is enough, and keeps the new one.
+  const rotated = secretKeysOf(after).some((key) => !exposed.includes(key));
+  if (exposed.includes(SECRET_KEY) && !rotated) {
+    lines.push(`Replace its ${SECRET_KEY}: \`${replaceSecret}\` (everyone is signed out; --rotate would keep the exposed secret valid).`);
   }
-  const oldOnes = exposed.filter((key) => key !== SECRET_KEY);
+  const oldOnes = exposed.filter((key) => key !== SECRET_KEY || rotated);
   if (oldOnes.length > 0) {
     const names = oldOnes.length > 1 ? `${oldOnes.slice(0, -1).join(", ")} and ${oldOnes.at(-1)}` : oldOnes[0];
     lines.push(`Delete ${names} from ${shown}: whoever read the file can still sign sessions with ${oldOnes.length > 1 ? "them" : "it"}.`);

@@ -18,6 +18,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser } from "@gatehouse/runtime";
+import { describeAddedColumns, type AddedColumns } from "./conformance-added-columns.js";
 import { describeAdoptUnprovenUser } from "./conformance-adopt-unproven-user.js";
 import { describeCreateUserWithAccount } from "./conformance-create-with-account.js";
 import { describeUserPasswords } from "./conformance-user-passwords.js";
@@ -33,6 +34,12 @@ export interface ConformanceTarget {
   reset(): Promise<void> | void;
   /** Called once (afterAll). */
   teardown?(): Promise<void> | void;
+  /**
+   * The target's storage, for columns an app adds to its schema (a `role` on
+   * users); absent, the tests of added columns are skipped. See
+   * `support/added-columns.ts` for the SQL targets.
+   */
+  addedColumns?: AddedColumns;
   /** What the target's schema cannot do; tests for it are skipped with that reason. */
   limits?: {
     /** Extra (non-standard) fields on users/accounts are not kept. */
@@ -55,6 +62,8 @@ export interface ConformanceTarget {
     noUserSessions?: string;
     /** The adapter has no `listAccountsByUserId`, `renameAuthenticator`, `deleteAuthenticator` (gatehouse extensions: Auth.js adapters lack them). */
     noSignInMethods?: string;
+    /** `updateUser`, `deleteUser` and the session writes return fixed columns, not the whole row (only the reads return columns the app added). */
+    fixedColumnWrites?: string;
   };
 }
 
@@ -536,6 +545,15 @@ export function runAdapterConformance(target: ConformanceTarget): void {
 
     describeSignInMethods({ skip: target.limits?.noSignInMethods ?? noAuthenticators, adapter: () => a, next, userInput });
 
+    describeAddedColumns({
+      columns: target.addedColumns,
+      noUserPasswords,
+      fixedColumnWrites: target.limits?.fixedColumnWrites,
+      adapter: () => a,
+      next,
+      userInput,
+    });
+
     describe("sessions", () => {
       it("createSession returns the session with expires as a Date", async () => {
         const user = await createUser();
@@ -554,6 +572,14 @@ export function runAdapterConformance(target: ConformanceTarget): void {
         expect(userFields(found?.user)).toEqual(userFields(user));
         expectSameInstant(found?.user.emailVerified, EMAIL_VERIFIED);
         expect(await a.getSessionAndUser("no-such-session-token")).toBeNull();
+      });
+
+      it("getSessionAndUser returns both rows whole: all createSession returned (its id too), the user as getUser does", async () => {
+        const user = await createUser({ emailVerified: EMAIL_VERIFIED });
+        const created = await a.createSession(sessionInput(user.id));
+        const found = await a.getSessionAndUser(created.sessionToken);
+        expect(found?.session).toMatchObject(created);
+        expect(found?.user).toEqual(await a.getUser(user.id));
       });
 
       it("updateSession changes expires (and returns the session when it returns one)", async () => {

@@ -19,6 +19,7 @@ import {
 } from "../../runtime/src/adapters/hosted-store/index.js";
 import { fromPGlite } from "../../runtime/src/adapters/postgres/pglite.js";
 import { runAdapterConformance } from "./conformance.js";
+import { postgresAddedColumns } from "./support/added-columns.js";
 import { checkAdoptionDeletesPassword, checkPasswordRecords } from "./support/hosted-store-checks.js";
 import { modulePathOf, readSqlFiles, renderModule } from "./support/inline-migrations.mjs";
 import { openPGlite } from "./support/pglite.js";
@@ -70,6 +71,7 @@ runAdapterConformance({
   reset: async () => {
     await db.query(truncate("main"));
   },
+  addedColumns: { ...postgresAddedColumns(() => db, { users: `"main".svc_users`, sessions: `"main".svc_sessions` }), sessionIds: true },
   limits: { noExtraFields: NO_EXTRA_FIELDS },
 });
 

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HostedStoreAdapter, HostedStoreClient, migrate, migrations } from "../../runtime/src/adapters/hosted-store/index.js";
 import { fromPg } from "../../runtime/src/adapters/postgres/pg.js";
 import { runAdapterConformance } from "./conformance.js";
+import { postgresAddedColumns } from "./support/added-columns.js";
 import { checkAdoptionDeletesPassword, checkPasswordRecords } from "./support/hosted-store-checks.js";
 import { createTestDatabase, type TestDatabase } from "./support/postgres-server.js";
 
@@ -84,6 +85,7 @@ describe.skipIf(!serverUrl)(
         return HostedStoreAdapter(storeFor(database.url));
       },
       reset,
+      addedColumns: { ...postgresAddedColumns(() => pool, { users: `"main".svc_users`, sessions: `"main".svc_sessions` }), sessionIds: true },
       limits: { noExtraFields: NO_EXTRA_FIELDS },
     });
 
@@ -94,6 +96,7 @@ describe.skipIf(!serverUrl)(
         return HostedStoreAdapter(new HostedStoreClient({ client: fromPg(client) }));
       },
       reset,
+      addedColumns: { ...postgresAddedColumns(() => pool, { users: `"main".svc_users`, sessions: `"main".svc_sessions` }), sessionIds: true },
       limits: { noExtraFields: NO_EXTRA_FIELDS },
     });
 

@@ -14,6 +14,17 @@ runAdapterConformance({
   name: "memory",
   setup: () => adapter,
   reset: () => adapter.clear(),
+  // No schema: a field the app stores on a user or a session is its "added column".
+  addedColumns: {
+    add: async () => {},
+    drop: async () => {},
+    setRole: async (userId, role) => {
+      await adapter.updateUser({ id: userId, role } as Parameters<typeof adapter.updateUser>[0]);
+    },
+    setDevice: async (sessionToken, device) => {
+      await adapter.updateSession({ sessionToken, device } as Parameters<typeof adapter.updateSession>[0]);
+    },
+  },
 });
 
 const EXPIRES = new Date("2031-05-06T07:08:09.123Z");

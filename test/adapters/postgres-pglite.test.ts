@@ -12,6 +12,7 @@ import { fromPGlite } from "../../runtime/src/adapters/postgres/pglite.js";
 import { runAdapterConformance } from "./conformance.js";
 import { modulePath, readSqlFiles, renderModule } from "./support/inline-migrations.mjs";
 import { openPGlite } from "./support/pglite.js";
+import { postgresAddedColumns } from "./support/added-columns.js";
 import {
   NO_EXTRA_FIELDS,
   checkAdoptionDeletesPassword,
@@ -49,6 +50,7 @@ runAdapterConformance({
   reset: async () => {
     await db.query(TRUNCATE);
   },
+  addedColumns: { ...postgresAddedColumns(() => db), sessionIds: true },
   limits: { noExtraFields: NO_EXTRA_FIELDS },
 });
 

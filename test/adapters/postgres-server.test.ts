@@ -13,6 +13,7 @@ import type { Adapter } from "@gatehouse/runtime";
 import { PostgresAdapter, migrate } from "../../runtime/src/adapters/postgres/index.js";
 import { fromPg } from "../../runtime/src/adapters/postgres/pg.js";
 import { runAdapterConformance } from "./conformance.js";
+import { postgresAddedColumns } from "./support/added-columns.js";
 import {
   NO_EXTRA_FIELDS,
   checkAdoptionDeletesPassword,
@@ -74,6 +75,7 @@ describe.skipIf(!serverUrl)(
         return PostgresAdapter(fromPg(pool));
       },
       reset,
+      addedColumns: { ...postgresAddedColumns(() => pool), sessionIds: true },
       limits: { noExtraFields: NO_EXTRA_FIELDS },
     });
 
@@ -84,6 +86,7 @@ describe.skipIf(!serverUrl)(
         return PostgresAdapter(client);
       },
       reset,
+      addedColumns: { ...postgresAddedColumns(() => pool), sessionIds: true },
       limits: { noExtraFields: NO_EXTRA_FIELDS },
     });
 
@@ -94,8 +97,10 @@ describe.skipIf(!serverUrl)(
         return AuthjsPostgresAdapter(pool) as Adapter;
       },
       reset,
+      addedColumns: { ...postgresAddedColumns(() => pool), sessionIds: true },
       limits: {
         noExtraFields: NO_EXTRA_FIELDS,
+        fixedColumnWrites: "@auth/pg-adapter 1.11.3's updateUser, deleteUser and session writes return fixed columns",
         noAuthenticators: "@auth/pg-adapter 1.11.3 implements no authenticator methods (WebAuthn)",
         noGetAccount: "@auth/pg-adapter 1.11.3 has no getAccount",
         tokenTypeAsLinked: "@auth/pg-adapter 1.11.3 returns token_type as linked",
@@ -229,6 +234,43 @@ describe.skipIf(!serverUrl)(
         const { rows } = await pool.query("SELECT expires_at FROM accounts");
         expect(rows[0]?.expires_at).toBe("1900000000");
         expect((await adapter.getAccount("1", "github"))?.expires_at).toBe(1_900_000_000);
+      });
+
+      it("a column added while the app runs: reads prepared before it come back whole at once, on every connection, no error", async () => {
+        const fresh = await freshDatabase("added_column");
+        const onePool = droppablePool({ connectionString: fresh.url, max: 3 });
+        const oneClient = new pg.Client({ connectionString: fresh.url });
+        await oneClient.connect();
+        try {
+          await migrate(onePool);
+          const adapters = [PostgresAdapter(fromPg(onePool)), PostgresAdapter(oneClient)];
+          await adapters[0]!.createUser({ id: "u", email: "ada@example.com", emailVerified: null });
+          await adapters[0]!.createSession({ sessionToken: "t", userId: "u", expires: new Date(Date.now() + 60_000) });
+          // Prepared on each connection of the pool and on the client.
+          const reads = (adapter: Adapter) =>
+            Promise.all([
+              adapter.getUser!("u"),
+              adapter.getUserByEmail!("ada@example.com"),
+              Promise.resolve(adapter.getSessionAndUser!("t")).then((found) => found?.user ?? null),
+            ]);
+          for (const adapter of adapters) for (let i = 0; i < 3; i++) await reads(adapter);
+
+          await onePool.query("ALTER TABLE users ADD COLUMN role text DEFAULT 'member'");
+          for (const adapter of adapters) {
+            for (let i = 0; i < 3; i++) {
+              expect((await reads(adapter)).map((user) => (user as { role?: unknown } | null)?.role)).toEqual(["member", "member", "member"]);
+            }
+          }
+          // Inside a transaction the first statement after a change may fail once (the error aborted it); the next succeeds.
+          await onePool.query("ALTER TABLE users ADD COLUMN team text DEFAULT 'blue'");
+          const [first] = await Promise.allSettled([adapters[0]!.createUserWithPassword!({ email: "grace@example.com", emailVerified: null }, "h")]);
+          if (first.status === "rejected") expect(await adapters[0]!.createUserWithPassword!({ email: "grace@example.com", emailVerified: null }, "h")).toMatchObject({ team: "blue" });
+          else expect(first.value).toMatchObject({ team: "blue" });
+          expect(await adapters[1]!.getUser!("u")).toMatchObject({ role: "member", team: "blue" });
+        } finally {
+          await oneClient.end();
+          await onePool.end();
+        }
       });
     });
   },

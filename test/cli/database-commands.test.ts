@@ -219,9 +219,11 @@ describe("auth doctor", () => {
     writeFileSync(join(dir, ".gitignore"), "node_modules\n");
     const run = auth(["doctor"], dir);
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain("fail AUTH_SECRET has 5 characters; the runtime needs at least 32");
-    expect(run.stdout).toContain("fix: run `npx auth secret --rotate`");
-    expect(run.stdout).toContain("warn AUTH_SECRET_1 is shorter than 32 characters and is ignored");
+    // The runtime refuses a short secret anywhere in the list, so rotating (which keeps it) is not the fix.
+    expect(run.stdout).toContain("fail AUTH_SECRET has 5 characters; the runtime needs at least 32 and refuses the config");
+    expect(run.stdout).toContain("fail AUTH_SECRET_1 has 3 characters; the runtime needs at least 32 and refuses the config");
+    expect(run.stdout).toContain("fix: run `npx auth secret --yes`");
+    expect(run.stdout).not.toContain("--rotate");
     expect(run.stdout).toContain("warn .env is not listed in .gitignore");
     expect(run.stdout).toContain("fail AUTH_URL is not a URL: not a url");
     expect(run.stdout).toContain("fail @gatehouse/runtime is not installed");

@@ -10,12 +10,13 @@ import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { authBin, authInitBin, childEnv, cli, hasScript, onTerminal, root } from "./support/cli.js";
 import { readEnvValue } from "../../src/generators/dotenv.js";
-import { generateSecret, setAuthSecret } from "../../src/generators/secret.js";
+import { ROTATION_MARKER, generateSecret, setAuthSecret } from "../../src/generators/secret.js";
 
 const NEW = "NEW_SECRET";
 const BASE64URL_43 = /^[A-Za-z0-9_-]{43}$/;
 const plain = (content: string) => setAuthSecret(content, NEW, { rotate: false });
 const rotate = (content: string) => setAuthSecret(content, NEW, { rotate: true });
+const marker = (key: string) => `${ROTATION_MARKER} ${key} is the newest secret and encrypts; the others still decrypt (Auth.js order).`;
 
 describe("generateSecret", () => {
   it("is 32 random bytes as base64url (43 chars), different each time", () => {
@@ -49,7 +50,7 @@ describe("readEnvValue", () => {
 
 describe("setAuthSecret", () => {
   it("writes a new file's single line", () => {
-    expect(plain("")).toEqual({ content: `AUTH_SECRET="${NEW}"\n`, change: "added", droppedOldest: false });
+    expect(plain("")).toEqual({ content: `AUTH_SECRET="${NEW}"\n`, change: "added", key: "AUTH_SECRET", removed: [], renamed: [], older: [] });
   });
 
   it("appends to a file without the key, keeping comments and other keys", () => {
@@ -74,6 +75,13 @@ describe("setAuthSecret", () => {
     expect(plain("  export AUTH_SECRET=old\n").content).toBe(`  export AUTH_SECRET="${NEW}"\n`);
   });
 
+  it("a replace removes the rotation secrets too: in Auth.js's order a left-over AUTH_SECRET_1 would go on encrypting", () => {
+    const edit = plain(`AUTH_SECRET=s0\nA=1\n${ROTATION_MARKER} x\nAUTH_SECRET_1=s1\nAUTH_SECRET_2=s2\n`);
+    expect(edit).toMatchObject({ content: `AUTH_SECRET="${NEW}"\nA=1\n`, change: "replaced", key: "AUTH_SECRET", removed: ["AUTH_SECRET_1", "AUTH_SECRET_2"] });
+    // Only rotation secrets set (the oldest retired): still a replace, which asks first.
+    expect(plain("AUTH_SECRET_1=s1\n")).toMatchObject({ content: `AUTH_SECRET="${NEW}"\n`, change: "replaced", removed: ["AUTH_SECRET_1"] });
+  });
+
   it("treats an empty AUTH_SECRET as no secret", () => {
     expect(plain("AUTH_SECRET=\n")).toMatchObject({ content: `AUTH_SECRET="${NEW}"\n`, change: "added" });
     expect(rotate("AUTH_SECRET=''\n")).toMatchObject({ content: `AUTH_SECRET="${NEW}"\n`, change: "added" });
@@ -81,60 +89,81 @@ describe("setAuthSecret", () => {
 
   it("drops shadowed duplicates, editing the copy dotenv actually loads", () => {
     expect(plain("AUTH_SECRET=stale\nA=1\nAUTH_SECRET=live\n").content).toBe(`A=1\nAUTH_SECRET="${NEW}"\n`);
-    expect(rotate("AUTH_SECRET=stale\nA=1\nAUTH_SECRET=live\n").content).toBe(
-      `A=1\nAUTH_SECRET="${NEW}"\nAUTH_SECRET_1=live\n`,
-    );
+    expect(rotate("AUTH_SECRET=stale\nA=1\nAUTH_SECRET=live\n").content).toBe(`A=1\nAUTH_SECRET=live\n${marker("AUTH_SECRET_1")}\nAUTH_SECRET_1="${NEW}"\n`);
   });
 
   it("leaves a commented-out secret alone", () => {
     expect(plain("# AUTH_SECRET=old\n").content).toBe(`# AUTH_SECRET=old\nAUTH_SECRET="${NEW}"\n`);
   });
 
-  describe("rotation", () => {
+  // Auth.js's order (its setEnvDefaults): the highest-numbered of _3, _2, _1 that is set encrypts, then
+  // AUTH_SECRET; all decrypt. So the new secret goes above the newest, and the old lines stay as they are.
+  describe("rotation, in Auth.js's order", () => {
     it.each([
-      ["AUTH_SECRET=old", "AUTH_SECRET_1=old"],
-      ['AUTH_SECRET="old"', 'AUTH_SECRET_1="old"'],
-      ["AUTH_SECRET='old'", "AUTH_SECRET_1='old'"],
-      ["export AUTH_SECRET=old", "export AUTH_SECRET_1=old"],
-    ])("keeps %s as %s, value byte-identical", (line, kept) => {
-      const edit = rotate(`A=1\n${line}\n`);
+      ["AUTH_SECRET=old"],
+      ['AUTH_SECRET="old"'],
+      ["AUTH_SECRET='old'"],
+      ["export AUTH_SECRET=old"],
+    ])("keeps %s untouched and adds the new secret as AUTH_SECRET_1, with the comment that says so", (line) => {
+      const edit = rotate(`A=1\n${line}\nB=2\n`);
       const prefix = line.startsWith("export ") ? "export " : "";
-      expect(edit.content).toBe(`A=1\n${prefix}AUTH_SECRET="${NEW}"\n${kept}\n`);
-      expect(edit.change).toBe("rotated");
-      expect(readEnvValue(edit.content, "AUTH_SECRET_1")).toBe("old");
+      expect(edit.content).toBe(`A=1\n${line}\n${marker("AUTH_SECRET_1")}\n${prefix}AUTH_SECRET_1="${NEW}"\nB=2\n`);
+      expect(edit).toMatchObject({ change: "rotated", key: "AUTH_SECRET_1", removed: [], renamed: [], older: ["AUTH_SECRET"] });
+      expect(readEnvValue(edit.content, "AUTH_SECRET")).toBe("old");
     });
 
-    it("shifts _1 to _2 and _2 to _3", () => {
-      const edit = rotate("AUTH_SECRET=s0\nAUTH_SECRET_1=s1\nAUTH_SECRET_2=s2\n");
-      expect(edit.content).toBe(`AUTH_SECRET="${NEW}"\nAUTH_SECRET_1=s0\nAUTH_SECRET_2=s1\nAUTH_SECRET_3=s2\n`);
-      expect(edit.droppedOldest).toBe(false);
+    it("the next rotations take _2, then _3; the comment moves to the newest", () => {
+      const once = rotate("AUTH_SECRET=s0\n").content;
+      const twice = setAuthSecret(once, "NEWER", { rotate: true });
+      expect(twice.content).toBe(`AUTH_SECRET=s0\nAUTH_SECRET_1="${NEW}"\n${marker("AUTH_SECRET_2")}\nAUTH_SECRET_2="NEWER"\n`);
+      expect(twice).toMatchObject({ key: "AUTH_SECRET_2", older: ["AUTH_SECRET", "AUTH_SECRET_1"] });
+      const thrice = setAuthSecret(twice.content, "NEWEST", { rotate: true });
+      expect(thrice).toMatchObject({ key: "AUTH_SECRET_3", older: ["AUTH_SECRET", "AUTH_SECRET_1", "AUTH_SECRET_2"], removed: [] });
     });
 
-    it("drops the previous _3", () => {
+    it("all four set: the oldest (AUTH_SECRET) drops out, the others move down a slot with their values, the new one is _3", () => {
       const before = "AUTH_SECRET=s0\n# older\nAUTH_SECRET_1=s1\nAUTH_SECRET_2=s2\nAUTH_SECRET_3=s3\nZ=1\n";
       const edit = rotate(before);
-      expect(edit.content).toBe(
-        `AUTH_SECRET="${NEW}"\nAUTH_SECRET_1=s0\n# older\nAUTH_SECRET_2=s1\nAUTH_SECRET_3=s2\nZ=1\n`,
-      );
-      expect(edit.droppedOldest).toBe(true);
+      expect(edit.content).toBe(`# older\nAUTH_SECRET=s1\nAUTH_SECRET_1=s2\nAUTH_SECRET_2=s3\n${marker("AUTH_SECRET_3")}\nAUTH_SECRET_3="${NEW}"\nZ=1\n`);
+      expect(edit).toMatchObject({
+        key: "AUTH_SECRET_3",
+        removed: ["AUTH_SECRET"],
+        renamed: [["AUTH_SECRET_1", "AUTH_SECRET"], ["AUTH_SECRET_2", "AUTH_SECRET_1"], ["AUTH_SECRET_3", "AUTH_SECRET_2"]],
+      });
     });
 
-    it("without a current secret behaves like a plain write and shifts nothing", () => {
-      const edit = rotate("AUTH_SECRET_1=s1\n");
-      expect(edit).toEqual({ content: `AUTH_SECRET_1=s1\nAUTH_SECRET="${NEW}"\n`, change: "added", droppedOldest: false });
+    it("_3 set with gaps below: the secrets close up, nothing is dropped", () => {
+      const edit = rotate("AUTH_SECRET=s0\nAUTH_SECRET_3=s3\n");
+      expect(edit.content).toBe(`AUTH_SECRET=s0\nAUTH_SECRET_1=s3\n${marker("AUTH_SECRET_2")}\nAUTH_SECRET_2="${NEW}"\n`);
+      expect(edit).toMatchObject({ key: "AUTH_SECRET_2", removed: [], renamed: [["AUTH_SECRET_3", "AUTH_SECRET_1"]] });
+    });
+
+    it("with only rotation secrets (the oldest retired), the new one still goes on top", () => {
+      expect(rotate("AUTH_SECRET_1=s1\n")).toMatchObject({ content: `AUTH_SECRET_1=s1\n${marker("AUTH_SECRET_2")}\nAUTH_SECRET_2="${NEW}"\n`, key: "AUTH_SECRET_2" });
+    });
+
+    it("the order it writes is the order @auth/core reads: the new secret comes first in its list", async () => {
+      const { setEnvDefaults } = await import("@auth/core");
+      for (const before of ["AUTH_SECRET=s0\n", "AUTH_SECRET=s0\nAUTH_SECRET_1=s1\n", "AUTH_SECRET=s0\nAUTH_SECRET_1=s1\nAUTH_SECRET_2=s2\nAUTH_SECRET_3=s3\n"]) {
+        const content = rotate(before).content;
+        const env = Object.fromEntries(["AUTH_SECRET", "AUTH_SECRET_1", "AUTH_SECRET_2", "AUTH_SECRET_3"].map((k) => [k, readEnvValue(content, k)]));
+        const config = { providers: [] } as { providers: never[]; secret?: string[] };
+        setEnvDefaults(env, config as never);
+        expect(config.secret![0]).toBe(NEW);
+      }
     });
   });
 
   describe("line endings", () => {
     it("keeps CRLF and uses it for new lines", () => {
       expect(rotate("A=1\r\nAUTH_SECRET=old\r\nB=2\r\n").content).toBe(
-        `A=1\r\nAUTH_SECRET="${NEW}"\r\nAUTH_SECRET_1=old\r\nB=2\r\n`,
+        `A=1\r\nAUTH_SECRET=old\r\n${marker("AUTH_SECRET_1")}\r\nAUTH_SECRET_1="${NEW}"\r\nB=2\r\n`,
       );
       expect(plain("A=1\r\n# c\r\n").content).toBe(`A=1\r\n# c\r\nAUTH_SECRET="${NEW}"\r\n`);
     });
 
-    it("keeps a missing final newline on a rotated last line", () => {
-      expect(rotate("A=1\nAUTH_SECRET=old").content).toBe(`A=1\nAUTH_SECRET="${NEW}"\nAUTH_SECRET_1=old`);
+    it("keeps a missing final newline after a rotation of the last line", () => {
+      expect(rotate("A=1\nAUTH_SECRET=old").content).toBe(`A=1\nAUTH_SECRET=old\n${marker("AUTH_SECRET_1")}\nAUTH_SECRET_1="${NEW}"`);
     });
 
     it("keeps a byte-order mark", () => {
@@ -212,7 +241,7 @@ describe("auth CLI (built)", () => {
     expect(run.stdout).toBe("");
     expect(run.stderr).toMatch(/\.env already has an AUTH_SECRET; nothing was changed/);
     expect(run.stderr).toMatch(/--yes to replace it/);
-    expect(run.stderr).toMatch(/--rotate to keep it as AUTH_SECRET_1/);
+    expect(run.stderr).toMatch(/--rotate to add the new one as AUTH_SECRET_1 \(or the next free number\) and keep the old one valid/);
     expect(readFileSync(join(dir, ".env"), "utf8")).toBe(before);
     expect(readdirSync(dir).sort()).toEqual([".env", ".gitignore"]);
   });
@@ -249,14 +278,15 @@ describe("auth CLI (built)", () => {
       expect(run.stderr).not.toContain(envSecret(dir)!);
     });
 
-    it("0640 with --rotate: the exposed secret, now AUTH_SECRET_1, is named to delete; --yes replaces it and nothing exposed is left to name", () => {
+    it("0640 with --rotate: the exposed secret (AUTH_SECRET, below the new AUTH_SECRET_1) is named to delete; --yes replaces it and nothing exposed is left to name", () => {
       const dir = tempApp({ ".env": `AUTH_SECRET="${OLD}"\n`, ".gitignore": ".env\n" });
       chmodSync(join(dir, ".env"), 0o640);
       const rotated = auth(["secret", "--rotate"], dir);
       expect(rotated.code, rotated.stderr).toBe(0);
       expect(mode(dir)).toBe(0o600);
       expect(rotated.stderr).toContain("(mode 0640); it is now 0600");
-      expect(rotated.stderr).toContain("Delete AUTH_SECRET_1 from .env: whoever read the file can still sign sessions with it.");
+      expect(rotated.stderr).toContain("Delete AUTH_SECRET from .env: whoever read the file can still sign sessions with it.");
+      expect(rotated.stderr).not.toContain("Replace its AUTH_SECRET");
       expect(rotated.stderr).not.toContain(OLD);
 
       const replaced = tempApp({ ".env": `AUTH_SECRET="${OLD}"\n`, ".gitignore": ".env\n" });
@@ -295,17 +325,65 @@ describe("auth CLI (built)", () => {
     expect(envSecret(dir)).toMatch(BASE64URL_43);
   });
 
-  it("--rotate needs no --yes: keeps the old secret as AUTH_SECRET_1 and shifts older ones", () => {
+  it("--rotate needs no --yes: writes the new secret where Auth.js's order makes it the one that encrypts, and says how to retire the oldest", () => {
+    const dir = tempApp({ ".env": "export AUTH_SECRET=s0\nA=1\n" });
+    const run = auth(["secret", "--rotate"], dir);
+    expect(run.code, run.stderr).toBe(0);
+    const content = readFileSync(join(dir, ".env"), "utf8");
+    expect(readEnvValue(content, "AUTH_SECRET")).toBe("s0");
+    expect(readEnvValue(content, "AUTH_SECRET_1")).toMatch(BASE64URL_43);
+    expect(run.stdout).toContain("Rotated the secret in .env: the new one is AUTH_SECRET_1 and encrypts new sessions from now on.");
+    expect(run.stdout).toContain("AUTH_SECRET still decrypts existing sessions.");
+    expect(run.stdout).toContain("Once the sessions made with the oldest, AUTH_SECRET, have expired (session.maxAge, 30 days by default), retire it: delete its line from .env.");
+    expect(run.stdout).not.toContain(readEnvValue(content, "AUTH_SECRET_1")!);
+  });
+
+  it("--rotate with all four set: drops the oldest (AUTH_SECRET), moves the rest down, and says so", () => {
     const dir = tempApp({ ".env": "export AUTH_SECRET=s0\nAUTH_SECRET_1=s1\nAUTH_SECRET_2=s2\nAUTH_SECRET_3=s3\n" });
     const run = auth(["secret", "--rotate"], dir);
-    expect(run.code).toBe(0);
+    expect(run.code, run.stderr).toBe(0);
     const content = readFileSync(join(dir, ".env"), "utf8");
-    expect(readEnvValue(content, "AUTH_SECRET")).toMatch(BASE64URL_43);
-    expect(["AUTH_SECRET_1", "AUTH_SECRET_2", "AUTH_SECRET_3"].map((k) => readEnvValue(content, k))).toEqual(["s0", "s1", "s2"]);
-    // The oldest is gone (checked by line: the new random secret may contain "s3").
-    expect(content.split("\n")).not.toContain("AUTH_SECRET_3=s3");
-    expect(content.split("\n").filter((line) => line.endsWith("=s3"))).toEqual([]);
-    expect(run.stdout).toMatch(/Rotated AUTH_SECRET in \.env.*AUTH_SECRET_3/);
+    expect(["AUTH_SECRET", "AUTH_SECRET_1", "AUTH_SECRET_2"].map((k) => readEnvValue(content, k))).toEqual(["s1", "s2", "s3"]);
+    expect(readEnvValue(content, "AUTH_SECRET_3")).toMatch(BASE64URL_43);
+    // The oldest is gone (checked by line: the new random secret may contain "s0").
+    expect(content.split("\n").filter((line) => line.endsWith("=s0"))).toEqual([]);
+    expect(run.stdout).toContain("Removed the oldest, AUTH_SECRET (only four fit): sessions made with it are signed out.");
+    expect(run.stdout).toContain("Moved AUTH_SECRET_1 to AUTH_SECRET to make room (same value).");
+  });
+
+  it("the doctor's fix for a .env rotated the old way (AUTH_SECRET newest) is the command it prints, and afterwards it is quiet", async () => {
+    const { diagnose } = await import("../../src/generators/doctor.js");
+    const doctor = (text: string) =>
+      diagnose({
+        detection: { hasPackageJson: true, frameworks: [] } as never,
+        env: Object.fromEntries(["AUTH_SECRET", "AUTH_SECRET_1", "AUTH_SECRET_2", "AUTH_SECRET_3"].flatMap((k) => (readEnvValue(text, k) ? [[k, readEnvValue(text, k)!]] : []))),
+        envFileExists: true,
+        envText: text,
+        gitignore: ".env\n",
+        authConfig: null,
+        installedRuntime: version,
+        cliVersion: version,
+        database: { found: false } as never,
+      }).filter((f) => /rotate/.test(f.fix ?? ""));
+    const newest = "n".repeat(43);
+    const older = "o".repeat(43);
+    const dir = tempApp({ ".env": `AUTH_SECRET="${newest}"\nAUTH_SECRET_1=${older}\n`, ".gitignore": ".env\n" });
+    const [finding, ...rest] = doctor(readFileSync(join(dir, ".env"), "utf8"));
+    expect(rest).toEqual([]);
+    expect(finding).toMatchObject({ level: "warning" });
+    expect(finding!.message).toContain("AUTH_SECRET, AUTH_SECRET_1 are set, and AUTH_SECRET_1 encrypts");
+    const command = /`npx (auth secret --rotate)`/.exec(finding!.fix!)![1]!.split(" ");
+    expect(auth(command.slice(1), dir).code).toBe(0);
+    const after = readFileSync(join(dir, ".env"), "utf8");
+    expect([readEnvValue(after, "AUTH_SECRET"), readEnvValue(after, "AUTH_SECRET_1")]).toEqual([newest, older]);
+    expect(readEnvValue(after, "AUTH_SECRET_2")).toMatch(BASE64URL_43);
+    expect(doctor(after)).toEqual([]);
+
+    // All four set the old way: the fix names the line to delete first, so the rotation drops nothing.
+    const full = `AUTH_SECRET=${newest}\nAUTH_SECRET_1=${older}\nAUTH_SECRET_2=${"p".repeat(43)}\nAUTH_SECRET_3=${"q".repeat(43)}\n`;
+    expect(doctor(full)[0]!.fix).toBe("delete AUTH_SECRET_3 from .env (the oldest under the old order), then run `npx auth secret --rotate`");
+    // A file with one secret, or rotated by the new --rotate, is not flagged.
+    expect(doctor(`AUTH_SECRET=${newest}\n`)).toEqual([]);
   });
 
   it("--rotate without a secret writes one and says there was nothing to rotate", () => {
@@ -510,7 +588,8 @@ describe.runIf(hasScript)("auth secret on a terminal asks before replacing", () 
       const dir = tempApp({ ".env": "AUTH_SECRET=old\n" });
       const run = await authOnTerminal(["secret", flag], dir, "n");
       expect(run).toMatchObject({ code: 0, asked: false });
-      expect(envSecret(dir)).toMatch(BASE64URL_43);
+      // --yes replaced AUTH_SECRET; --rotate kept it and added AUTH_SECRET_1, which encrypts.
+      expect(readEnvValue(readFileSync(join(dir, ".env"), "utf8"), flag === "--yes" ? "AUTH_SECRET" : "AUTH_SECRET_1")).toMatch(BASE64URL_43);
     }
   });
 

@@ -136,6 +136,35 @@ describe("the session read behind locals.auth() and getSession", () => {
     const down = { ...credentialsConfig(), adapter: { ...adapter, getSessionAndUser: async () => Promise.reject(new Error("connection refused")) } };
     await expect(readRequestSession(request("/", { headers: { cookie: "authjs.session-token=tok" } }), down, "/auth")).rejects.toBeInstanceOf(SessionUnavailable);
   });
+
+  it("with database sessions: the callback gets the stored session and user as GET session gives them, and the page gets the same body (no sessionToken)", async () => {
+    const adapter = MemoryAdapter();
+    const user = await adapter.createUser!({ id: "", email: "ada@example.com", emailVerified: null, name: "Ada" });
+    await adapter.updateUser!({ id: user.id, role: "admin" } as Parameters<NonNullable<typeof adapter.updateUser>>[0]);
+    await adapter.createSession!({ sessionToken: "tok", userId: user.id, expires: new Date(Date.now() + 86_400_000) });
+    const given: any[] = [];
+    const config: AuthConfig = {
+      ...credentialsConfig(),
+      adapter,
+      session: { strategy: "database" },
+      callbacks: {
+        session: (params: any) => {
+          given.push(structuredClone(params));
+          params.session.user.role = params.user.role;
+          return params.session;
+        },
+      },
+    };
+    const headers = { cookie: "authjs.session-token=tok" };
+    const { session } = await readRequestSession(request("/dashboard", { headers }), config, "/auth");
+    const body = await (await call(config, "/auth/session", { headers })).json();
+    expect(given).toHaveLength(2);
+    expect(given[0]).toEqual(given[1]);
+    expect(given[0].session).toMatchObject({ sessionToken: "tok", userId: user.id, user: { role: "admin" } });
+    expect(session).toEqual(body);
+    expect(session).toMatchObject({ userId: user.id, user: { email: "ada@example.com", role: "admin" } });
+    expect(session).not.toHaveProperty("sessionToken");
+  });
 });
 
 describe("the account read behind locals.account() and getAccount", () => {

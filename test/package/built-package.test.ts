@@ -48,7 +48,7 @@ describe("built @gatehouse/runtime", () => {
       const providers = await import("@gatehouse/runtime/providers");
       const credentials = await import("@gatehouse/runtime/providers/credentials");
       console.log(JSON.stringify({
-        core: ["Auth", "setEnvDefaults", "skipCSRFCheck", "raw", "AuthError", "CredentialsSignin", "MissingCSRF", "UntrustedHost"].filter((n) => !(n in core)),
+        core: ["Auth", "setEnvDefaults", "createActionURL", "isAuthAction", "skipCSRFCheck", "raw", "AuthError", "CredentialsSignin", "MissingCSRF", "UntrustedHost"].filter((n) => !(n in core)),
         jwt: ["encode", "decode", "getToken"].filter((n) => !(n in jwt)),
         providers: typeof providers.Credentials,
         credentials: typeof credentials.Credentials,

@@ -253,7 +253,7 @@ describe("credentials sign-in: refused", () => {
     expect(storesSession(response)).toBe(false);
   });
 
-  it("a plain Error thrown by authorize → the generic error page (not Configuration), full error logged, no session", async () => {
+  it("a plain Error thrown by authorize → the error page with error=ServerError (not Configuration), full error logged, no session", async () => {
     const log = captureLogger();
     const config = withAuthorize(() => {
       throw new Error("database is down: secret-host:5432");
@@ -264,7 +264,7 @@ describe("credentials sign-in: refused", () => {
     const location = locationOf(response);
     expect(location.origin).toBe(ORIGIN);
     expect(location.pathname).toBe("/auth/error");
-    expect(location.searchParams.get("error")).toBeNull();
+    expect(location.searchParams.get("error")).toBe("ServerError");
     expect(location.searchParams.get("code")).toBeNull();
     // The browser never sees the original message.
     expect(location.href).not.toContain("database");
@@ -278,12 +278,12 @@ describe("credentials sign-in: refused", () => {
     expect(logged).toBeDefined();
   });
 
-  it("authorize returning a non-object → the generic error page, no session", async () => {
+  it("authorize returning a non-object → the error page with error=ServerError, no session", async () => {
     const log = captureLogger();
     const { response } = await postCredentials(withAuthorize(() => "ada", { logger: log.logger }), GOOD);
     const location = locationOf(response);
     expect(location.pathname).toBe("/auth/error");
-    expect(location.searchParams.get("error")).toBeNull();
+    expect(location.searchParams.get("error")).toBe("ServerError");
     expect(storesSession(response)).toBe(false);
     expect(log.errors.length).toBeGreaterThan(0);
   });
@@ -313,7 +313,7 @@ describe("credentials sign-in: refused", () => {
     expect(response.status).toBe(200);
     const { url } = (await response.json()) as { url: string };
     expect(new URL(url).pathname).toBe("/auth/error");
-    expect(new URL(url).searchParams.get("error")).toBeNull();
+    expect(new URL(url).searchParams.get("error")).toBe("ServerError");
     expect(url).not.toContain("db down");
     expect(storesSession(response)).toBe(false);
   });

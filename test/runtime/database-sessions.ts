@@ -116,16 +116,39 @@ export function runDatabaseSessionTests(target: DatabaseTarget): void {
       expect(setCookies(response)).toEqual([]);
     });
 
-    it("the session callback gets the stored user; events.session fires", async () => {
-      const seen: unknown[] = [];
+    it("the session callback gets the stored session and the whole user, as Auth.js gives them; the client gets what it returns but the sessionToken; events.session fires", async () => {
+      const seen: { session: Record<string, unknown> }[] = [];
+      const args: any[] = [];
       const cfg = config(base, {
-        callbacks: { session: ({ session, user }: any) => ({ ...session, user: { ...session.user, id: user.id } }) },
-        events: { session: (message) => void seen.push(message) },
+        callbacks: {
+          // The pattern of Auth.js's documentation: it returns the stored session, token included.
+          session: (params: any) => {
+            args.push(structuredClone(params));
+            params.session.user.id = params.user.id;
+            return params.session;
+          },
+        },
+        events: { session: (message) => void seen.push(message as unknown as { session: Record<string, unknown> }) },
       });
       const { jar } = await signedIn(cfg);
+      const token = jar.get(COOKIE)!;
       const body = await (await call(cfg, "/auth/session", { jar })).json();
-      expect(body.user.id).toBe(ada.id);
-      expect(seen).toEqual([{ session: body }]);
+      const stored = (await base.getSessionAndUser!(token))!;
+
+      expect(args).toHaveLength(1);
+      const [{ session, user, ...rest }] = args;
+      expect(rest).toEqual({ newSession: undefined });
+      expect(user).toEqual(stored.user);
+      expect(session).toEqual({ ...stored.session, user: stored.user });
+      expect(session).toMatchObject({ sessionToken: token, userId: ada.id });
+      expect(session.expires).toBeInstanceOf(Date);
+
+      expect(body).not.toHaveProperty("sessionToken");
+      expect(body).toMatchObject({ userId: ada.id, user: { id: ada.id, email: "ada@example.com" }, expires: stored.session.expires.toISOString() });
+      expect(JSON.stringify(body)).not.toContain(token);
+      expect(seen).toHaveLength(1);
+      expect(seen[0]!.session).not.toHaveProperty("sessionToken");
+      expect(JSON.parse(JSON.stringify(seen[0]!.session))).toEqual(body);
     });
 
     it("attack: a stolen session kept busy slides no further than session.absoluteMaxAge after its sign-in, then ends (row deleted, cookie cleared)", async () => {

@@ -4,7 +4,7 @@
  * token as the session cookie of the handler: `null` and the cookie cleared.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { decode as authDecode, encode as authEncode } from "@auth/core/jwt";
+import { decode as authDecode, encode as authEncode, getToken as authGetToken } from "@auth/core/jwt";
 import { Auth, type AuthConfig } from "@gatehouse/runtime";
 import { decode, encode, getToken, type JWT } from "@gatehouse/runtime/jwt";
 import {
@@ -408,5 +408,76 @@ describe("getToken", () => {
     const token = await authEncode({ token: CLAIMS, secret: SECRET, salt: SALT });
     const req = new Request("http://localhost/api", { headers: { cookie: `${SALT}=${token}` } });
     expect(await getToken({ req, secret: SECRET })).toMatchObject(CLAIMS);
+  });
+});
+
+describe("getToken with a malformed token, side by side with Auth.js", () => {
+  const unsigned = `${Buffer.from('{"alg":"none"}').toString("base64url")}.${Buffer.from(JSON.stringify(CLAIMS)).toString("base64url")}.`;
+  const notJsonHeader = "bm90IGpzb24.x.y.z.w";
+  const get = (headers: Record<string, string>, raw: boolean) => ({
+    ours: getToken({ req: { headers }, secret: SECRET, raw }),
+    theirs: authGetToken({ req: { headers }, secret: SECRET, raw }) as Promise<unknown>,
+  });
+
+  // [case, headers, what Auth.js's raw: true returns ("garbage" = the input as sent)]
+  const cases: [string, (token: string) => Record<string, string>, "garbage" | null][] = [
+    ["a bearer that is not a token", () => ({ authorization: "Bearer garbage" }), "garbage"],
+    ["a bearer of five parts with no JSON header", () => ({ authorization: `Bearer ${notJsonHeader}` }), "garbage"],
+    ["an unencrypted JWT as the bearer", () => ({ authorization: `Bearer ${unsigned}` }), "garbage"],
+    ["a bearer with broken percent-encoding", () => ({ authorization: "Bearer %E0%A4%A" }), null],
+    ["a session cookie that is not a token", () => ({ cookie: `${SALT}=not-a-token` }), "garbage"],
+    ["a session cookie with a tampered header", (token) => ({ cookie: `${SALT}=${tamperHeader(token).replace(/^[^.]+/, "e30")}` }), "garbage"],
+  ];
+
+  it.each(cases)("%s: raw is null (Auth.js: the garbage), decoded is null on both", async (_, make, authJsRaw) => {
+    const token = await encode({ token: CLAIMS, secret: SECRET, salt: SALT });
+    const headers = make(token);
+    const raw = get(headers, true);
+    expect(await raw.ours).toBeNull();
+    const theirs = await raw.theirs;
+    if (authJsRaw === null) expect(theirs).toBeNull();
+    else expect(typeof theirs === "string" && theirs !== token).toBe(true);
+    const decoded = get(headers, false);
+    expect([await decoded.ours, await decoded.theirs]).toEqual([null, null]);
+  });
+
+  it("an Authorization header with two credentials is no token (Auth.js reads the first; a proxy may read the other)", async () => {
+    const token = await encode({ token: CLAIMS, secret: SECRET, salt: SALT });
+    const headers = { authorization: `Bearer ${token} ${FOREIGN_SECRET}` };
+    expect([await get(headers, true).ours, await get(headers, false).ours]).toEqual([null, null]);
+    expect(await get(headers, true).theirs).toBe(token);
+  });
+
+  it("the scheme is read in any case (RFC 9110), where Auth.js reads only \"Bearer\"", async () => {
+    const token = await encode({ token: CLAIMS, secret: SECRET, salt: SALT });
+    const headers = { authorization: `bearer ${token}` };
+    expect(await get(headers, true).ours).toBe(token);
+    expect(await get(headers, true).theirs).toBeNull();
+  });
+
+  it("a well-formed token, ours or Auth.js's, is returned raw by both, from the cookie and the bearer", async () => {
+    for (const token of [await encode({ token: CLAIMS, secret: SECRET, salt: SALT }), await authEncode({ token: CLAIMS, secret: SECRET, salt: SALT })]) {
+      for (const headers of [{ cookie: `${SALT}=${token}` }, { authorization: `Bearer ${token}` }] as Record<string, string>[]) {
+        const raw = get(headers, true);
+        expect([await raw.ours, await raw.theirs]).toEqual([token, token]);
+      }
+    }
+  });
+
+  it("a well-formed token that does not decrypt (expired, foreign secret) is still returned raw, as by Auth.js: raw does not verify", async () => {
+    const foreign = await encode({ token: CLAIMS, secret: FOREIGN_SECRET, salt: SALT });
+    const raw = get({ authorization: `Bearer ${foreign}` }, true);
+    expect([await raw.ours, await raw.theirs]).toEqual([foreign, foreign]);
+    const decoded = get({ authorization: `Bearer ${foreign}` }, false);
+    expect([await decoded.ours, await decoded.theirs]).toEqual([null, null]);
+  });
+
+  it("with a custom decode (a format of the app's), raw takes any compact JWS or JWE, and still no garbage", async () => {
+    const jws = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl";
+    const decodeJws = async () => ({ sub: "1" });
+    const raw = (authorization: string) => getToken({ req: { headers: { authorization } }, secret: SECRET, raw: true, decode: decodeJws });
+    expect(await raw(`Bearer ${jws}`)).toBe(jws);
+    expect(await raw("Bearer garbage")).toBeNull();
+    expect(await raw(`Bearer ${notJsonHeader}`)).toBeNull();
   });
 });

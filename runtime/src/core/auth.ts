@@ -26,7 +26,7 @@ import { checkReservedFields, readBody, type RequestBody } from "./body.js";
 import { resolveConfig, type ResolvedConfig } from "./config.js";
 import { createContext, type RequestContext } from "./context.js";
 import { configErrorResponse } from "./config-error.js";
-import { errorResult, requestErrorResult } from "./error-response.js";
+import { errorResult, errorTarget, requestErrorResult } from "./error-response.js";
 import { CredentialsSignin, type InvalidRequest, type UnknownAction } from "./errors.js";
 import type { ClientAddressSource } from "./rate-limit/limit.js";
 import { toResponse } from "./response.js";
@@ -146,7 +146,7 @@ async function handle(
   } catch (error) {
     const rejected = error as UnknownAction | InvalidRequest;
     config.logger.debug("rejected request", { path: url.pathname, method: request.method, reason: rejected.message });
-    return { result: requestErrorResult(rejected), redirectAsJson: false };
+    return { result: requestErrorResult(errorTarget(request, url, config), rejected), redirectAsJson: false };
   }
   const ctx = createContext(config, request, url, matched, body, clientAddress);
   config.logger.debug(`${matched.method} ${matched.action}`, { provider: matched.providerId });

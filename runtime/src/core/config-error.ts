@@ -1,6 +1,9 @@
 /**
  * The answer when the config itself is wrong: the detailed message goes to the
- * log (it says exactly what to fix), the browser gets a generic 500.
+ * log (it says exactly what to fix) once per config object, the browser gets a
+ * generic 500 on every request. Once, because the config is read once: every
+ * later request fails for the same reason, and a line per request (a page view
+ * asks for the session too) would bury the one that says what to fix.
  */
 import { renderErrorPage } from "../pages/index.js";
 import type { AuthConfig, ResponseInternal } from "../types.js";
@@ -9,6 +12,8 @@ import { PAGE_HEADERS } from "./pages-headers.js";
 import { toResponse, NO_STORE } from "./response.js";
 import { JSON_ACTIONS } from "./router.js";
 
+/** Configs whose error is in the log already. */
+const reported = new WeakSet<object>();
 
 export function configErrorResponse(
   request: Request,
@@ -16,7 +21,11 @@ export function configErrorResponse(
   error: Error,
   wantsRaw: boolean,
 ): Response | ResponseInternal {
-  createLogger(config?.logger, config?.debug === true).error(error);
+  const key: object = config && typeof config === "object" ? config : configErrorResponse;
+  if (!reported.has(key)) {
+    reported.add(key);
+    createLogger(config?.logger, config?.debug === true).error(error);
+  }
   const url = new URL(request.url);
   let result: ResponseInternal;
   // The base path may be what is misconfigured: judge the action by the last path segment,

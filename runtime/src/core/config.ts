@@ -10,7 +10,6 @@ import type {
   CallbacksOptions,
   EventCallbacks,
   PagesOptions,
-  Session,
   Theme,
 } from "../types.js";
 import { defaultCookies, mergeCookies, type CookieSet } from "./cookies.js";
@@ -28,7 +27,9 @@ import { resolveProviders, type ResolvedProvider } from "./providers.js";
 import { resolveRateLimit, type ResolvedRateLimit } from "./rate-limit/resolve.js";
 import { parseAllowedOrigins, type AllowedOrigin } from "./oauth/proxy-origins.js";
 import { defaultRedirectCallback } from "./redirect.js";
-import { frameworkGlue, skipCSRFCheck, type FrameworkGlueOptions } from "./symbols.js";
+import { defaultSessionCallback } from "./session-callback.js";
+import { secretEnvName } from "./env.js";
+import { frameworkGlue, hostTrustFromEnv, skipCSRFCheck, type FrameworkGlueOptions } from "./symbols.js";
 
 export const MIN_SECRET_LENGTH = 32;
 const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60;
@@ -51,7 +52,7 @@ export interface ResolvedConfig {
   trustHost: boolean;
   /** Framework glue vouches that the request URL is the public one (see `FrameworkGlueOptions`). */
   requestUrlIsPublic: boolean;
-  /** Newest first. */
+  /** The first encrypts, all decrypt (from the env: Auth.js's order, AUTH_SECRET_3 .. AUTH_SECRET). */
   secrets: string[];
   providers: ResolvedProvider[];
   providerById: Map<string, ResolvedProvider>;
@@ -111,7 +112,8 @@ function buildConfig(config: AuthConfig): ResolvedConfig {
   const trustHost = config.trustHost === true;
   if (!trustHost && !url) {
     throw new UntrustedHost(
-      "The request's host is not trusted. Set `trustHost: true` (or AUTH_TRUST_HOST=true) when your server or platform sets the Host header safely, or set AUTH_URL to the public URL of the app.",
+      "The request's host is not trusted. Set AUTH_URL to the public URL of the app, or `trustHost: true` (AUTH_TRUST_HOST=true) when a proxy in front of it sets the Host and X-Forwarded-Host headers itself. " +
+        "Without either the host is trusted only on Vercel (VERCEL), Cloudflare Pages (CF_PAGES) and with NODE_ENV=development or test; an unset NODE_ENV counts as production.",
     );
   }
   const providers = resolveProviders(config);
@@ -132,7 +134,8 @@ function buildConfig(config: AuthConfig): ResolvedConfig {
     basePath,
     url,
     trustHost,
-    requestUrlIsPublic: glue.requestUrlIsPublic === true,
+    // Trust inferred from the platform or NODE_ENV covers the request URL, not X-Forwarded-Host (see `hostTrust` in env.ts).
+    requestUrlIsPublic: requestUrlIsPublic(config),
     secrets,
     providers,
     providerById: new Map(providers.map((p) => [p.id, p])),
@@ -169,26 +172,59 @@ function resolveSecrets(secret: AuthConfig["secret"]): string[] {
     );
   }
   list.forEach((s, i) => {
-    const where = list.length > 1 ? `secret[${i}] (${i === 0 ? "AUTH_SECRET" : `AUTH_SECRET_${i}`})` : "AUTH_SECRET (or `secret`)";
+    const name = secretEnvName(list, i);
+    const where = list.length > 1 ? `secret[${i}]${name ? ` (${name})` : ""}` : "AUTH_SECRET (or `secret`)";
     if (typeof s !== "string") throw new MissingSecret(`${where} must be a string.`);
     if (s.length < MIN_SECRET_LENGTH) {
       throw new MissingSecret(
-        `${where} is ${s.length} characters long; it must be at least ${MIN_SECRET_LENGTH}. Generate one with \`npx auth secret\`.`,
+        `${where} is ${s.length} characters long; it must be at least ${MIN_SECRET_LENGTH}. Generate one with \`npx auth secret\` (it writes AUTH_SECRET, or the next AUTH_SECRET_n with --rotate).`,
       );
     }
   });
   return list;
 }
 
-function resolveUrl(url: AuthConfig["url"]): URL | undefined {
+/**
+ * Whether the request URL is the public one: the framework glue says so, or the
+ * host trust came from the platform or NODE_ENV (see `hostTrust` in env.ts),
+ * which covers the request's own URL, never X-Forwarded-Host. Shared with
+ * `createActionURL`, so both read the same headers.
+ */
+export function requestUrlIsPublic(config: AuthConfig): boolean {
+  const glue: FrameworkGlueOptions = (config as { [frameworkGlue]?: FrameworkGlueOptions })[frameworkGlue] ?? {};
+  return glue.requestUrlIsPublic === true || (config as { [hostTrustFromEnv]?: unknown })[hostTrustFromEnv] !== undefined;
+}
+
+export function resolveUrl(url: AuthConfig["url"]): URL | undefined {
   if (url === undefined || url === "") return undefined;
-  try {
-    const parsed = new URL(url);
-    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error("not http(s)");
-    return parsed;
-  } catch {
-    throw new InvalidConfig(`AUTH_URL (or \`url\`) is ${JSON.stringify(String(url))}; it must be an absolute http(s) URL such as https://example.com.`);
+  const problem = urlProblem(url);
+  if (typeof problem === "string") {
+    throw new InvalidConfig(`AUTH_URL (or \`url\` in the config) is ${JSON.stringify(String(url))}: ${problem}. It must be the app's public URL, such as https://example.com.`);
   }
+  return problem;
+}
+
+/**
+ * The URL, or what is wrong with it in words the operator can act on. A value
+ * such as "localhost:3000" parses (as the scheme `localhost:`), so the scheme is
+ * what tells it apart.
+ */
+function urlProblem(url: string | URL): URL | string {
+  if (typeof url !== "string" && !(url instanceof URL)) return `it is a ${typeof url}, not a string`;
+  const text = String(url).trim();
+  if (text.startsWith("/")) return "it is a path, without the scheme and host";
+  let parsed: URL;
+  try {
+    parsed = new URL(text);
+  } catch {
+    if (/^https?\/\//i.test(text)) return 'the ":" after http or https is missing';
+    if (/^https?:\/*(?:[?#]|$)/i.test(text)) return "it has no host";
+    if (/^https?:/i.test(text)) return "its host is not a valid host name";
+    return "it is not a URL (it must start with http:// or https://)";
+  }
+  if (parsed.protocol === "http:" || parsed.protocol === "https:") return parsed;
+  if (!text.includes("//")) return `it has no http:// or https:// in front (the host was read as the scheme "${parsed.protocol}")`;
+  return `its scheme is ${parsed.protocol} (only http: and https: serve the app)`;
 }
 
 function normalizePath(path: string): string {
@@ -196,7 +232,7 @@ function normalizePath(path: string): string {
   return trimmed === "" ? "" : trimmed.startsWith("/") ? trimmed : `/${trimmed}`;
 }
 
-function resolveBasePath(basePath: unknown, url: URL | undefined, logger: LoggerInstance): string {
+export function resolveBasePath(basePath: unknown, url: URL | undefined, logger: LoggerInstance): string {
   const urlPath = url ? normalizePath(url.pathname) : "";
   if (basePath === undefined) return urlPath || "/auth";
   if (typeof basePath !== "string" || /[?#\\\s]/.test(basePath)) {
@@ -247,7 +283,7 @@ function resolveCallbacks(callbacks: AuthConfig["callbacks"]): Required<Callback
     signIn: callbacks?.signIn ?? (() => true),
     redirect: callbacks?.redirect ?? defaultRedirectCallback,
     jwt: callbacks?.jwt ?? (({ token }) => token),
-    session: callbacks?.session ?? (({ session }: { session: Session }) => session),
+    session: callbacks?.session ?? defaultSessionCallback,
   };
 }
 

@@ -7,6 +7,7 @@ import type { RequestBody } from "./body.js";
 import type { ResolvedConfig } from "./config.js";
 import { parseCookies, type CookieSet } from "./cookies.js";
 import { csrfCookieValue, newCsrfToken, readCsrfCookie, timingSafeEqual } from "./csrf.js";
+import { publicOrigin } from "./public-origin.js";
 import type { ClientAddressSource } from "./rate-limit/limit.js";
 import type { Route } from "./router.js";
 
@@ -41,33 +42,6 @@ export interface CsrfState {
   verified: boolean;
 }
 
-/**
- * A host as a proxy sends it: DNS labels (letters, digits, `-`, `_`) or a
- * bracketed IPv6 address, and an optional port. The URL parser alone is not
- * enough: it takes hosts such as `"` or `a'b`, which would then reach every
- * redirect and link unescaped.
- */
-const FORWARDED_HOST = /^(?:[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
-
-/** The public origin: `url` if configured, else the forwarded host (trusted by config), else the request URL. */
-function publicOrigin(request: Request, requestUrl: URL, config: ResolvedConfig): string {
-  if (config.url) return config.url.origin;
-  if (config.requestUrlIsPublic) return requestUrl.origin;
-  const host = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim();
-  if (host && FORWARDED_HOST.test(host)) {
-    const proto = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() ?? requestUrl.protocol.slice(0, -1);
-    try {
-      if (proto === "http" || proto === "https") {
-        const forwarded = new URL(`${proto}://${host}`);
-        if (forwarded.host === host.toLowerCase()) return forwarded.origin;
-      }
-    } catch {
-      // An unreadable forwarded host falls back to the request URL.
-    }
-  }
-  return requestUrl.origin;
-}
-
 export function createContext(
   config: ResolvedConfig,
   request: Request,
@@ -76,7 +50,7 @@ export function createContext(
   body: RequestBody,
   clientAddress?: ClientAddressSource,
 ): RequestContext {
-  const origin = publicOrigin(request, requestUrl, config);
+  const origin = publicOrigin(request.headers, requestUrl, config);
   const secure = config.useSecureCookies ?? origin.startsWith("https:");
   const cookieSet = config.cookies(secure);
   const cookies = parseCookies(request.headers.get("cookie"));

@@ -5,15 +5,18 @@
 import { isPasswordProvider } from "../providers/password.js";
 import type { Provider } from "../providers/types.js";
 import type { AuthConfig } from "../types.js";
+import { hostTrustFromEnv, type HostTrustFromEnv } from "./symbols.js";
 
 export type Env = Record<string, string | undefined>;
 
 const withEnvCache = new WeakMap<AuthConfig, WeakMap<object, AuthConfig>>();
 
 /**
- * Returns a copy of `config` with defaults from the environment: `AUTH_SECRET`
- * (then `AUTH_SECRET_1`..`AUTH_SECRET_3` as older rotation secrets), `AUTH_URL`,
- * `AUTH_TRUST_HOST`, `AUTH_REDIRECT_PROXY_URL`, for each OAuth/OIDC provider
+ * Returns a copy of `config` with defaults from the environment: the secrets in
+ * Auth.js's order (`AUTH_SECRET_3`, `AUTH_SECRET_2`, `AUTH_SECRET_1`, then
+ * `AUTH_SECRET`: the first one set encrypts, all decrypt), `AUTH_URL`,
+ * `AUTH_TRUST_HOST` (else the host is trusted on Vercel, on Cloudflare Pages and
+ * with `NODE_ENV` development or test: see `hostTrust`), `AUTH_REDIRECT_PROXY_URL`, for each OAuth/OIDC provider
  * `AUTH_<ID>_ID`, `AUTH_<ID>_SECRET`, `AUTH_<ID>_ISSUER` (ID: the provider id in
  * capitals, `-` as `_`: `AUTH_MICROSOFT_ENTRA_ID_ID`), and for each email provider
  * `AUTH_<ID>_SERVER`, `AUTH_<ID>_FROM`, `AUTH_<ID>_KEY` (`AUTH_EMAIL_SERVER` for
@@ -41,15 +44,21 @@ export function setEnvDefaults(env: Env, config: AuthConfig): AuthConfig {
 function applyEnv(env: Env, config: AuthConfig): AuthConfig {
   const out: AuthConfig = { ...config };
   if (out.secret === undefined) {
-    const secrets = [env.AUTH_SECRET, env.AUTH_SECRET_1, env.AUTH_SECRET_2, env.AUTH_SECRET_3].filter(
-      (s): s is string => typeof s === "string" && s.length > 0,
-    );
+    const names = SECRET_ORDER.filter((name) => Boolean(env[name]));
+    const secrets = names.map((name) => env[name]!);
     if (secrets.length === 1) out.secret = secrets[0];
-    else if (secrets.length > 1) out.secret = secrets;
+    else if (secrets.length > 1) {
+      out.secret = secrets;
+      secretNames.set(secrets, names);
+    }
   }
   if (out.url === undefined && env.AUTH_URL) out.url = env.AUTH_URL;
-  if (out.trustHost === undefined && env.AUTH_TRUST_HOST !== undefined) {
-    out.trustHost = env.AUTH_TRUST_HOST === "true" || env.AUTH_TRUST_HOST === "1";
+  if (out.trustHost === undefined) {
+    if (env.AUTH_TRUST_HOST !== undefined) out.trustHost = env.AUTH_TRUST_HOST === "true" || env.AUTH_TRUST_HOST === "1";
+    else {
+      const why = hostTrust(env);
+      if (why) Object.assign(out, { trustHost: true, [hostTrustFromEnv]: why });
+    }
   }
   if (out.redirectProxyUrl === undefined && env.AUTH_REDIRECT_PROXY_URL) {
     out.redirectProxyUrl = env.AUTH_REDIRECT_PROXY_URL;
@@ -66,6 +75,40 @@ function applyEnv(env: Env, config: AuthConfig): AuthConfig {
   }
   if (Array.isArray(config.providers)) out.providers = config.providers.map((p) => withProviderEnv(env, p));
   return out;
+}
+
+/**
+ * Auth.js's order (`setEnvDefaults` in `@auth/core`: AUTH_SECRET, then each of
+ * _1, _2, _3 put in front): the highest-numbered secret set is the newest and
+ * encrypts; the others still decrypt. An app rotated the Auth.js way (add
+ * AUTH_SECRET_1, later AUTH_SECRET_2) must encrypt with the secret it added.
+ */
+const SECRET_ORDER = ["AUTH_SECRET_3", "AUTH_SECRET_2", "AUTH_SECRET_1", "AUTH_SECRET"] as const;
+
+/** Which variable each entry of a secret array built here came from, for configuration errors that name it. */
+const secretNames = new WeakMap<readonly string[], readonly string[]>();
+
+/** The env variable behind `secret[index]`, when `setEnvDefaults` built the array. */
+export function secretEnvName(secrets: readonly unknown[], index: number): string | undefined {
+  return secretNames.get(secrets as readonly string[])?.[index];
+}
+
+/**
+ * Where the environment itself says the request's host can be trusted, without
+ * `AUTH_TRUST_HOST`: Auth.js's list (`VERCEL`, `CF_PAGES`, and `NODE_ENV` other
+ * than production), narrowed where it is not safe. A `NODE_ENV` that is unset
+ * is not taken for development: many production servers run without one. And
+ * the trust this gives covers the request's own URL (its Host, which these
+ * platforms route on and Vite's dev server checks against `allowedHosts`), never
+ * `X-Forwarded-Host`: Cloudflare passes a client's X-Forwarded-Host through
+ * untouched, and a dev server checks nothing about it. Only `trustHost: true`
+ * (or `AUTH_TRUST_HOST=true`), set by whoever knows their proxy, trusts that.
+ */
+export function hostTrust(env: Env): HostTrustFromEnv | undefined {
+  if (env.VERCEL) return "VERCEL";
+  if (env.CF_PAGES) return "CF_PAGES";
+  if (env.NODE_ENV === "development" || env.NODE_ENV === "test") return `NODE_ENV=${env.NODE_ENV}`;
+  return undefined;
 }
 
 const OAUTH_ENV_FIELDS = [

@@ -1,11 +1,14 @@
 /**
  * The one table from errors to responses. Every error is logged in full; the
  * browser sees the type of a client-safe error, `Configuration` for a
- * configuration problem, and the generic error page for anything else.
+ * configuration problem, and `ServerError` for anything else (the app's own code
+ * failed: not a configuration problem, and never its message). A person's
+ * browser always lands on a page that says what happened; a program gets JSON.
  */
 import type { ResponseInternal } from "../types.js";
 import { renderError } from "./actions/pages.js";
 import { requestedCallbackUrl } from "./callback-url.js";
+import type { ResolvedConfig } from "./config.js";
 import type { RequestContext } from "./context.js";
 import { CredentialsSignin, InvalidRequest, RateLimited, UnknownAction, isClientSafe, publicErrorType } from "./errors.js";
 import { pageUrl } from "./guards.js";
@@ -13,10 +16,14 @@ import { PAGE_HEADERS } from "./pages-headers.js";
 import { PasswordHashingBusy } from "./password/gate.js";
 import { sameOriginUrl } from "./redirect.js";
 import { NO_STORE } from "./response.js";
+import { isBrowserNavigation } from "./navigation.js";
+import { publicOrigin } from "./public-origin.js";
 import { JSON_ACTIONS } from "./router.js";
 
 const CONFIGURATION_MESSAGE = "There is a problem with the server configuration. Check the server logs.";
 const SERVER_ERROR_MESSAGE = "Something went wrong on the server. Check the server logs.";
+/** The page parameter (and JSON `error`) of a failure that is neither client-safe nor configuration. */
+const SERVER_ERROR = "ServerError";
 
 
 const STATUS_OF_CLIENT_TYPE: Record<string, number> = {
@@ -25,10 +32,35 @@ const STATUS_OF_CLIENT_TYPE: Record<string, number> = {
   RateLimited: 429,
 };
 
-/** 4xx for a malformed request: answered as JSON on every action. */
-export function requestErrorResult(error: InvalidRequest | UnknownAction): ResponseInternal {
+/** What an error answer needs of the request: a `RequestContext` is one; `errorTarget` makes one before there is a context. */
+export type ErrorTarget = Pick<RequestContext, "request" | "origin" | "authUrl"> & { config: Pick<ResolvedConfig, "basePath" | "pages" | "theme"> };
+
+/** The target of an error found before the action ran (an unknown path, an unreadable body). */
+export function errorTarget(request: Request, requestUrl: URL, config: ResolvedConfig): ErrorTarget {
+  const origin = publicOrigin(request.headers, requestUrl, config);
+  return { request, origin, authUrl: `${origin}${config.basePath}`, config };
+}
+
+/**
+ * 4xx for a malformed request (an unknown path, action or provider, an
+ * unreadable body). A program gets `{error, message}` with the status; a
+ * person's browser (`navigation.ts`) gets a page saying so: the app's error
+ * page (`pages.error`, which cannot carry our status) or the built-in one with
+ * the status kept.
+ */
+export function requestErrorResult(target: ErrorTarget, error: InvalidRequest | UnknownAction): ResponseInternal {
   const status = error instanceof InvalidRequest ? error.status : 400;
-  return { status, headers: NO_STORE, body: { error: error.type, message: error.message } };
+  if (!isBrowserNavigation(target.request.headers)) return { status, headers: NO_STORE, body: { error: error.type, message: error.message } };
+  const custom = target.config.pages.error;
+  if (custom && !servedByHandler(target, custom)) return { redirect: pageUrl(target, custom, "error", { error: error.type }) };
+  return { ...renderError(target, error.type), status };
+}
+
+/** A custom page under the handler's base path would come back here: with an unknown path, for ever. */
+function servedByHandler(target: ErrorTarget, page: string): boolean {
+  const url = new URL(page, target.origin);
+  const base = target.config.basePath;
+  return url.origin === target.origin && (url.pathname === base || url.pathname.startsWith(`${base}/`));
 }
 
 export function errorResult(ctx: RequestContext, error: unknown): ResponseInternal {
@@ -38,14 +70,14 @@ export function errorResult(ctx: RequestContext, error: unknown): ResponseIntern
   // Too many password hashes at once (core/password/gate.ts): the same answer, to wait a moment.
   if (err instanceof PasswordHashingBusy) return rateLimitedResult(ctx, new RateLimited(err.message, err.retryAfter));
   ctx.config.logger.error(err);
-  if (err instanceof InvalidRequest || err instanceof UnknownAction) return requestErrorResult(err);
+  if (err instanceof InvalidRequest || err instanceof UnknownAction) return requestErrorResult(ctx, err);
 
   const clientSafe = isClientSafe(err);
-  const type = publicErrorType(err);
+  const type = publicErrorType(err) ?? SERVER_ERROR;
   if (JSON_ACTIONS.has(ctx.route.action)) {
-    const message = clientSafe ? err.message : type ? CONFIGURATION_MESSAGE : SERVER_ERROR_MESSAGE;
+    const message = clientSafe ? err.message : type === SERVER_ERROR ? SERVER_ERROR_MESSAGE : CONFIGURATION_MESSAGE;
     const status = clientSafe ? (STATUS_OF_CLIENT_TYPE[err.type] ?? 400) : 500;
-    return { status, headers: NO_STORE, body: { error: type ?? "ServerError", message } };
+    return { status, headers: NO_STORE, body: { error: type, message } };
   }
   // A page that fails renders the error page itself: redirecting could loop.
   if (ctx.route.method === "GET" && ctx.route.action !== "callback") return renderError(ctx, type);

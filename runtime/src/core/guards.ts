@@ -1,4 +1,5 @@
 /** Checks shared by several actions. */
+import type { ResolvedConfig } from "./config.js";
 import type { RequestContext } from "./context.js";
 import { MissingCSRF, UnknownAction } from "./errors.js";
 import type { ResolvedProvider } from "./providers.js";
@@ -40,7 +41,7 @@ export function pathProvider(ctx: RequestContext): ResolvedProvider {
 }
 
 /** URL of a page: the app's own (`pages` option) or the built-in one, with query parameters. */
-export function pageUrl(ctx: RequestContext, custom: string | undefined, builtIn: string, params?: Record<string, string | undefined>): string {
+export function pageUrl(ctx: Pick<RequestContext, "origin"> & { config: Pick<ResolvedConfig, "basePath"> }, custom: string | undefined, builtIn: string, params?: Record<string, string | undefined>): string {
   const url = new URL(custom ?? `${ctx.config.basePath}/${builtIn}`, ctx.origin);
   for (const [key, value] of Object.entries(params ?? {})) if (value !== undefined) url.searchParams.set(key, value);
   return url.href;

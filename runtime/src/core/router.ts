@@ -31,6 +31,11 @@ const ROUTES: Record<AuthAction, readonly Method[]> = {
   "webauthn-options": ["GET"],
 };
 
+/** Whether `value` is an action the handler answers (`signin`, `session`, ...), as Auth.js's `isAuthAction`. */
+export function isAuthAction(value: unknown): value is AuthAction {
+  return typeof value === "string" && Object.hasOwn(ROUTES, value);
+}
+
 /** Whether `pathname` names an action under `basePath`: framework glue passes only these to the handler. */
 export function isAuthPath(pathname: string, basePath: string): boolean {
   if (!pathname.startsWith(`${basePath}/`)) return false;

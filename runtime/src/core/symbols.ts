@@ -20,6 +20,14 @@ export interface FrameworkGlueOptions {
 }
 
 /**
+ * Set by `setEnvDefaults` beside the `trustHost: true` it inferred from the
+ * platform or `NODE_ENV` (not from `AUTH_TRUST_HOST`): the request URL is then
+ * the public one, and `X-Forwarded-Host` is not read. The value names the reason.
+ */
+export const hostTrustFromEnv = Symbol("gatehouse.host-trust-from-env");
+export type HostTrustFromEnv = "VERCEL" | "CF_PAGES" | "NODE_ENV=development" | "NODE_ENV=test";
+
+/**
  * Set on a provider (`{ ...GitHub(), [customFetch]: myFetch }`) to send every
  * request to that provider through `myFetch`: a proxy, instrumentation, tests.
  */

@@ -22,9 +22,16 @@ export interface RequestSession {
  */
 const FORWARDED = ["cookie", "x-forwarded-host", "x-forwarded-proto", "user-agent"] as const;
 
+/**
+ * The session as `GET <basePath>/session` answers it, JSON and all: what the
+ * `session` callback returned goes through JSON as it does for the client (a
+ * `Date` in it becomes its ISO string), so a page reads on the server exactly
+ * what the browser reads, as Auth.js's `auth()` does.
+ */
 export async function readRequestSession(request: Request, config: AuthConfig, basePath: string): Promise<RequestSession> {
   const { body, cookies } = await readAuthJson(request, config, basePath, "session");
-  const session = body && typeof body === "object" && Object.keys(body).length > 0 ? (body as Session) : null;
+  const json: unknown = body === undefined ? null : JSON.parse(JSON.stringify(body));
+  const session = json && typeof json === "object" && Object.keys(json).length > 0 ? (json as Session) : null;
   return { session, cookies };
 }
 

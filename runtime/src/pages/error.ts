@@ -59,6 +59,35 @@ const ERRORS = new Map<string, ErrorView>([
     },
   ],
   [
+    // The app's own code failed (an `authorize` that threw, say): not a configuration problem, and not the user's doing.
+    "ServerError",
+    {
+      status: 500,
+      heading: "Something went wrong",
+      message: "The server could not finish what you asked. Please try again in a moment. If it keeps happening, contact the site's owner.",
+      link: "signin",
+    },
+  ],
+  [
+    // A link to a sign-in method or page this app does not have: an old bookmark, a provider removed, a mistyped address.
+    "UnknownAction",
+    {
+      status: 400,
+      heading: "This link does not work",
+      message: "The address names a sign-in page or sign-in method this site does not have. It may be out of date or mistyped. Start again from the sign-in page.",
+      link: "signin",
+    },
+  ],
+  [
+    "InvalidRequest",
+    {
+      status: 400,
+      heading: "Unable to sign in",
+      message: "The request could not be read. Go back and try again, or start again from the sign-in page.",
+      link: "signin",
+    },
+  ],
+  [
     "RateLimited",
     {
       status: 429,

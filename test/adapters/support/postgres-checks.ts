@@ -84,8 +84,15 @@ export async function checkAdoptsAuthjsDatabase(db: SqlClient): Promise<void> {
     emailVerified: new Date("2024-02-03T04:05:06.789Z"),
     image: null,
   });
-  // Stored before migration 0004: when it was created is unknown.
-  expect(found?.session).toEqual({ sessionToken: "ada-session", userId: "1", expires: new Date("2031-05-06T07:08:09.123Z"), createdAt: null });
+  // The whole row, its Auth.js id too. Stored before migration 0004: when it was created (and in which browser) is unknown.
+  expect(found?.session).toEqual({
+    id: 1,
+    sessionToken: "ada-session",
+    userId: "1",
+    expires: new Date("2031-05-06T07:08:09.123Z"),
+    createdAt: null,
+    userAgent: null,
+  });
   expect(await adapter.getAccount("gh-1", "github")).toEqual({
     userId: "1",
     type: "oauth",

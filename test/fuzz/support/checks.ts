@@ -92,9 +92,15 @@ export function checkRedirect(obs: Observation): void {
   }
 }
 
-/** A rejected request: an error status, or a redirect that carries an `error`. */
+/**
+ * A rejected request: an error status, or a redirect that carries an `error`.
+ * Not `error=ServerError`: the app's own code threw (a callback the fuzzer made
+ * throw, after the handler may have done its part, such as creating the user),
+ * which is no refusal by the handler.
+ */
 export function isRejected(obs: Observation): boolean {
-  return obs.status >= 400 || redirectError(obs) !== null;
+  const error = redirectError(obs);
+  return obs.status >= 400 || (error !== null && error !== "ServerError");
 }
 
 function isClearing(setCookie: string): boolean {

@@ -20,7 +20,7 @@
  * (the migration's composite foreign keys guarantee it).
  */
 import type { SqlClient } from "../postgres/client.js";
-import { postgresAccountUpdate } from "../sql/rows.js";
+import { SESSION_JSON_COLUMN, postgresAccountUpdate, splitSessionAndUser } from "../sql/rows.js";
 import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterNewUser, AdapterUser } from "../types.js";
 import type { HostedStoreClient } from "./client.js";
 import { HostedStoreError } from "./errors.js";
@@ -287,25 +287,27 @@ export function HostedStoreAdapter(client: HostedStoreClient): Required<Adapter>
       const row = await one<SessionRow>(
         (t) => `WITH session AS (
             INSERT INTO ${t.sessions} ("sessionToken", "user", expires, "userAgent") VALUES ($1, $2, $3, $4)
-            RETURNING id, ${LISTED_SESSION_COLUMNS}
+            RETURNING ${LISTED_SESSION_COLUMNS}
           ), joined AS (
             INSERT INTO ${t.usersSessions} (session, "user") SELECT id, "user" FROM session
           )
-          SELECT ${SESSION_COLUMNS}, "createdAt", "userAgent" FROM session`,
+          SELECT ${SESSION_COLUMNS} FROM session`,
         [session.sessionToken, session.userId, session.expires, storedUserAgent(session.userAgent)],
       );
       return toSession(row!);
     },
 
     async getSessionAndUser(sessionToken) {
-      // One round trip on every authenticated request.
-      const row = await one<SessionRow & UserRow>(
-        (t) => `SELECT ${prefixed("s", SESSION_COLUMNS)}, s.created_at AS "createdAt", ${prefixed("u", USER_COLUMNS)}
+      // One round trip on every authenticated request; both records whole (see SESSION_JSON_COLUMN).
+      const row = await one<UserRow>(
+        (t) => `SELECT ${prefixed("u", USER_COLUMNS)}, to_jsonb(s) AS ${SESSION_JSON_COLUMN}
           FROM ${t.sessions} s JOIN ${t.users} u ON u.id = s."user"
           WHERE s."sessionToken" = $1`,
         [sessionToken],
       );
-      return row && { session: toSession(row), user: toUser(row) };
+      if (!row) return null;
+      const { user, session } = splitSessionAndUser<UserRow, SessionRow>(row);
+      return { session: toSession(session), user: toUser(user) };
     },
 
     async updateSession(session) {

@@ -13,17 +13,26 @@
  * flag of an authenticator, which read as 0 and false.
  */
 import { toBoolean, toDate, type BigIntish, type PgBoolean, type Timestamp } from "../postgres/rows.js";
-import { withTokens, type TokenColumns } from "../sql/rows.js";
+import { withTokens, withoutColumns, type TokenColumns } from "../sql/rows.js";
 import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from "../types.js";
 
 export { prefixed } from "../postgres/rows.js";
 
-/** The columns the queries select, so each mapper gets every field it reads. */
-export const USER_COLUMNS = `id, email, "emailVerified", image, name`;
+/**
+ * The columns the queries select, so each mapper gets every field it reads.
+ * Users and sessions come back whole, as Auth.js adapters return them: a column
+ * the app added (a `role`) reaches `getUser`, the session and the callbacks.
+ */
+export const USER_COLUMNS = `*`;
 export const ACCOUNT_COLUMNS = `"user", type, provider, "providerAccountId", refresh_token, access_token, expires_at, id_token, scope, session_state, token_type`;
-export const SESSION_COLUMNS = `"sessionToken", "user", expires`;
-/** A session with what a list of the user's sessions shows: its record's creation time, and migration 0003's column. */
-export const LISTED_SESSION_COLUMNS = `${SESSION_COLUMNS}, created_at AS "createdAt", "userAgent"`;
+export const SESSION_COLUMNS = `*`;
+/** A session with what a list of the user's sessions shows (its record's creation time, migration 0003's column): the whole record has them. */
+export const LISTED_SESSION_COLUMNS = SESSION_COLUMNS;
+/** The store's bookkeeping on every record, and ours on users: not the user's or the session's, so never returned. */
+const RECORD_COLUMNS = ["created_at", "updated_at", "version"] as const;
+const INTERNAL_USER_COLUMNS = [...RECORD_COLUMNS, "sessionVersion"];
+/** The session's link to its user, returned as `userId`; its creation time, as `createdAt`. */
+const INTERNAL_SESSION_COLUMNS = [...RECORD_COLUMNS, "user"];
 export const TOKEN_COLUMNS = `identifier, token, expires`;
 export const AUTHENTICATOR_COLUMNS = `"credentialID", "user", "providerAccountId", "credentialPublicKey", counter, "credentialDeviceType", "credentialBackedUp", transports`;
 /** A passkey with what the account page's list shows: migration 0003's columns, and its record's creation time. */
@@ -35,6 +44,8 @@ export interface UserRow {
   emailVerified: Timestamp | null;
   image: string | null;
   name: string | null;
+  /** The record's bookkeeping, and columns the app added (a `role`), as the driver reads them. */
+  [column: string]: unknown;
 }
 
 export interface AccountRow extends TokenColumns<BigIntish> {
@@ -49,9 +60,12 @@ export interface SessionRow {
   sessionToken: string | null;
   user: string | null;
   expires: Timestamp | null;
-  /** Where selected (LISTED_SESSION_COLUMNS). */
-  createdAt?: Timestamp | null;
+  /** The record's creation time (what a list of sessions shows as `createdAt`). */
+  created_at?: Timestamp | null;
+  /** Migration 0003's column. */
   userAgent?: string | null;
+  /** The record's `id` and bookkeeping, and columns the app added, as the driver reads them. */
+  [column: string]: unknown;
 }
 
 export interface TokenRow {
@@ -77,9 +91,10 @@ export interface AuthenticatorRow {
 
 export function toUser(row: UserRow): AdapterUser {
   return {
+    ...withoutColumns(row, INTERNAL_USER_COLUMNS),
     id: String(row.id),
     email: row.email as string,
-    emailVerified: row.emailVerified === null ? null : toDate(row.emailVerified),
+    emailVerified: row.emailVerified == null ? null : toDate(row.emailVerified),
     image: row.image,
     name: row.name,
   };
@@ -97,10 +112,11 @@ export function toAccount(row: AccountRow): AdapterAccount {
 
 export function toSession(row: SessionRow): AdapterSession {
   return {
+    ...withoutColumns(row, INTERNAL_SESSION_COLUMNS),
     sessionToken: row.sessionToken as string,
     userId: row.user as string,
     expires: toExpiry(row.expires),
-    ...("createdAt" in row ? { createdAt: row.createdAt == null ? null : toExpiry(row.createdAt) } : {}),
+    ...("created_at" in row ? { createdAt: row.created_at == null ? null : toExpiry(row.created_at) } : {}),
     ...("userAgent" in row ? { userAgent: row.userAgent ?? null } : {}),
   };
 }

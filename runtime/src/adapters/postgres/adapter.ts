@@ -8,7 +8,7 @@
  * foreign keys that cascade) and conditional updates keep the data consistent
  * under concurrent requests, not read-then-write checks in this code.
  */
-import { postgresAccountUpdate } from "../sql/rows.js";
+import { SESSION_JSON_COLUMN, postgresAccountUpdate, splitSessionAndUser } from "../sql/rows.js";
 import type { Adapter, AdapterUser } from "../types.js";
 import type { SqlClient } from "./client.js";
 import { toSqlClient, type PostgresClient } from "./connect.js";
@@ -110,7 +110,13 @@ const PASSWORDS: PasswordSchema<unknown, UserRow> = {
  * call calls it again.
  *
  * Fields beyond the schema's columns (e.g. extra user profile fields,
- * `expires_in` of an account) are not stored.
+ * `expires_in` of an account) are not stored. Users and sessions are read
+ * whole: a column the app added (`ALTER TABLE users ADD COLUMN role text`)
+ * comes back from every user read, `getSessionAndUser` and so the callbacks.
+ * (`getSessionAndUser` carries the session row as JSON, to stay one round trip:
+ * a column added to `sessions` comes back as its JSON value there, a
+ * `timestamptz` as its ISO string.) Adding a column while the app runs needs
+ * no restart (see `fromPg`).
  *
  * @example
  * ```ts
@@ -247,14 +253,16 @@ export function PostgresAdapter(client: PostgresClient): Required<Adapter> {
     },
 
     async getSessionAndUser(sessionToken) {
-      // One round trip on every authenticated request.
-      const row = await one<SessionRow & UserRow>(
-        `SELECT s."sessionToken", s."userId", s.expires, s."createdAt", ${prefixed("u", USER_COLUMNS)}
+      // One round trip on every authenticated request; both rows whole (see SESSION_JSON_COLUMN).
+      const row = await one<UserRow>(
+        `SELECT ${prefixed("u", USER_COLUMNS)}, to_jsonb(s) AS ${SESSION_JSON_COLUMN}
          FROM sessions s JOIN users u ON u.id = s."userId"
          WHERE s."sessionToken" = $1`,
         [sessionToken],
       );
-      return row && { session: toSession(row), user: toUser(row) };
+      if (!row) return null;
+      const { user, session } = splitSessionAndUser<UserRow, SessionRow>(row);
+      return { session: toSession(session), user: toUser(user) };
     },
 
     async updateSession(session) {

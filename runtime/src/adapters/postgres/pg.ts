@@ -6,7 +6,7 @@
  * nothing to load, and its types do not pull Node's types into your program.
  */
 import { inTransaction, type SqlClient, type SqlResult } from "./client.js";
-import { statementName } from "./statement-name.js";
+import { isStalePlan, renameStatement, statementName } from "./statement-name.js";
 
 /** What `pg` answers: one result, or one per statement for a multi-statement text. */
 type PgAnswer = SqlResult<unknown> | SqlResult<unknown>[];
@@ -80,7 +80,7 @@ export function isPool(value: PgPoolLike | PgConnectionLike): value is PgPoolLik
 
 function fromPool(pool: PgPoolLike, prepared: boolean): SqlClient {
   return {
-    query: (text, params) => run(pool, text, params, prepared),
+    query: (text, params) => run(pool, text, params, prepared, true),
     async transaction(fn) {
       const connection = await pool.connect();
       let broken: Error | undefined;
@@ -114,7 +114,7 @@ function fromConnection(connection: PgConnectionLike, prepared: boolean): SqlCli
 
   async function query<Row>(text: string, params?: unknown[]): Promise<SqlResult<Row>> {
     while (open) await open;
-    return run<Row>(connection, text, params, prepared);
+    return run<Row>(connection, text, params, prepared, true);
   }
 
   return {
@@ -142,14 +142,40 @@ function fromConnection(connection: PgConnectionLike, prepared: boolean): SqlCli
   };
 }
 
-async function run<Row>(connection: PgConnectionLike, text: string, params: unknown[] | undefined, prepared: boolean): Promise<SqlResult<Row>> {
+/** Runs one query; `retry`: outside a transaction, where a failed statement can simply be sent again. */
+async function run<Row>(
+  connection: PgConnectionLike,
+  text: string,
+  params: unknown[] | undefined,
+  prepared: boolean,
+  retry = false,
+): Promise<SqlResult<Row>> {
   const answer =
     params === undefined
       ? await connection.query(text)
       : prepared
-        ? await connection.query({ name: statementName(text), text, values: params })
+        ? await preparedQuery(connection, text, params, retry)
         : await connection.query(text, params);
   // A text of several statements answers one result per statement: keep the last one's rows.
   const result = Array.isArray(answer) ? answer[answer.length - 1] : answer;
   return { rows: (result?.rows ?? []) as Row[] };
+}
+
+/**
+ * A named prepared statement. After a migration added a column to a table it
+ * reads whole, PostgreSQL refuses the plan cached under its name (on every
+ * connection that prepared it): the text gets a new name, parsed afresh where
+ * it runs next, and (outside a transaction, which the error has aborted) is
+ * sent again at once. A sign-in must not fail until a restart because the app
+ * ran `ALTER TABLE users ADD COLUMN role text`.
+ */
+async function preparedQuery(connection: PgConnectionLike, text: string, params: unknown[], retry: boolean) {
+  try {
+    return await connection.query({ name: statementName(text), text, values: params });
+  } catch (error) {
+    if (!isStalePlan(error)) throw error;
+    renameStatement(text);
+    if (!retry) throw error;
+    return connection.query({ name: statementName(text), text, values: params });
+  }
 }

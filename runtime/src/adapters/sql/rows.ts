@@ -22,12 +22,30 @@ import type {
 } from "../types.js";
 import { ACCOUNT_TOKEN_FIELDS } from "../account-token-fields.js";
 
-/** The column lists the queries select, so each mapper gets every column it reads. */
-export const USER_COLUMNS = `id, name, email, "emailVerified", image`;
+/**
+ * The column lists the queries select, so each mapper gets every column it reads.
+ * Users and sessions come back whole, as Auth.js adapters return them: a column
+ * the app added (the common `role` on users) reaches `getUser`, the session and
+ * the callbacks. The password hashes live in their own table, which no user
+ * query reads.
+ */
+export const USER_COLUMNS = `*`;
 export const ACCOUNT_COLUMNS = `"userId", type, provider, "providerAccountId", refresh_token, access_token, expires_at, id_token, scope, session_state, token_type`;
-export const SESSION_COLUMNS = `"sessionToken", "userId", expires`;
-/** A session with what a list of the user's sessions shows (migration 0004's columns). */
-export const LISTED_SESSION_COLUMNS = `${SESSION_COLUMNS}, "createdAt", "userAgent"`;
+export const SESSION_COLUMNS = `*`;
+/** A session with what a list of the user's sessions shows (migration 0004's columns): the whole row has them. */
+export const LISTED_SESSION_COLUMNS = SESSION_COLUMNS;
+/**
+ * Our own columns on users: bookkeeping of the handler, not the user's (a
+ * callback that hands the user to the client would show them), so never returned.
+ */
+export const INTERNAL_USER_COLUMNS: readonly string[] = ["sessionVersion"];
+
+/**
+ * The name `getSessionAndUser` gives the session row in its one statement
+ * (`to_jsonb(s)` in PostgreSQL): the user's columns and the session's share
+ * names (`id`, an app's `createdAt`), so the session travels as one value.
+ */
+export const SESSION_JSON_COLUMN = "gatehouse_session";
 export const TOKEN_COLUMNS = `identifier, token, expires`;
 export const AUTHENTICATOR_COLUMNS = `"credentialID", "userId", "providerAccountId", "credentialPublicKey", counter, "credentialDeviceType", "credentialBackedUp", transports`;
 /** A passkey with what the account page's list shows (migration 0004's columns). */
@@ -68,6 +86,8 @@ export interface UserRow<T extends ColumnTypes> {
   email: string;
   emailVerified: T["date"] | null;
   image: string | null;
+  /** Columns the app added (a `role`), returned as the driver reads them. */
+  [column: string]: unknown;
 }
 
 export interface AccountRow<T extends ColumnTypes> extends TokenColumns<T["integer"]> {
@@ -81,9 +101,11 @@ export interface SessionRow<T extends ColumnTypes> {
   sessionToken: string;
   userId: T["id"];
   expires: T["date"];
-  /** Where selected (LISTED_SESSION_COLUMNS). */
+  /** Migration 0004's columns (absent from a row of an older schema). */
   createdAt?: T["date"] | null;
   userAgent?: string | null;
+  /** The row's `id`, and columns the app added, as the driver reads them. */
+  [column: string]: unknown;
 }
 
 export interface TokenRow<T extends ColumnTypes> {
@@ -123,10 +145,11 @@ export interface RowMappers<T extends ColumnTypes> {
 export function rowMappers<T extends ColumnTypes>(decode: Decoders<T>): RowMappers<T> {
   return {
     toUser: (row) => ({
+      ...withoutColumns(row, INTERNAL_USER_COLUMNS),
       id: String(row.id),
       name: row.name,
       email: row.email,
-      emailVerified: row.emailVerified === null ? null : decode.date(row.emailVerified),
+      emailVerified: row.emailVerified == null ? null : decode.date(row.emailVerified),
       image: row.image,
     }),
     toAccount: (row) =>
@@ -134,12 +157,14 @@ export function rowMappers<T extends ColumnTypes>(decode: Decoders<T>): RowMappe
         { userId: String(row.userId), type: row.type, provider: row.provider, providerAccountId: row.providerAccountId },
         row,
       ),
-    toSession: (row) => ({
+    toSession: ({ createdAt, userAgent, ...row }) => ({
+      ...row,
       sessionToken: row.sessionToken,
       userId: String(row.userId),
       expires: decode.date(row.expires),
-      ...("createdAt" in row ? { createdAt: row.createdAt == null ? null : decode.date(row.createdAt) } : {}),
-      ...("userAgent" in row ? { userAgent: row.userAgent ?? null } : {}),
+      // Absent from a row of a schema before migration 0004: left out, not invented.
+      ...(createdAt !== undefined ? { createdAt: createdAt === null ? null : decode.date(createdAt) } : {}),
+      ...(userAgent !== undefined ? { userAgent } : {}),
     }),
     toVerificationToken: (row) => ({ identifier: row.identifier, token: row.token, expires: decode.date(row.expires) }),
     toAuthenticator: (row) => ({
@@ -156,6 +181,23 @@ export function rowMappers<T extends ColumnTypes>(decode: Decoders<T>): RowMappe
       ...("lastUsedAt" in row ? { lastUsedAt: row.lastUsedAt == null ? null : decode.date(row.lastUsedAt) } : {}),
     }),
   };
+}
+
+/** `row` without `columns`: a copy. */
+export function withoutColumns(row: Record<string, unknown>, columns: readonly string[]): Record<string, unknown> {
+  const kept = { ...row };
+  for (const column of columns) delete kept[column];
+  return kept;
+}
+
+/**
+ * `getSessionAndUser`'s one row, split: the user's columns, and the session row
+ * that came as JSON in `SESSION_JSON_COLUMN` (an object from node-postgres and
+ * PGlite; text from a client that does not parse JSON).
+ */
+export function splitSessionAndUser<User extends Record<string, unknown>, Session>(row: User): { user: User; session: Session } {
+  const { [SESSION_JSON_COLUMN]: session, ...user } = row;
+  return { user: user as User, session: (typeof session === "string" ? JSON.parse(session) : session) as Session };
 }
 
 /** `account` with the token columns of `row` added: `expires_at` as a number (seconds), `token_type` lowercased. */

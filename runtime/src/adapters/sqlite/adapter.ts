@@ -24,6 +24,7 @@ import {
   AUTHENTICATOR_COLUMNS,
   LISTED_AUTHENTICATOR_COLUMNS,
   LISTED_SESSION_COLUMNS,
+  SESSION_COLUMNS,
   TOKEN_COLUMNS,
   USER_COLUMNS,
   toAccount,
@@ -113,7 +114,11 @@ const PASSWORDS: PasswordSchema<SqliteValue, UserRow> = {
  * call calls it again.
  *
  * Fields beyond the schema's columns (e.g. extra user profile fields,
- * `expires_in` of an account) are not stored.
+ * `expires_in` of an account) are not stored. Users and sessions are read
+ * whole: a column the app added (`ALTER TABLE users ADD COLUMN role TEXT`)
+ * comes back from every user read, `getSessionAndUser` and so the callbacks,
+ * as SQLite stores it (an INTEGER date stays a number: only the schema's own
+ * columns are known to be dates or booleans).
  *
  * @example
  * ```ts
@@ -267,14 +272,12 @@ export function SqliteAdapter(client: SqliteDatabase | SqliteConnect): Required<
     },
 
     async getSessionAndUser(sessionToken) {
-      // One query on every authenticated request.
-      const row = await one<SessionRow & UserRow>(
-        `SELECT s."sessionToken" AS "sessionToken", s."userId" AS "userId", s.expires AS expires, s."createdAt" AS "createdAt", ${prefixed("u", USER_COLUMNS)}
-         FROM sessions s JOIN users u ON u.id = s."userId"
-         WHERE s."sessionToken" = ?`,
-        [sessionToken],
-      );
-      return row && { session: toSession(row), user: toUser(row) };
+      // Both rows whole, so two reads: SQLite has no row-to-JSON to carry one row inside the
+      // other's (the two tables share column names). Each is a local index lookup. A user
+      // deleted between them took the session with it (the foreign key cascades): null.
+      const session = await one<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE "sessionToken" = ?`, [sessionToken]);
+      const user = session && (await one<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`, [session.userId]));
+      return session && user ? { session: toSession(session), user: toUser(user) } : null;
     },
 
     async updateSession(session) {
@@ -346,6 +349,8 @@ export function SqliteAdapter(client: SqliteDatabase | SqliteConnect): Required<
  * promise a result column's name without AS).
  */
 function prefixed(alias: string, columns: string): string {
+  // A whole row: SQLite names the columns of `u.*` by their own names.
+  if (columns === "*") return `${alias}.*`;
   return columns
     .split(", ")
     .map((column) => `${alias}.${column} AS ${column}`)

@@ -34,10 +34,28 @@ export type SessionRow = SessionRowOf<SqliteTypes>;
 export type TokenRow = TokenRowOf<SqliteTypes>;
 export type AuthenticatorRow = AuthenticatorRowOf<SqliteTypes>;
 
-export const { toUser, toAccount, toSession, toVerificationToken, toAuthenticator } = rowMappers<SqliteTypes>({
+const mappers = rowMappers<SqliteTypes>({
   date: (ms) => new Date(Number(ms)),
   boolean: (value) => Number(value) === 1,
 });
+
+export const { toAccount, toVerificationToken, toAuthenticator } = mappers;
+
+/**
+ * Users and sessions come back whole: the session's INTEGER `id`, and INTEGER
+ * columns the app added, as numbers even on a connection that reads them as
+ * BigInt, so that a session callback's result still goes through JSON.
+ */
+export const toUser = (row: UserRow) => mappers.toUser(safeIntegers(row));
+export const toSession = (row: SessionRow) => mappers.toSession(safeIntegers(row));
+
+function safeIntegers<Row extends Record<string, unknown>>(row: Row): Row {
+  const copy: Record<string, unknown> = { ...row };
+  for (const [column, value] of Object.entries(copy)) {
+    if (typeof value === "bigint" && Number.isSafeInteger(Number(value))) copy[column] = Number(value);
+  }
+  return copy as Row;
+}
 
 /** A date as the schema stores it: milliseconds since the epoch. */
 export function toMillis(date: Date, field: string): number {

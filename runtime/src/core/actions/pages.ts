@@ -1,6 +1,7 @@
 /** `GET error` and `GET verify-request`: built-in pages, or redirects to the app's own. */
 import { renderErrorPage, renderVerifyRequestPage } from "../../pages/index.js";
 import type { ResponseInternal } from "../../types.js";
+import type { ResolvedConfig } from "../config.js";
 import type { RequestContext } from "../context.js";
 import { pageUrl } from "../guards.js";
 import { PAGE_HEADERS } from "../pages-headers.js";
@@ -12,7 +13,11 @@ export function errorPage(ctx: RequestContext): ResponseInternal {
 }
 
 /** The built-in error page; also the answer when a page action itself fails, so there is no redirect loop. */
-export function renderError(ctx: RequestContext, error: string | undefined, retryAfter?: number): ResponseInternal {
+export function renderError(
+  ctx: Pick<RequestContext, "authUrl" | "origin"> & { config: Pick<ResolvedConfig, "theme"> },
+  error: string | undefined,
+  retryAfter?: number,
+): ResponseInternal {
   const { status, html } = renderErrorPage({
     error,
     signinUrl: `${ctx.authUrl}/signin`,

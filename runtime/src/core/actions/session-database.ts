@@ -1,6 +1,9 @@
 /**
  * The session action with database sessions: one adapter call per read while no
- * extension is due; the `session` callback gets the stored user.
+ * extension is due. The `session` callback gets what Auth.js gives it: the
+ * stored session (`sessionToken`, `userId`, `expires` as a `Date`, the rest of
+ * the adapter's row) with the whole adapter user as its `user`, and that user;
+ * the client gets what it returns, less a `sessionToken` (`clientSession`).
  */
 import type { ResponseInternal, Session } from "../../types.js";
 import type { RequestContext } from "../context.js";
@@ -9,6 +12,7 @@ import { emit } from "../events.js";
 import { SessionTokenError } from "../errors.js";
 import { NO_STORE } from "../response.js";
 import { clearSessionCookies } from "../session-cookie.js";
+import { clientSession } from "../session-callback.js";
 
 export async function databaseSessionAction(ctx: RequestContext, isUpdate: boolean, data: unknown): Promise<ResponseInternal> {
   // An adapter failure propagates: the handler answers an error and keeps the cookie.
@@ -22,14 +26,15 @@ export async function databaseSessionAction(ctx: RequestContext, isUpdate: boole
   const { config } = ctx;
   const { user } = read;
   try {
-    const result = await config.callbacks.session({
-      session: {
-        user: { name: user.name, email: user.email, image: user.image },
-        expires: session.expires.toISOString(),
-      },
-      user,
-      ...(isUpdate ? { trigger: "update", newSession: data } : {}),
-    });
+    // The session as stored now: an extension just made shows its new `expires` (Auth.js shows the one it read).
+    const result = clientSession(
+      await config.callbacks.session({
+        session: { ...session, user },
+        user,
+        newSession: data,
+        ...(isUpdate ? { trigger: "update" } : {}),
+      }),
+    );
     await emit(config, "session", { session: result as Session });
     return { headers: NO_STORE, body: result, cookies };
   } catch (error) {

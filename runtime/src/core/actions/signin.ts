@@ -17,6 +17,8 @@ import { sameOriginUrl } from "../redirect.js";
 
 export async function signInPage(ctx: RequestContext): Promise<ResponseInternal> {
   const { config } = ctx;
+  // `signin/<id>` shows the page too, but an id that names no provider is a broken link, said as such.
+  if (ctx.route.providerId !== undefined) pathProvider(ctx);
   const callbackUrl = sameOriginUrl(requestedCallbackUrl(ctx), ctx.origin) ?? ctx.origin;
   const error = ctx.query.get("error") ?? undefined;
   const code = ctx.query.get("code") ?? undefined;

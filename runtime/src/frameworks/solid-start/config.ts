@@ -31,7 +31,6 @@ function derive({ prefix, ...config }: SolidAuthConfig, env: Env): AuthConfig {
   return {
     ...withEnv,
     basePath: prefix ?? config.basePath ?? DEFAULT_PREFIX,
-    // The dev server's host is whatever it listens on; anywhere else AUTH_URL or AUTH_TRUST_HOST decides.
-    trustHost: withEnv.trustHost ?? env.NODE_ENV === "development",
+    // AUTH_URL or AUTH_TRUST_HOST decides; without them setEnvDefaults trusts the request URL in development (and on Vercel, Cloudflare Pages).
   };
 }

@@ -18,8 +18,9 @@
  * ```
  */
 import { authWithClientAddress } from "../../core/auth.js";
+import { resolveConfig } from "../../core/config.js";
 import { serializeCookie } from "../../core/cookies.js";
-import type { AccountBody, Session } from "../../types.js";
+import type { AccountBody, AuthConfig, Session } from "../../types.js";
 import { glueClientAddress } from "../client-address.js";
 import { processEnv, readRequestAccount, readRequestSession } from "../session.js";
 import { solidStartConfig, type SolidAuthConfig } from "./config.js";
@@ -125,9 +126,23 @@ export function getAccount(requestOrEvent: Request | RequestEventLike, config: S
 export function signInUrl(requestOrEvent: Request | RequestEventLike, config: SolidAuthConfig, callbackUrl?: string, page?: string): string {
   const request = "request" in requestOrEvent ? requestOrEvent.request : requestOrEvent;
   const authConfig = solidStartConfig(config, processEnv());
-  const url = new URL(page ?? `${authConfig.basePath}/signin`, authConfig.url ?? request.url);
+  const url = new URL(page ?? `${authConfig.basePath}/signin`, publicBase(authConfig) ?? request.url);
   if (callbackUrl !== undefined) url.searchParams.set("callbackUrl", callbackUrl);
   return url.href;
+}
+
+/**
+ * The configured public URL, as the handler reads it. A config the handler
+ * refuses (a malformed AUTH_URL among others) gives none: the sign-in page on the
+ * request's own origin then answers the configuration error, where a `TypeError`
+ * here would have been a bare 500 on every protected page.
+ */
+function publicBase(config: AuthConfig): URL | undefined {
+  try {
+    return resolveConfig(config).url;
+  } catch {
+    return undefined;
+  }
 }
 
 export interface AuthMiddlewareOptions {

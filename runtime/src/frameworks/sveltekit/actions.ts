@@ -33,7 +33,7 @@ export async function signInAction(event: RequestEvent, config: AuthConfig): Pro
   fields.set("callbackUrl", redirectTo);
   const request = handlerPost(event, `${basePath}/${action}/${encodeURIComponent(providerId)}`, fields);
   const result = await authRaw(request, config, true, glueClientAddress(config, event.request, event, svelteKitClientAddress));
-  return finish(event, result);
+  return finish(event, result, config);
 }
 
 /** SvelteKit's view of the client (adapter-node honours its ADDRESS_HEADER); none where the adapter cannot tell. */
@@ -50,7 +50,7 @@ export async function signOutAction(event: RequestEvent, config: AuthConfig): Pr
   const fields = await formFields(event);
   const body = new URLSearchParams({ callbackUrl: fields.get(REDIRECT_FIELD) ?? pageRedirectTarget(event, "/") });
   const result = await authRaw(handlerPost(event, `${config.basePath}/signout`, body), config);
-  return finish(event, result);
+  return finish(event, result, config);
 }
 
 /** Copies the handler's cookies onto SvelteKit's response. */
@@ -60,11 +60,24 @@ export function setCookies(event: RequestEvent, cookies: readonly Cookie[]): voi
   }
 }
 
-function finish(event: RequestEvent, result: ResponseInternal): never {
+function finish(event: RequestEvent, result: ResponseInternal, config: AuthConfig): never {
   setCookies(event, result.cookies ?? []);
   if (result.status === RATE_LIMITED) rateLimited(event, result);
+  // A config the handler refuses (logged there) is answered with its error page, not a redirect: say so, rather than send the user home as if it had worked.
+  if (result.redirect === undefined && (result.status ?? 200) >= 500) error(500, { message: brokenConfig(config) ? CONFIGURATION_MESSAGE : "Something went wrong. Check the server logs." });
   // The handler answers every other sign-in and sign-out with a redirect, errors included (to the error page).
   redirect(303, result.redirect ?? "/");
+}
+
+const CONFIGURATION_MESSAGE = "There is a problem with the server configuration. Check the server logs.";
+
+function brokenConfig(config: AuthConfig): boolean {
+  try {
+    resolveConfig(config);
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 /**
