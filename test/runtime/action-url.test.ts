@@ -176,10 +176,10 @@ describe("where ours refuses or differs, on purpose", () => {
     expect(run.ours().href).toBe("https://app.example.com/auth/signin");
   });
 
-  it("X-Forwarded-Proto without X-Forwarded-Host is not read, as the handler does not read it (Auth.js does)", () => {
+  it("X-Forwarded-Proto without X-Forwarded-Host gives the scheme, as Auth.js reads it (the handler does the same)", () => {
     const run = both({ config: TRUSTED, protocol: "http:", headers: { host: "app.example.com", "x-forwarded-proto": "https" } });
     expect(run.theirs().href).toBe("https://app.example.com/auth/signin");
-    expect(run.ours().href).toBe("http://app.example.com/auth/signin");
+    expect(run.ours().href).toBe("https://app.example.com/auth/signin");
   });
 });
 

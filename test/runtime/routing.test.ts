@@ -428,6 +428,22 @@ describe("GET providers", () => {
     expect(body.credentials!.callbackUrl).toBe("https://public.example.org/auth/callback/credentials");
   });
 
+  it("behind a proxy that keeps Host and sets only X-Forwarded-Proto (nginx's usual setup): https links and __Secure- cookies", async () => {
+    const trusted = config({ trustHost: true });
+    const headers = { "x-forwarded-proto": "https" };
+    const res = await call(trusted, "/auth/providers", { headers });
+    const body = (await res.json()) as Record<string, { signinUrl: string }>;
+    expect(body.github!.signinUrl).toBe("https://localhost:3000/auth/signin/github");
+    const csrf = await call(trusted, "/auth/csrf", { headers });
+    expect(setCookies(csrf).map((c) => c.name)).toEqual(["__Host-authjs.csrf-token"]);
+    // A proto that is not http(s) is not a scheme to build links on: the request's own.
+    const odd = await call(trusted, "/auth/providers", { headers: { "x-forwarded-proto": "javascript" } });
+    expect(((await odd.json()) as Record<string, { signinUrl: string }>).github!.signinUrl).toBe(`${ORIGIN}/auth/signin/github`);
+    // Without trust, the header is nobody's word.
+    const untrusted = await call(config({ url: "http://localhost:3000" }), "/auth/providers", { headers });
+    expect(((await untrusted.json()) as Record<string, { signinUrl: string }>).github!.signinUrl).toBe(`${ORIGIN}/auth/signin/github`);
+  });
+
   // Found by test/fuzz: the URL parser takes hosts such as `"`, which then reached Location unescaped.
   it.each([`"`, "a'b.example", "{x}.example", "x;y.example", "a`b"])(
     "ignores an X-Forwarded-Host %j that is not a plain host name, in links and redirects alike",

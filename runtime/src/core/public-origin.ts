@@ -36,7 +36,8 @@ export function originOfHost(protocol: string, host: string | null | undefined):
 /**
  * The public origin: `url` if configured, else the forwarded host (the config
  * trusts the host, or there would be no request to answer), else the request
- * URL. `X-Forwarded-Proto` counts only beside a usable `X-Forwarded-Host`.
+ * URL; `X-Forwarded-Proto` gives the scheme of either (a proxy that keeps
+ * the Host header and sets only the scheme is the common TLS setup).
  * `undefined` only when no request URL is given and nothing else applies.
  */
 export function publicOrigin(headers: Headers, requestUrl: URL, settings: OriginSettings): string;
@@ -45,11 +46,15 @@ export function publicOrigin(headers: Headers, requestUrl: URL | undefined, sett
   if (settings.url) return settings.url.origin;
   if (settings.requestUrlIsPublic) return requestUrl?.origin;
   const host = headers.get("x-forwarded-host")?.split(",")[0]?.trim();
+  const forwardedProto = headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
   if (host) {
-    const proto = headers.get("x-forwarded-proto")?.split(",")[0]?.trim() ?? requestUrl?.protocol.slice(0, -1) ?? "https";
+    const proto = forwardedProto ?? requestUrl?.protocol.slice(0, -1) ?? "https";
     const forwarded = originOfHost(proto, host);
     // An unreadable forwarded host falls back to the request URL.
     if (forwarded) return forwarded;
+    return requestUrl?.origin;
   }
+  // A proxy that keeps Host and sets only the scheme (nginx's usual TLS setup): the request's host, the proxy's scheme.
+  if (forwardedProto && requestUrl) return originOfHost(forwardedProto, requestUrl.host) ?? requestUrl.origin;
   return requestUrl?.origin;
 }

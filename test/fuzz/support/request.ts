@@ -193,23 +193,31 @@ const PLAIN_HOST = /^(?:[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?|\[[0-9a-f:.]+\])(?::\d{
 /**
  * The public origin by the documented rule: `url` if configured; else the first
  * `X-Forwarded-Host` (with `X-Forwarded-Proto`, else the request's scheme) when
- * it is a plain host that http(s) reads as itself; else the request URL's origin.
+ * it is a plain host that http(s) reads as itself, and the request URL's origin
+ * when it is not; without a forwarded host, the request's host on the scheme
+ * `X-Forwarded-Proto` names (http or https, any case); else the request URL's origin.
  */
 export function expectedPublicOrigin(requestUrl: URL, headers: Headers, built: BuiltConfig): string {
   if (built.fixedOrigin) return built.fixedOrigin;
   const host = headers.get("x-forwarded-host")?.split(",")[0]?.trim();
-  if (host && PLAIN_HOST.test(host)) {
-    const proto = headers.get("x-forwarded-proto")?.split(",")[0]?.trim() ?? requestUrl.protocol.slice(0, -1);
-    if (proto === "http" || proto === "https") {
-      try {
-        const forwarded = new URL(`${proto}://${host}`);
-        if (forwarded.host === host.toLowerCase()) return forwarded.origin;
-      } catch {
-        // not a host: the request URL's origin
-      }
-    }
+  const forwardedProto = headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
+  if (host) {
+    const proto = forwardedProto ?? requestUrl.protocol.slice(0, -1);
+    return (PLAIN_HOST.test(host) && originOn(proto, host)) || requestUrl.origin;
   }
+  if (forwardedProto) return originOn(forwardedProto, requestUrl.host) || requestUrl.origin;
   return requestUrl.origin;
+}
+
+/** `proto://host`'s origin when the scheme is http(s) and the URL parser reads the host as itself; else "". */
+function originOn(proto: string, host: string): string {
+  if (proto !== "http" && proto !== "https") return "";
+  try {
+    const url = new URL(`${proto}://${host}`);
+    return url.host === host.toLowerCase() ? url.origin : "";
+  } catch {
+    return "";
+  }
 }
 
 function decodedOrSelf(text: string): string {
