@@ -2,8 +2,9 @@
  * The PostgreSQL adapter on a real PostgreSQL server (`DATABASE_URL`; start one
  * with `test/adapters/support/start-postgres.sh`): the shared conformance suite
  * through a pg Pool and a single pg Client, `migrate()` with real concurrency
- * (several connections at once), and @auth/pg-adapter on our migrated schema to
- * prove an Auth.js app can share the database.
+ * (several connections at once), and @auth/pg-adapter on our migrated schema
+ * (the conformance suite, and database sessions through our handler) to prove an
+ * Auth.js app can share the database and keep its adapter.
  */
 import AuthjsPostgresAdapter from "@auth/pg-adapter";
 import pg from "pg";
@@ -12,6 +13,7 @@ import type { Adapter } from "@gatehouse/runtime";
 // Relative imports: vitest.config.ts aliases only the root, jwt and providers entries of @gatehouse/runtime.
 import { PostgresAdapter, migrate } from "../../runtime/src/adapters/postgres/index.js";
 import { fromPg } from "../../runtime/src/adapters/postgres/pg.js";
+import { runDatabaseSessionTests } from "../runtime/database-sessions.js";
 import { runAdapterConformance } from "./conformance.js";
 import { postgresAddedColumns } from "./support/added-columns.js";
 import {
@@ -110,6 +112,20 @@ describe.skipIf(!serverUrl)(
         noUserPasswords: "@auth/pg-adapter 1.11.3 has no password methods (gatehouse extensions, not in Auth.js)",
         noUserSessions: "@auth/pg-adapter 1.11.3 has no session list or revocation (gatehouse extensions, not in Auth.js)",
         noSignInMethods: "@auth/pg-adapter 1.11.3 cannot list a user's accounts nor rename or remove passkeys (gatehouse extensions, not in Auth.js)",
+      },
+    });
+
+    // A real flow in our handler with the Auth.js adapter: credentials sign-in, database sessions, extension, expiry, sign-out.
+    // On our schema its `select *` brings the row's "createdAt" (a column default), so absoluteMaxAge binds it too.
+    runDatabaseSessionTests({
+      name: "@auth/pg-adapter on the gatehouse schema",
+      setup: async () => {
+        await ready();
+        return AuthjsPostgresAdapter(pool) as Adapter;
+      },
+      reset,
+      limits: {
+        deleteSessionReturnsNothing: "@auth/pg-adapter 1.11.3's deleteSession returns nothing",
       },
     });
 

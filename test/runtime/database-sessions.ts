@@ -26,6 +26,13 @@ export interface DatabaseTarget {
   /** Before each test: empty the store. */
   reset(): Promise<void> | void;
   teardown?(): Promise<void> | void;
+  /** What the adapter lacks (an Auth.js adapter); the tests that need it are skipped with this reason, or assert the fallback. */
+  limits?: {
+    /** Sessions keep no `createdAt`: `session.absoluteMaxAge` cannot be enforced (documented: bound by `maxAge` alone). */
+    noSessionStart?: string;
+    /** `deleteSession` returns nothing (the contract allows it): the `signOut` event gets no session, as in Auth.js. */
+    deleteSessionReturnsNothing?: string;
+  };
 }
 
 const COOKIE = "authjs.session-token";
@@ -71,6 +78,9 @@ export function runDatabaseSessionTests(target: DatabaseTarget): void {
         ...overrides,
       };
     }
+
+    /** The session-version lookup, made only when the adapter has the method (a gatehouse extension; Auth.js adapters lack it). */
+    const versionCalls = () => (typeof base.getUserSessionVersion === "function" ? ["getUserSessionVersion"] : []);
 
     async function signedIn(cfg: AuthConfig) {
       const jar = new CookieJar();
@@ -151,7 +161,8 @@ export function runDatabaseSessionTests(target: DatabaseTarget): void {
       expect(JSON.parse(JSON.stringify(seen[0]!.session))).toEqual(body);
     });
 
-    it("attack: a stolen session kept busy slides no further than session.absoluteMaxAge after its sign-in, then ends (row deleted, cookie cleared)", async () => {
+    const noSessionStart = target.limits?.noSessionStart;
+    (noSessionStart ? it.skip : it)(`attack: a stolen session kept busy slides no further than session.absoluteMaxAge after its sign-in, then ends (row deleted, cookie cleared)${noSessionStart ? ` (skipped: ${noSessionStart})` : ""}`, async () => {
       const cfg = config(base, { session: { updateAge: 0, maxAge: 3600, absoluteMaxAge: 7200 } });
       vi.useFakeTimers({ toFake: ["Date"] });
       const start = Date.now();
@@ -231,7 +242,9 @@ export function runDatabaseSessionTests(target: DatabaseTarget): void {
       expect(response.status).toBe(302);
       expect(setCookies(response).some((c) => c.name === COOKIE && isCleared(c))).toBe(true);
       expect(await base.getSessionAndUser!(token)).toBeNull();
-      expect(events).toEqual([{ session: expect.objectContaining({ sessionToken: token, userId: ada.id }) }]);
+      // An adapter whose deleteSession returns nothing has no session to hand over (Auth.js passes its answer on too).
+      const deleted = target.limits?.deleteSessionReturnsNothing ? null : expect.objectContaining({ sessionToken: token, userId: ada.id });
+      expect(events).toEqual([{ session: deleted }]);
     });
 
     it("POST session gives the session callback the client's data with trigger update", async () => {
@@ -348,7 +361,7 @@ export function runDatabaseSessionTests(target: DatabaseTarget): void {
       calls.length = 0;
       const body = await (await call(cfg, "/auth/session", { jar })).json();
       expect(body.user.email).toBe("ada@example.com");
-      expect(calls).toEqual(["getUserSessionVersion"]);
+      expect(calls).toEqual(versionCalls());
     });
 
     it("the jwt strategy: a user whose address is unproven is looked up on each read, and the session ends once the address is proven", async () => {
@@ -357,7 +370,7 @@ export function runDatabaseSessionTests(target: DatabaseTarget): void {
       const { jar } = await signedIn(cfg);
       calls.length = 0;
       expect((await (await call(cfg, "/auth/session", { jar })).json()).user.email).toBe("ada@example.com");
-      expect(calls).toEqual(["getUser", "getUserSessionVersion"]);
+      expect(calls).toEqual(["getUser", ...versionCalls()]);
       // Its owner proved the address elsewhere (the user was handed over): this claimer's session is over.
       await base.updateUser!({ id: ada.id, emailVerified: new Date() });
       const ended = await call(cfg, "/auth/session", { jar });
