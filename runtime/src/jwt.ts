@@ -59,6 +59,8 @@ const CLOCK_TOLERANCE = 15;
 
 /** Content encryptions Auth.js tokens use: ours write CBC, Auth.js can read GCM too. */
 type ContentEncryption = typeof ENC | "A256GCM";
+/** Content encryptions `decode` reads (the key is always `dir`): ours, and Auth.js's older default. */
+const READABLE_ENCS: readonly string[] = [ENC, "A256GCM"] satisfies ContentEncryption[];
 
 interface DerivedKey {
   key: Uint8Array;
@@ -145,7 +147,7 @@ export async function decode<Payload = JWT>(params: JWTDecodeParams): Promise<Pa
   const { payload } = await jwtDecrypt(
     token,
     async ({ kid, enc }) => {
-      if (enc !== ENC && enc !== "A256GCM") throw new errors.JOSENotSupported("Unsupported content encryption.");
+      if (!READABLE_ENCS.includes(enc)) throw new errors.JOSENotSupported("Unsupported content encryption.");
       for (const secret of secrets) {
         const derived = await derivedKey(secret, salt, enc as ContentEncryption);
         if (kid === undefined || kid === derived.kid) return derived.key;
@@ -155,7 +157,7 @@ export async function decode<Payload = JWT>(params: JWTDecodeParams): Promise<Pa
     {
       clockTolerance: CLOCK_TOLERANCE,
       keyManagementAlgorithms: ["dir"],
-      contentEncryptionAlgorithms: [ENC, "A256GCM"],
+      contentEncryptionAlgorithms: [...READABLE_ENCS],
     },
   );
   return payload as Payload;
@@ -245,8 +247,6 @@ function bearerToken(authorization: string | null): string | undefined {
 }
 
 const BASE64URL = /^[A-Za-z0-9_-]*$/;
-/** Content encryptions `decode` reads; the key is always `dir`. */
-const READABLE_ENC = new Set<string>([ENC, "A256GCM"]);
 
 /**
  * Whether `token` has the shape of a session token, without decrypting it: what
@@ -267,5 +267,5 @@ function isWellFormedToken(token: string, customCodec: boolean): boolean {
   if (header === null || typeof header !== "object" || Array.isArray(header)) return false;
   const { alg, enc } = header as { alg?: unknown; enc?: unknown };
   if (customCodec) return typeof alg === "string";
-  return alg === "dir" && typeof enc === "string" && READABLE_ENC.has(enc) && parts[1] === "" && parts.slice(2).every((part) => part !== "");
+  return alg === "dir" && typeof enc === "string" && READABLE_ENCS.includes(enc) && parts[1] === "" && parts.slice(2).every((part) => part !== "");
 }

@@ -96,8 +96,7 @@ export function setAuthSecret(content: string, secret: string, options: { rotate
   });
 
   function pushNew(): void {
-    const last = out.at(-1);
-    if (last && last.eol === "") out[out.length - 1] = { ...last, eol };
+    endLastLine(out, eol);
     const endsFile = anchor === lines.length - 1 && lines[anchor]!.eol === "";
     out.push({ text: `${ROTATION_MARKER} ${key} is the newest secret and encrypts; the others still decrypt (Auth.js order).`, eol });
     // Written like the newest line (`export `, indentation), for a file that is also sourced by a shell.
@@ -127,12 +126,17 @@ function replaceAll(
     if (a.key === SECRET_KEY && i === current) out.push({ text: `${a.prefix}${SECRET_KEY}="${secret}"`, eol: line.eol });
   });
   if (current === undefined) {
-    const last = out.at(-1);
-    if (last && last.eol === "") out[out.length - 1] = { ...last, eol };
+    endLastLine(out, eol);
     out.push({ text: `${SECRET_KEY}="${secret}"`, eol });
   }
   const removed = set.filter((slot) => slot !== SECRET_KEY);
   return { content: bom + joinLines(out), change: set.length > 0 ? "replaced" : "added", key: SECRET_KEY, removed, renamed: [], older: [] };
+}
+
+/** A line is about to follow: the last one, if the file ended without a line break, gets one. */
+function endLastLine(out: Line[], eol: string): void {
+  const last = out.at(-1);
+  if (last && last.eol === "") out[out.length - 1] = { ...last, eol };
 }
 
 function isSlot(key: string): key is Slot {

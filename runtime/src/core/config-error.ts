@@ -8,6 +8,7 @@
 import { renderErrorPage } from "../pages/index.js";
 import type { AuthConfig, ResponseInternal } from "../types.js";
 import { createLogger } from "./logger.js";
+import { CONFIGURATION_MESSAGE } from "./error-response.js";
 import { PAGE_HEADERS } from "./pages-headers.js";
 import { toResponse, NO_STORE } from "./response.js";
 import { JSON_ACTIONS } from "./router.js";
@@ -35,7 +36,7 @@ export function configErrorResponse(
     result = {
       status: 500,
       headers: NO_STORE,
-      body: { error: "Configuration", message: "There is a problem with the server configuration. Check the server logs." },
+      body: { error: "Configuration", message: CONFIGURATION_MESSAGE },
     };
   } else {
     const { status, html } = renderErrorPage({

@@ -102,6 +102,15 @@ export function resolveConfig(config: AuthConfig): ResolvedConfig {
   return entry;
 }
 
+/** `resolveConfig`, or `undefined` for a config it refuses: for glue that answers around the handler, which reports the error itself. */
+export function resolveConfigOrUndefined(config: AuthConfig): ResolvedConfig | undefined {
+  try {
+    return resolveConfig(config);
+  } catch {
+    return undefined;
+  }
+}
+
 function buildConfig(config: AuthConfig): ResolvedConfig {
   if (!config || typeof config !== "object") throw new InvalidConfig("The config must be an object.");
   const debug = config.debug === true;

@@ -42,8 +42,9 @@ function hostPrefixPlaceable(options: CookieSerializeOptions): boolean {
   return options.domain === undefined && (options.path ?? "/") === "/";
 }
 
-/** RFC 6265 cookie-name (a token) and the characters a Domain or Path attribute may not hold. */
-const COOKIE_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** An HTTP token (RFC 9110): a header's name, and RFC 6265's cookie-name. */
+export const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** The characters a Domain or Path attribute may not hold. */
 const ATTRIBUTE_VALUE = /^[\u0021-\u003A\u003C-\u007E]*$/;
 
 /** Applies the user's `cookies` option over the defaults; an overridden cookie keeps exactly what the user set. */
@@ -65,7 +66,7 @@ export function mergeCookies(defaults: CookieSet, overrides: Partial<CookiesOpti
       name = `${options.secure ? "__Secure-" : ""}${name.slice(HOST_PREFIX.length)}`;
     }
     const cookie = { name, options };
-    if (!COOKIE_NAME.test(cookie.name)) {
+    if (!HTTP_TOKEN.test(cookie.name)) {
       throw new InvalidConfig(`cookies.${key}.name is ${JSON.stringify(cookie.name)}; a cookie name is letters, digits and !#$%&'*+-.^_\`|~ only.`);
     }
     for (const attribute of ["domain", "path"] as const) {

@@ -31,6 +31,16 @@ export const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Default_
 export const IDEOGRAPHIC_FULL_STOP = /[\u3002\uFF0E\uFF61]/u;
 const IDEOGRAPHIC_FULL_STOPS = new RegExp(IDEOGRAPHIC_FULL_STOP.source, "gu");
 
+/** `text` with each ideographic full stop as ".". */
+export function plainFullStops(text: string): string {
+  return text.replace(IDEOGRAPHIC_FULL_STOPS, ".");
+}
+
+/** Throws `InvalidEmailAddress` with `message` when `text` holds an `INVISIBLE` character. */
+export function refuseInvisible(text: string, message = "The email address holds a control, format or other invisible character."): void {
+  if (INVISIBLE.test(text)) throw new InvalidEmailAddress(message);
+}
+
 /** Why `normalizeEmail` refused an address; the message never repeats an invisible character. */
 export class InvalidEmailAddress extends TypeError {
   override name = "InvalidEmailAddress";
@@ -56,14 +66,12 @@ export class InvalidEmailAddress extends TypeError {
  * Idempotent: the canonical form of a canonical form is itself.
  */
 export function normalizeEmail(input: string): string {
-  if (INVISIBLE.test(input)) {
-    throw new InvalidEmailAddress("The email address holds a control, format or other invisible character.");
-  }
+  refuseInvisible(input);
   if (input.length > MAX_INPUT_LENGTH) throw invalid(input);
   const email = input.normalize("NFKC").trim().toLowerCase().normalize("NFKC");
   const at = email.lastIndexOf("@");
   const local = email.slice(0, at);
-  const domain = email.slice(at + 1).replace(IDEOGRAPHIC_FULL_STOPS, ".");
+  const domain = plainFullStops(email.slice(at + 1));
   const canonical = `${local}@${domain}`;
   if (at < 0 || canonical.length > MAX_ADDRESS_LENGTH || !PLAIN_ADDRESS.test(canonical) || INVISIBLE.test(canonical)) throw invalid(input);
   // A dotless domain (user@localhost) is left to the mail server: it is how people test locally.

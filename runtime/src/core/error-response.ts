@@ -20,7 +20,7 @@ import { isBrowserNavigation } from "./navigation.js";
 import { publicOrigin } from "./public-origin.js";
 import { JSON_ACTIONS } from "./router.js";
 
-const CONFIGURATION_MESSAGE = "There is a problem with the server configuration. Check the server logs.";
+export const CONFIGURATION_MESSAGE = "There is a problem with the server configuration. Check the server logs.";
 const SERVER_ERROR_MESSAGE = "Something went wrong on the server. Check the server logs.";
 /** The page parameter (and JSON `error`) of a failure that is neither client-safe nor configuration. */
 const SERVER_ERROR = "ServerError";

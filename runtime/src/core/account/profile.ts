@@ -12,7 +12,7 @@ export const MAX_NAME_LENGTH = 100;
  * a mail or a log) and invisible format characters (bidi overrides and the
  * like would make a name read as something else).
  */
-export const FORBIDDEN_IN_NAME = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
+const FORBIDDEN_IN_NAME = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
 
 export type NameInput = { ok: true; name: string | null } | { ok: false; code: "invalid-name" | "name-too-long" };
 

@@ -6,7 +6,7 @@
  */
 import { sendWithNodemailer } from "../../providers/email.js";
 import type { EmailConfig } from "../../providers/types.js";
-import { INVISIBLE, InvalidEmailAddress, normalizeEmail } from "../email-address.js";
+import { normalizeEmail, refuseInvisible } from "../email-address.js";
 import { InvalidProvider } from "../errors.js";
 import type { ResolvedProvider } from "../providers.js";
 
@@ -57,11 +57,9 @@ export function resolveEmailRuntime(provider: EmailConfig): EmailRuntime {
  */
 function refusingInvisible(normalize: (identifier: string) => string): (identifier: string) => string {
   return (identifier) => {
-    if (INVISIBLE.test(identifier)) throw new InvalidEmailAddress("The email address holds a control, format or other invisible character.");
+    refuseInvisible(identifier);
     const normalized = normalize(identifier);
-    if (typeof normalized === "string" && INVISIBLE.test(normalized)) {
-      throw new InvalidEmailAddress("normalizeIdentifier returned an address with a control, format or other invisible character.");
-    }
+    if (typeof normalized === "string") refuseInvisible(normalized, "normalizeIdentifier returned an address with a control, format or other invisible character.");
     return normalized;
   };
 }

@@ -6,6 +6,7 @@
  */
 
 import type { Awaitable } from "../../types.js";
+import { HTTP_TOKEN } from "../cookies.js";
 
 /** `203.0.113.7` as is; `2001:db8:1:2:3:4:5:6` as `2001:db8:1:2::/64`; `::ffff:203.0.113.7` as `203.0.113.7`; anything else trimmed and lowercased. */
 export function addressKey(address: string): string {
@@ -63,10 +64,7 @@ export function ownClientAddress(options: {
 }): ((request: Request) => Awaitable<string | null | undefined>) | undefined {
   if (typeof options.clientAddress === "function") return options.clientAddress as (request: Request) => Awaitable<string | null | undefined>;
   const header = options.clientAddressHeader;
-  if (typeof header !== "string" || !HEADER_NAME.test(header)) return undefined;
+  if (typeof header !== "string" || !HTTP_TOKEN.test(header)) return undefined;
   const name = header.toLowerCase();
   return (request) => addressFromHeader(request, name);
 }
-
-/** An HTTP field name (RFC 9110 token). */
-export const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;

@@ -6,7 +6,7 @@
  */
 import type { Awaitable, CredentialRecord } from "../../types.js";
 import type { RequestContext } from "../context.js";
-import { canonicalEmailOrUndefined, IDEOGRAPHIC_FULL_STOP, INVISIBLE } from "../email-address.js";
+import { canonicalEmailOrUndefined, INVISIBLE, plainFullStops } from "../email-address.js";
 import { hashToken } from "../email/token.js";
 import { AdapterError, RateLimited } from "../errors.js";
 import { addressKey } from "./client-address.js";
@@ -124,11 +124,10 @@ export function identifierKey(value: string): string {
   const canonical = canonicalEmailOrUndefined(value);
   if (canonical !== undefined) return canonical;
   const loose = value.normalize("NFKC").toLowerCase().normalize("NFKC");
-  return loose.replace(LOOSE_DROPPED, "").replace(IDEOGRAPHIC_FULL_STOPS, ".");
+  return plainFullStops(loose.replace(LOOSE_DROPPED, ""));
 }
 
 const LOOSE_DROPPED = new RegExp(`\\s|${INVISIBLE.source}`, "gu");
-const IDEOGRAPHIC_FULL_STOPS = new RegExp(IDEOGRAPHIC_FULL_STOP.source, "gu");
 
 /** `id:<provider>:<SHA-256 of identifier + secret>`: the store never holds an address or a username, nor a hash a dictionary could reverse. */
 async function keysOf(ctx: RequestContext, providerId: string, identifiers: readonly string[]): Promise<string[]> {

@@ -3,7 +3,8 @@
  * error naming the option: a limit that silently does nothing is worse than none.
  */
 import { InvalidConfig } from "../errors.js";
-import { HEADER_NAME, ownClientAddress } from "./client-address.js";
+import { HTTP_TOKEN } from "../cookies.js";
+import { ownClientAddress } from "./client-address.js";
 import { MemoryRateLimitStore } from "./memory-store.js";
 import type { RateLimitOptions, RateLimitStore } from "./types.js";
 
@@ -41,7 +42,7 @@ export function resolveRateLimit(options: RateLimitOptions | undefined): Resolve
     throw new InvalidConfig("rateLimit.clientAddress must be a function of the request that returns the client's address.");
   }
   const header = options.clientAddressHeader;
-  if (header !== undefined && (typeof header !== "string" || !HEADER_NAME.test(header))) {
+  if (header !== undefined && (typeof header !== "string" || !HTTP_TOKEN.test(header))) {
     throw new InvalidConfig(
       `rateLimit.clientAddressHeader (AUTH_CLIENT_ADDRESS_HEADER) is ${JSON.stringify(header)}; it must be the name of the header your proxy sets, e.g. "x-forwarded-for".`,
     );

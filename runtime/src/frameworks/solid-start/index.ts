@@ -18,7 +18,7 @@
  * ```
  */
 import { authWithClientAddress } from "../../core/auth.js";
-import { resolveConfig } from "../../core/config.js";
+import { resolveConfigOrUndefined } from "../../core/config.js";
 import { serializeCookie } from "../../core/cookies.js";
 import type { AccountBody, AuthConfig, Session } from "../../types.js";
 import { glueClientAddress } from "../client-address.js";
@@ -138,11 +138,7 @@ export function signInUrl(requestOrEvent: Request | RequestEventLike, config: So
  * here would have been a bare 500 on every protected page.
  */
 function publicBase(config: AuthConfig): URL | undefined {
-  try {
-    return resolveConfig(config).url;
-  } catch {
-    return undefined;
-  }
+  return resolveConfigOrUndefined(config)?.url;
 }
 
 export interface AuthMiddlewareOptions {

@@ -8,7 +8,8 @@
  */
 import { error, redirect, type RequestEvent } from "@sveltejs/kit";
 import { authRaw } from "../../core/auth.js";
-import { resolveConfig } from "../../core/config.js";
+import { resolveConfigOrUndefined } from "../../core/config.js";
+import { CONFIGURATION_MESSAGE } from "../../core/error-response.js";
 import type { AuthConfig, Cookie, ResponseInternal } from "../../types.js";
 import { glueClientAddress } from "../client-address.js";
 
@@ -64,21 +65,11 @@ function finish(event: RequestEvent, result: ResponseInternal, config: AuthConfi
   setCookies(event, result.cookies ?? []);
   if (result.status === RATE_LIMITED) rateLimited(event, result);
   // A config the handler refuses (logged there) is answered with its error page, not a redirect: say so, rather than send the user home as if it had worked.
-  if (result.redirect === undefined && (result.status ?? 200) >= 500) error(500, { message: brokenConfig(config) ? CONFIGURATION_MESSAGE : "Something went wrong. Check the server logs." });
+  if (result.redirect === undefined && (result.status ?? 200) >= 500) error(500, { message: resolveConfigOrUndefined(config) === undefined ? CONFIGURATION_MESSAGE : "Something went wrong. Check the server logs." });
   // The handler answers every other sign-in and sign-out with a redirect, errors included (to the error page).
   redirect(303, result.redirect ?? "/");
 }
 
-const CONFIGURATION_MESSAGE = "There is a problem with the server configuration. Check the server logs.";
-
-function brokenConfig(config: AuthConfig): boolean {
-  try {
-    resolveConfig(config);
-    return false;
-  } catch {
-    return true;
-  }
-}
 
 /**
  * A sign-in refused by `rateLimit`: SvelteKit's own 429 (the app's error page
@@ -109,13 +100,9 @@ function pageRedirectTarget(event: RequestEvent, fallback = "/"): string {
   return event.url.searchParams.get(REDIRECT_FIELD) ?? event.url.searchParams.get("callbackUrl") ?? fallback;
 }
 
+/** A broken config has none: the handler reports it itself on the request below. */
 function providerType(config: AuthConfig, providerId: string): string | undefined {
-  try {
-    return resolveConfig(config).providerById.get(providerId)?.type;
-  } catch {
-    // A broken config is reported by the handler itself on the request below.
-    return undefined;
-  }
+  return resolveConfigOrUndefined(config)?.providerById.get(providerId)?.type;
 }
 
 /**

@@ -24,7 +24,7 @@ import { dev } from "$app/environment";
 import { authWithClientAddress } from "../../core/auth.js";
 import { checkRequestOrigin } from "../../core/request-origin.js";
 import { isAuthPath, route } from "../../core/router.js";
-import { resolveConfig } from "../../core/config.js";
+import { resolveConfigOrUndefined } from "../../core/config.js";
 import type { AccountBody, AuthConfig, Awaitable, Session } from "../../types.js";
 import { glueClientAddress } from "../client-address.js";
 import { readRequestAccount, readRequestSession } from "../session.js";
@@ -116,11 +116,12 @@ function crossSitePostRefusal(event: RequestEvent, config: AuthConfig, basePath:
 
 /** `POST <basePath>/callback/<id>` of an OAuth or OIDC provider (a broken config or an unknown path is not one). */
 function isOAuthCallback(pathname: string, config: AuthConfig, basePath: string): boolean {
+  let matched: ReturnType<typeof route>;
   try {
-    const matched = route(pathname, "POST", basePath);
-    if (matched.action !== "callback" || matched.providerId === undefined) return false;
-    return resolveConfig(config).providerById.get(matched.providerId)?.oauth !== undefined;
+    matched = route(pathname, "POST", basePath);
   } catch {
     return false;
   }
+  if (matched.action !== "callback" || matched.providerId === undefined) return false;
+  return resolveConfigOrUndefined(config)?.providerById.get(matched.providerId)?.oauth !== undefined;
 }
