@@ -29,9 +29,26 @@ export function importQuote(source: string): string {
 
 /** The file parsed, or `undefined` when it has syntax errors (an edit could make it worse). */
 export function parse(entry: SourceText): { project: Project; file: SourceFile } | undefined {
+  const parsed = parseOrSyntaxError(entry);
+  return "syntaxError" in parsed ? undefined : parsed;
+}
+
+/** Where a file stops parsing: 1-based line and column, and the parser's message. */
+export interface SyntaxErrorAt {
+  line: number;
+  column: number;
+  message: string;
+}
+
+/** The file parsed, or where its first syntax error is, to tell the user what to fix. */
+export function parseOrSyntaxError(entry: SourceText): { project: Project; file: SourceFile } | { syntaxError: SyntaxErrorAt } {
   const project = newProject(entry.text);
   const file = project.createSourceFile(entry.path, entry.text);
-  return project.getProgram().compilerObject.getSyntacticDiagnostics(file.compilerNode).length > 0 ? undefined : { project, file };
+  const [first] = project.getProgram().compilerObject.getSyntacticDiagnostics(file.compilerNode);
+  if (!first) return { project, file };
+  const at = file.compilerNode.getLineAndCharacterOfPosition(first.start ?? 0);
+  const text = first.messageText;
+  return { syntaxError: { line: at.line + 1, column: at.character + 1, message: typeof text === "string" ? text : text.messageText } };
 }
 
 /** Looks through `x as T`, `x satisfies T`, `(x)`. */

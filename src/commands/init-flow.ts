@@ -5,7 +5,6 @@
  * anything else that stops the run with 1; nothing is written before the plan is
  * complete, and a failure while writing leaves no half-written file.
  */
-import { createRequire } from "node:module";
 import { relative, resolve } from "node:path";
 import type { Command } from "commander";
 import { applyPlan } from "../engine/apply.js";
@@ -13,7 +12,7 @@ import { warnTightened } from "./loose-env-warning.js";
 import { createApp } from "../engine/create-app.js";
 import { installDependencies, InstallError } from "../engine/install.js";
 import { readProject } from "../engine/project.js";
-import { packRuntime, runtimeSource } from "../engine/runtime-link.js";
+import { cliVersion, packRuntime, runtimeSource } from "../engine/runtime-link.js";
 import { packageTemplates } from "../engine/templates.js";
 import { detect, DETECT_PATHS, type Detection, type Framework } from "../generators/detect.js";
 import {
@@ -39,7 +38,13 @@ import type { InitOptions } from "./init.js";
 
 export async function runInit(dirArgument: string | undefined, options: InitOptions, command: Command): Promise<void> {
   try {
-    await initApp(resolve(options.cwd, dirArgument ?? "."), options);
+    const dir = resolve(options.cwd, dirArgument ?? ".");
+    if (options.from !== undefined) {
+      const { moveFromAuthjs } = await import("./from-authjs-flow.js");
+      await moveFromAuthjs(dir, options);
+    } else {
+      await initApp(dir, options);
+    }
   } catch (error) {
     if (error instanceof UsageError) command.error(`error: ${error.message}`, { exitCode: 2, code: "auth.usage" });
     if (error instanceof InstallError) {
@@ -173,7 +178,3 @@ async function step(prompts: typeof import("../prompts/init.js") | undefined, me
   }
 }
 
-function cliVersion(): string {
-  const pkg: unknown = createRequire(import.meta.url)("../../package.json");
-  return (pkg as { version: string }).version;
-}

@@ -18,6 +18,8 @@ export interface InitOptions {
   runtime?: string;
   yes?: boolean;
   dryRun?: boolean;
+  /** `authjs`: move an Auth.js app onto gatehouse instead of setting up a new one. */
+  from?: string;
   cwd: string;
 }
 
@@ -35,6 +37,8 @@ Examples:
   $ npx auth-init --strategy jwt --adapter none --providers credentials --no-install
   $ npx auth-init --no-account-page --yes   without the /account page
   $ npx auth-init --dry-run --yes         show every file and diff; write nothing
+  $ npx auth-init --from authjs           move an Auth.js app: shows the diff, asks, then installs
+  $ npx auth-init --from authjs --dry-run   only show what the move would change
 
 email and passkey keep their state in a database (one-time sign-in tokens, the
 passkeys): with them --adapter none is refused, and --yes picks pglite.
@@ -54,6 +58,7 @@ export function registerInit(program: Command): void {
     .option("--runtime <spec>", "the @gatehouse/runtime dependency spec (default: this CLI's version, or its checkout's runtime)")
     .option("-y, --yes", "take the defaults for everything not given as a flag; ask nothing")
     .option("--dry-run", "print the plan (files with diffs, dependencies, env keys) and write nothing")
+    .addOption(new Option("--from <library>", "move an app from this library: authjs (@auth/sveltekit or @auth/solid-start), keeping its config, env, database and signed-in users").choices(["authjs"]))
     .option("--cwd <dir>", "run as if started in this folder", ".")
     .addHelpText("after", EXAMPLES)
     .action(async function (this: Command, dir: string | undefined, options: InitOptions) {

@@ -42,3 +42,27 @@ function readOrNull(path: string): string | null {
     throw error;
   }
 }
+
+/** Folders that hold no source of the app's own: dependencies, build output, databases, VCS. */
+const NOT_SOURCE = new Set(["node_modules", ".git", ".svelte-kit", "build", "dist", ".output", ".vinxi", ".nitro", ".vercel", ".netlify", "vendor", ".pglite", ".data", "coverage"]);
+export const SOURCE_EXTENSIONS = [".ts", ".js", ".mts", ".mjs", ".cts", ".cjs", ".tsx", ".jsx", ".svelte"];
+/** More source files than an app has: a folder like that is a home directory or a monorepo root, not an app. */
+const MAX_SOURCE_FILES = 5000;
+
+/** Every source file of the app (relative paths with `/`), outside dependencies and build output. */
+export function listSourceFiles(dir: string): string[] {
+  const found: string[] = [];
+  const walk = (relative: string) => {
+    for (const entry of readdirSync(join(dir, relative), { withFileTypes: true })) {
+      const path = relative ? `${relative}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) {
+        if (!NOT_SOURCE.has(entry.name)) walk(path);
+      } else if (entry.isFile() && SOURCE_EXTENSIONS.some((extension) => entry.name.endsWith(extension)) && !entry.name.endsWith(".d.ts.map")) {
+        found.push(path);
+        if (found.length > MAX_SOURCE_FILES) throw new Error(`${dir} holds more than ${MAX_SOURCE_FILES} source files: run the command in the app's own folder`);
+      }
+    }
+  };
+  walk("");
+  return found.sort();
+}

@@ -6,6 +6,7 @@
  * `@sveltejs/kit` from the checkout instead of the app and load two copies.
  */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
@@ -38,4 +39,10 @@ export async function packRuntime(appDir: string, pack: NonNullable<RuntimeSourc
   mkdirSync(destination, { recursive: true });
   await execa("npm", ["pack", "--silent", "--pack-destination", destination], { cwd: pack.from });
   if (!existsSync(join(appDir, pack.to))) throw new Error(`npm pack did not write ${pack.to}`);
+}
+
+/** This CLI's version: an installed CLI gives apps the runtime of the same version. */
+export function cliVersion(): string {
+  const pkg: unknown = createRequire(import.meta.url)("../../package.json");
+  return (pkg as { version: string }).version;
 }

@@ -29,11 +29,29 @@ export function addToPackageJson(text: string, additions: PackageJsonAdditions):
     pkg.scripts = { ...asRecord(pkg.scripts), ...Object.fromEntries(scripts) };
     changed = true;
   }
-  if (!changed) return text;
-  const indent = /^([ \t]+)"/m.exec(text)?.[1] ?? "  ";
-  const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  return changed ? serialize(pkg, text) : text;
+}
+
+/** Drops packages from `dependencies` and `devDependencies`; the rest of the file as it was. */
+export function removeFromPackageJson(text: string, names: readonly string[]): string {
+  const pkg = parse(text);
+  let changed = false;
+  for (const field of ["dependencies", "devDependencies"] as const) {
+    const record = asRecord(pkg[field]);
+    const kept = Object.entries(record).filter(([name]) => !names.includes(name));
+    if (kept.length === Object.keys(record).length) continue;
+    pkg[field] = Object.fromEntries(kept);
+    changed = true;
+  }
+  return changed ? serialize(pkg, text) : text;
+}
+
+/** The object as JSON in the original text's indentation, line endings and final newline. */
+function serialize(pkg: Json, original: string): string {
+  const indent = /^([ \t]+)"/m.exec(original)?.[1] ?? "  ";
+  const eol = original.includes("\r\n") ? "\r\n" : "\n";
   const json = JSON.stringify(pkg, null, indent).replace(/\n/g, eol);
-  return text.endsWith("\n") ? json + eol : json;
+  return original.endsWith("\n") ? json + eol : json;
 }
 
 /** The versions an app's package.json asks for (dependencies and devDependencies). */

@@ -27,7 +27,9 @@ import { solidStartConfig, type SolidAuthConfig } from "./config.js";
 
 export type { SolidAuthConfig } from "./config.js";
 export { AuthError, CredentialsSignin, SessionUnavailable } from "../../core/errors.js";
-export type { AccountBody, ListedSession, Session, User } from "../../types.js";
+export type { Account, AccountBody, DefaultSession, ListedSession, Profile, Session, User } from "../../types.js";
+// What @auth/sveltekit and @auth/solid-start export beside the handler, so an Auth.js app moves over by its imports alone.
+export { customFetch } from "../../core/symbols.js";
 
 /** What the handlers need of SolidStart's `APIEvent` / `FetchEvent`. */
 export interface RequestEventLike {
