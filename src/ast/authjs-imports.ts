@@ -71,67 +71,136 @@ function moveInModule(entry: SourceText): MovedImports | { syntaxError: SyntaxEr
   const parsed = parseOrSyntaxError(entry);
   if ("syntaxError" in parsed) return parsed;
   const { file } = parsed;
-  const quote = importQuote(entry.text);
-  const kept: KeptImport[] = [];
-  let moved = 0;
-  const keep = (node: Node, specifier: string, reason: string) => kept.push({ line: node.getStartLineNumber(), specifier, reason });
+  const edits: TextEdit[] = [];
+  const providerImports: ProviderImport[] = [];
+  const keptAt: { pos: number; specifier: string; reason: string }[] = [];
+  const keep = (node: Node, specifier: string, reason: string) => keptAt.push({ pos: node.getStart(), specifier, reason });
 
-  // Last to first, so replacing one declaration's text never shifts one not yet visited.
-  const declarations = [...file.getImportDeclarations(), ...file.getExportDeclarations()].sort((a, b) => b.getStart() - a.getStart());
-  for (const declaration of declarations) {
+  for (const declaration of [...file.getImportDeclarations(), ...file.getExportDeclarations()]) {
     const specifier = declaration.getModuleSpecifierValue();
     if (specifier === undefined || !handledPackage(specifier)) continue;
-    const outcome = Node.isImportDeclaration(declaration) ? moveImport(declaration, specifier, quote) : moveExport(declaration, specifier);
-    if (outcome === true) moved++;
-    else keep(declaration, specifier, outcome);
+    const outcome = Node.isImportDeclaration(declaration) ? moveImport(declaration, specifier) : moveExport(declaration, specifier);
+    if ("reason" in outcome) keep(declaration, specifier, outcome.reason);
+    if ("edit" in outcome) edits.push(outcome.edit);
+    if ("provider" in outcome) providerImports.push(outcome.provider);
   }
-  moved += moveAugmentations(file, keep);
-  moved += moveTypeReferences(file);
+  edits.push(...mergedProviderImports(providerImports, importQuote(entry.text), entry.text));
+  edits.push(...moveAugmentations(file, keep), ...moveTypeReferences(file));
   keepOtherReferences(file, keep);
 
-  return { text: file.getFullText(), moved, kept: kept.sort((a, b) => a.line - b.line), stillImports: importedPackages(file) };
+  const text = applyEdits(entry.text, edits);
+  const moved = edits.filter((edit) => edit.moves).length + providerImports.length;
+  // Lines as the moved file has them: what the user opens after the run.
+  const kept = keptAt
+    .map(({ pos, specifier, reason }) => ({ line: lineOf(text, movedPosition(pos, edits)), specifier, reason }))
+    .sort((a, b) => a.line - b.line);
+  return { text, moved, kept, stillImports: stillImported(text, entry.path) };
 }
 
-/** `true` when moved, else the reason it stays. */
-function moveImport(declaration: ImportDeclaration, specifier: string, quote: string): true | string {
+/** A replacement of `[start, end)` in the file's text; `moves` counts it as one import moved. */
+interface TextEdit {
+  start: number;
+  end: number;
+  text: string;
+  moves?: boolean;
+}
+
+/** A provider's import, to become one name of the (single) import from `@gatehouse/runtime/providers`. */
+interface ProviderImport {
+  declaration: ImportDeclaration;
+  typeOnly: boolean;
+  /** `GitHub`, `GitHub as GitHubProvider`, `type GitHubProfile`. */
+  items: string[];
+}
+
+type Outcome = { edit: TextEdit } | { provider: ProviderImport } | { reason: string } | { reason: string; edit: TextEdit };
+
+function replaceSpecifier(declaration: ImportDeclaration | ExportDeclaration, module: string, moves = true): TextEdit {
+  const literal = declaration.getModuleSpecifier()!;
+  return { start: literal.getStart() + 1, end: literal.getEnd() - 1, text: module, moves };
+}
+
+function moveImport(declaration: ImportDeclaration, specifier: string): Outcome {
   const defaultImport = declaration.getDefaultImport()?.getText();
   const named = declaration.getNamedImports();
-  if (declaration.getNamespaceImport()) return "a namespace import (`* as`): import the names you use one by one, then run the move again";
-  if (!defaultImport && named.length === 0 && !declaration.getImportClause()) return "an import for its side effects only: gatehouse has no such module";
+  if (declaration.getNamespaceImport()) return { reason: "a namespace import (`* as`): import the names you use one by one, then run the move again" };
+  if (!declaration.getImportClause()) return { reason: "an import for its side effects only: gatehouse has no such module" };
 
   const provider = providerModule(specifier);
   if (provider) {
     const ours = PROVIDER_EXPORTS[provider.name];
     if (!ours) {
-      if (provider.via === AUTHJS_CORE) return `gatehouse has no ${provider.name} provider: Auth.js's runs in gatehouse's handler unchanged, from @auth/core`;
-      declaration.setModuleSpecifier(`${AUTHJS_CORE}/providers/${provider.name}`);
-      return `gatehouse has no ${provider.name} provider: it now comes from @auth/core (what ${provider.via} re-exported), and runs in gatehouse's handler unchanged`;
+      if (provider.via === AUTHJS_CORE) return { reason: `gatehouse has no ${provider.name} provider: Auth.js's runs in gatehouse's handler unchanged, from @auth/core` };
+      return {
+        reason: `gatehouse has no ${provider.name} provider: it now comes from @auth/core (what ${provider.via} re-exported), and runs in gatehouse's handler unchanged`,
+        edit: replaceSpecifier(declaration, `${AUTHJS_CORE}/providers/${provider.name}`, false),
+      };
     }
     const missing = named.map((n) => n.getName()).filter((name) => !PROVIDER_MODULE_NAMES.includes(name));
-    if (missing.length > 0) return `${missing.join(", ")}: not exported by ${PROVIDERS_MODULE}`;
+    if (missing.length > 0) return { reason: `${missing.join(", ")}: not exported by ${PROVIDERS_MODULE}` };
     const items = [...(defaultImport ? [defaultImport === ours ? ours : `${ours} as ${defaultImport}`] : []), ...named.map((n) => n.getText())];
-    const semicolon = declaration.getText().trimEnd().endsWith(";") ? ";" : "";
-    declaration.replaceWithText(`import ${declaration.isTypeOnly() ? "type " : ""}{ ${items.join(", ")} } from ${quote}${PROVIDERS_MODULE}${quote}${semicolon}`);
-    return true;
+    return { provider: { declaration, typeOnly: declaration.isTypeOnly(), items } };
   }
 
   const target = MODULE_MAP[specifier];
-  if (!target) return noModuleReason(specifier);
-  if (defaultImport) return `a default import: ${specifier} has none in gatehouse`;
+  if (!target) return { reason: noModuleReason(specifier) };
+  if (defaultImport) return { reason: `a default import: ${specifier} has none in gatehouse` };
   const missing = named.map((n) => n.getName()).filter((name) => !target.names.includes(name));
-  if (missing.length > 0) return `${missing.join(", ")}: not exported by ${target.module}`;
-  declaration.setModuleSpecifier(target.module);
-  return true;
+  if (missing.length > 0) return { reason: `${missing.join(", ")}: not exported by ${target.module}` };
+  return { edit: replaceSpecifier(declaration, target.module) };
 }
 
-function moveExport(declaration: ExportDeclaration, specifier: string): true | string {
+function moveExport(declaration: ExportDeclaration, specifier: string): Outcome {
   const target = MODULE_MAP[specifier];
-  if (!target) return providerModule(specifier) ? "a re-export of a provider module: import the provider and export it" : noModuleReason(specifier);
-  if (!declaration.hasNamedExports()) return "`export *`: re-export the names you use one by one, then run the move again";
+  if (!target) return { reason: providerModule(specifier) ? "a re-export of a provider module: import the provider and export it" : noModuleReason(specifier) };
+  if (!declaration.hasNamedExports()) return { reason: "`export *`: re-export the names you use one by one, then run the move again" };
   const missing = declaration.getNamedExports().map((n) => n.getName()).filter((name) => !target.names.includes(name));
-  if (missing.length > 0) return `${missing.join(", ")}: not exported by ${target.module}`;
-  declaration.setModuleSpecifier(target.module);
-  return true;
+  if (missing.length > 0) return { reason: `${missing.join(", ")}: not exported by ${target.module}` };
+  return { edit: replaceSpecifier(declaration, target.module) };
+}
+
+/**
+ * The providers' imports become one declaration where the first of them was
+ * (one for values, one for `import type`), in the file's quotes and semicolons;
+ * the others go, with their line.
+ */
+function mergedProviderImports(imports: readonly ProviderImport[], quote: string, text: string): TextEdit[] {
+  const edits: TextEdit[] = [];
+  for (const typeOnly of [false, true]) {
+    const group = imports.filter((i) => i.typeOnly === typeOnly);
+    if (group.length === 0) continue;
+    const [first, ...rest] = group;
+    const items = [...new Set(group.flatMap((i) => i.items))];
+    const semicolon = first!.declaration.getText().trimEnd().endsWith(";") ? ";" : "";
+    const merged = `import ${typeOnly ? "type " : ""}{ ${items.join(", ")} } from ${quote}${PROVIDERS_MODULE}${quote}${semicolon}`;
+    edits.push({ start: first!.declaration.getStart(), end: first!.declaration.getEnd(), text: merged });
+    for (const other of rest) edits.push(wholeLine(other.declaration, text));
+  }
+  return edits;
+}
+
+/** Removes a statement, and its line when nothing else is on it. */
+function wholeLine(node: Node, text: string): TextEdit {
+  const lineStart = text.lastIndexOf("\n", node.getStart() - 1) + 1;
+  const newline = text.indexOf("\n", node.getEnd());
+  const lineEnd = newline === -1 ? text.length : newline + 1;
+  const alone = text.slice(lineStart, node.getStart()).trim() === "" && text.slice(node.getEnd(), lineEnd).trim() === "";
+  return alone ? { start: lineStart, end: lineEnd, text: "" } : { start: node.getStart(), end: node.getEnd(), text: "" };
+}
+
+/** Where `pos` of the original text is after the edits (none of which spans it). */
+function movedPosition(pos: number, edits: readonly TextEdit[]): number {
+  return edits.filter((edit) => edit.end <= pos).reduce((at, edit) => at + edit.text.length - (edit.end - edit.start), pos);
+}
+
+function lineOf(text: string, pos: number): number {
+  return text.slice(0, pos).split("\n").length;
+}
+
+function applyEdits(text: string, edits: readonly TextEdit[]): string {
+  let out = text;
+  for (const edit of [...edits].sort((a, b) => b.start - a.start)) out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
+  return out;
 }
 
 const NO_MODULE: Readonly<Record<string, string>> = {
@@ -145,35 +214,32 @@ function noModuleReason(specifier: string): string {
 }
 
 /** `declare module "@auth/sveltekit" { interface Session {...} }` augments the same interfaces in gatehouse's module. */
-function moveAugmentations(file: SourceFile, keep: (node: Node, specifier: string, reason: string) => void): number {
-  let moved = 0;
+function moveAugmentations(file: SourceFile, keep: (node: Node, specifier: string, reason: string) => void): TextEdit[] {
+  const edits: TextEdit[] = [];
   for (const module of file.getDescendantsOfKind(SyntaxKind.ModuleDeclaration)) {
     const name = module.getNameNode();
     if (!Node.isStringLiteral(name) || !handledPackage(name.getLiteralValue())) continue;
     const target = MODULE_MAP[name.getLiteralValue()];
-    if (!target) {
-      keep(module, name.getLiteralValue(), noModuleReason(name.getLiteralValue()));
-      continue;
-    }
-    name.setLiteralValue(target.module);
-    moved++;
+    if (target) edits.push({ start: name.getStart() + 1, end: name.getEnd() - 1, text: target.module, moves: true });
+    else keep(module, name.getLiteralValue(), noModuleReason(name.getLiteralValue()));
   }
-  return moved;
+  return edits;
 }
 
 /** `/// <reference types="@auth/sveltekit" />` in `app.d.ts`. */
-function moveTypeReferences(file: SourceFile): number {
-  let moved = 0;
-  for (const reference of [...file.getTypeReferenceDirectives()].reverse()) {
+function moveTypeReferences(file: SourceFile): TextEdit[] {
+  return file.getTypeReferenceDirectives().flatMap((reference) => {
     const target = MODULE_MAP[reference.getFileName()];
-    if (!target) continue;
-    file.replaceText([reference.getPos(), reference.getEnd()], target.module);
-    moved++;
-  }
-  return moved;
+    return target ? [{ start: reference.getPos(), end: reference.getEnd(), text: target.module, moves: true }] : [];
+  });
 }
 
-/** The handled Auth.js packages the file refers to in code (comments do not count). */
+/** The handled Auth.js packages the moved text refers to in code (comments do not count). */
+function stillImported(text: string, path: string): string[] {
+  const parsed = parseOrSyntaxError({ path, text });
+  return "syntaxError" in parsed ? [] : importedPackages(parsed.file);
+}
+
 function importedPackages(file: SourceFile): string[] {
   const names = new Set<string>();
   for (const literal of file.getDescendantsOfKind(SyntaxKind.StringLiteral)) {

@@ -46,7 +46,7 @@ export async function moveFromAuthjs(dir: string, options: InitOptions): Promise
   const { packageManager } = detect(readProject(dir, DETECT_PATHS));
   const runtime = runtimeSource(options.runtime, cliVersion());
   const { plan, moved } = planFromAuthjs({
-    project: readProject(dir, ["package.json", ...listSourceFiles(dir)]),
+    project: readProject(dir, ["package.json", ".env", ...listSourceFiles(dir)]),
     runtimeSpec: runtime.spec,
     authjsCoreVersion: installedVersion(dir, "@auth/core") ?? AUTHJS_CORE_FALLBACK,
     ...(options.install ? {} : { installCommand: `${packageManager} install` }),

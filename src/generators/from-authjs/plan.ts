@@ -6,20 +6,24 @@
  * framework package for `@gatehouse/runtime`. Sessions carry over: the cookies,
  * their encryption and the database rows are Auth.js's. Pure: reads a snapshot.
  */
+import { destructureOldHandle } from "../../ast/authjs-handle.js";
 import { moveAuthjsImports } from "../../ast/authjs-imports.js";
 import type { ProjectSnapshot } from "../../engine/project.js";
 import { addEdit, emptyPlan, type Plan } from "../../plan/plan.js";
 import type { Framework } from "../detect.js";
+import { hasEnvValue } from "../env.js";
 import { UsageError } from "../init/answers.js";
 import { addToPackageJson, listedDependencies, removeFromPackageJson } from "../package-json.js";
 import { AUTHJS_CORE } from "./module-map.js";
 
 const RUNTIME = "@gatehouse/runtime";
+/** Any of these tells gatehouse the app's public origin. */
+const PUBLIC_ORIGIN_KEYS = ["AUTH_URL", "ORIGIN", "AUTH_TRUST_HOST"];
 
 const FRAMEWORK_OF: Readonly<Record<string, Framework>> = { "@auth/sveltekit": "sveltekit", "@auth/solid-start": "solid-start" };
 
 export interface FromAuthjsInput {
-  /** package.json and every source file of the app (see `SOURCE_EXTENSIONS`). */
+  /** package.json, `.env` and every source file of the app (see `SOURCE_EXTENSIONS`). */
   project: ProjectSnapshot;
   /** The `@gatehouse/runtime` dependency spec. */
   runtimeSpec: string;
@@ -49,13 +53,13 @@ export function planFromAuthjs({ project, runtimeSpec, authjsCoreVersion, instal
   const stillImported = new Set<string>();
   let moved = 0;
   for (const [path, text] of Object.entries(project.files)) {
-    if (text == null || path === "package.json") continue;
+    if (text == null || path === "package.json" || path === ".env") continue;
     const result = moveAuthjsImports({ path, text });
     if ("syntaxError" in result) {
       const { line, column, message } = result.syntaxError;
       throw new SourceDoesNotParse(`${path}:${line}:${column} does not parse (${message}): fix it and run again; nothing was changed`);
     }
-    addEdit(plan, path, text, result.text);
+    addEdit(plan, path, text, framework === "sveltekit" ? destructureOldHandle({ path, text: result.text }) : result.text);
     moved += result.moved;
     for (const name of result.stillImports) stillImported.add(name);
     for (const kept of result.kept) plan.kept.push({ path: `${path}:${kept.line}`, reason: `${kept.specifier} stays: ${kept.reason}` });
@@ -67,7 +71,7 @@ export function planFromAuthjs({ project, runtimeSpec, authjsCoreVersion, instal
   plan.dependencies = { [RUNTIME]: runtimeSpec, ...(needsCore ? { [AUTHJS_CORE]: authjsCoreVersion } : {}) };
   addEdit(plan, "package.json", packageJson, addToPackageJson(removeFromPackageJson(packageJson, unused), { dependencies: plan.dependencies }));
 
-  plan.nextSteps = nextSteps(installCommand, unused, plan);
+  plan.nextSteps = nextSteps(installCommand, unused, plan, project.files[".env"] ?? "");
   return { plan, framework, moved };
 }
 
@@ -82,9 +86,15 @@ function alreadyMoved(listed: Record<string, string>): Framework {
   );
 }
 
-function nextSteps(installCommand: string | undefined, removed: readonly string[], plan: Plan): string[] {
+function nextSteps(installCommand: string | undefined, removed: readonly string[], plan: Plan, env: string): string[] {
   const steps: string[] = [];
   if (installCommand) steps.push(`Install: \`${installCommand}\`${removed.length > 0 ? ` (it removes ${removed.join(" and ")})` : ""}.`);
+  // Auth.js trusts the request's host whenever NODE_ENV is not "production"; gatehouse only in development and test.
+  if (!PUBLIC_ORIGIN_KEYS.some((key) => hasEnvValue(env, key))) {
+    steps.push(
+      "Where the app runs, set AUTH_URL to its public URL (adapter-node's ORIGIN counts too) or AUTH_TRUST_HOST=true behind your own proxy: unlike Auth.js, gatehouse does not trust the request's host when NODE_ENV is merely unset (Vercel and Cloudflare Pages need nothing).",
+    );
+  }
   steps.push("Build and start the app as before: signed-in users stay signed in (the same AUTH_SECRET, session cookies and database).");
   if (plan.kept.length > 0) steps.push("The imports listed as kept still come from Auth.js and work as they did; each line says why it stayed.");
   steps.push("What gatehouse does differently on purpose (error pages, host trust, getToken, createActionURL): README, \"Moving from Auth.js\".");

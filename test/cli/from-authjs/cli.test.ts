@@ -39,8 +39,8 @@ describe("auth-init --from authjs in a SvelteKit app on @auth/sveltekit", () => 
     expect(read(dir, "src/auth.ts")).toBe(
       before["src/auth.ts"]!
         .replace(`from "@auth/sveltekit"\n`, `from "@gatehouse/runtime/sveltekit"\n`)
-        .replace(`import GitHub from "@auth/sveltekit/providers/github"`, `import { GitHub } from "@gatehouse/runtime/providers"`)
-        .replace(`import Credentials from "@auth/sveltekit/providers/credentials"`, `import { Credentials } from "@gatehouse/runtime/providers"`)
+        .replace(`import GitHub from "@auth/sveltekit/providers/github"`, `import { GitHub, Credentials } from "@gatehouse/runtime/providers"`)
+        .replace(`import Credentials from "@auth/sveltekit/providers/credentials"\n`, "")
         .replace(`"@auth/sveltekit/providers/notion"`, `"@auth/core/providers/notion"`),
     );
     expect(read(dir, "src/app.d.ts")).toBe(before["src/app.d.ts"]!.replaceAll(`"@auth/sveltekit"`, `"@gatehouse/runtime/sveltekit"`));
@@ -61,9 +61,11 @@ describe("auth-init --from authjs in a SvelteKit app on @auth/sveltekit", () => 
       pg: "^8.16.3",
     });
     expect(result.stdout).toContain("updated src/auth.ts");
-    expect(result.stdout).toMatch(/kept src\/auth\.ts:4: @auth\/sveltekit\/providers\/notion stays: gatehouse has no notion provider/);
+    expect(result.stdout).toMatch(/kept src\/auth\.ts:3: @auth\/sveltekit\/providers\/notion stays: gatehouse has no notion provider/);
     expect(result.stdout).toMatch(/kept src\/routes\/\+page\.svelte:3: @auth\/sveltekit\/components stays: gatehouse's SignIn and SignOut components/);
     expect(result.stdout).toContain("Install: `npm install`");
+    // No AUTH_URL, ORIGIN or AUTH_TRUST_HOST in .env: where Auth.js trusted the host with NODE_ENV unset, gatehouse does not.
+    expect(result.stdout).toContain("set AUTH_URL to its public URL");
 
     // A second run has nothing left to do.
     const again = cli(authInitBin, [...MOVE, "--yes"], dir);
@@ -78,9 +80,12 @@ describe("auth-init --from authjs in a SvelteKit app on @auth/sveltekit", () => 
     const pkg = packageJson(dir);
     writeFileSync(join(dir, "package.json"), JSON.stringify({ ...pkg, dependencies: { ...pkg.dependencies, "@auth/core": "0.41.3" } }, null, "\t") + "\n");
 
+    writeFileSync(join(dir, ".env"), `${ENV}ORIGIN=https://app.example.com\n`);
+
     const result = cli(authInitBin, [...MOVE, "--yes"], dir);
     expect(result.code).toBe(0);
     expect(result.stdout).not.toContain("kept");
+    expect(result.stdout).not.toContain("set AUTH_URL");
     expect(packageJson(dir).dependencies).toEqual({ "@auth/pg-adapter": "1.11.3", "@gatehouse/runtime": "0.1.0", pg: "^8.16.3" });
     expect(result.stdout).toContain("(it removes @auth/sveltekit and @auth/core)");
   });
@@ -92,7 +97,7 @@ describe("auth-init --from authjs in a SvelteKit app on @auth/sveltekit", () => 
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("edit src/auth.ts");
     expect(result.stdout).toContain(`-import GitHub from "@auth/sveltekit/providers/github"`);
-    expect(result.stdout).toContain(`+import { GitHub } from "@gatehouse/runtime/providers"`);
+    expect(result.stdout).toContain(`+import { GitHub, Credentials } from "@gatehouse/runtime/providers"`);
     expect(result.stdout).toContain("7 Auth.js imports move to gatehouse.");
     expect(snapshotDir(dir)).toEqual(before);
   });
@@ -120,8 +125,8 @@ describe("auth-init --from authjs in a SvelteKit app on @auth/sveltekit", () => 
     const dir = authjsApp("authjs-sveltekit");
     const before = snapshotDir(dir);
     const result = await onTerminal(authInitBin, MOVE, dir, [{ when: "Move the app to gatehouse", keys: "n\r" }]);
-    expect(result.output).toContain("+import { GitHub } from");
-    expect(result.output.indexOf("+import { GitHub } from")).toBeLessThan(result.output.indexOf("Move the app to gatehouse"));
+    expect(result.output).toContain("+import { GitHub, Credentials } from");
+    expect(result.output.indexOf("+import { GitHub, Credentials } from")).toBeLessThan(result.output.indexOf("Move the app to gatehouse"));
     expect(result.output).toContain("error: the app was not moved: nothing was changed");
     expect(result.code).toBe(1);
     expect(snapshotDir(dir)).toEqual(before);

@@ -3,6 +3,7 @@
  * input/output fixtures, each run a second time (nothing left to move).
  */
 import { describe, expect, it } from "vitest";
+import { destructureOldHandle } from "../../../src/ast/authjs-handle.js";
 import { moveAuthjsImports, type MovedImports } from "../../../src/ast/authjs-imports.js";
 
 function moved(text: string, path = "src/auth.ts"): MovedImports {
@@ -39,10 +40,10 @@ import Creds from '@auth/solid-start/providers/credentials';
 import type { Adapter } from '@auth/core/adapters';
 `);
     expect(result.text).toBe(`import { SolidAuth, type SolidAuthConfig } from '@gatehouse/runtime/solid-start';
-import { GitHub as GitHubProvider, type GitHubProfile } from '@gatehouse/runtime/providers';
-import { Credentials as Creds } from '@gatehouse/runtime/providers';
+import { GitHub as GitHubProvider, type GitHubProfile, Credentials as Creds } from '@gatehouse/runtime/providers';
 import type { Adapter } from '@gatehouse/runtime';
 `);
+    expect(result.moved).toBe(4);
   });
 
   it("moves re-exports, augmentations and type references; leaves adapters and comments alone", () => {
@@ -135,5 +136,25 @@ describe("moveAuthjsImports in .svelte files", () => {
   it("reports a script's syntax error at the .svelte file's line", () => {
     const result = moveAuthjsImports({ path: "src/routes/+page.svelte", text: `<h1>hi</h1>\n<script>\n  import { signIn } from "@auth/sveltekit/client";\n  function f( {\n</script>\n` });
     expect(result).toMatchObject({ syntaxError: { line: 5 } });
+  });
+});
+
+describe("destructureOldHandle (@auth/sveltekit before 1.0 returned the hook itself)", () => {
+  it("turns `const handle = SvelteKitAuth(...)` into the destructuring, under the app's names; 1.x code is left alone", () => {
+    const old = `import { SvelteKitAuth as Auth } from "@gatehouse/runtime/sveltekit";
+export const handle = Auth({ providers: [] });
+const authHandle = Auth(async (event) => ({ providers: [] }));
+export const { handle: other } = Auth({ providers: [] });
+`;
+    const text = destructureOldHandle({ path: "src/hooks.server.ts", text: old });
+    expect(text).toBe(`import { SvelteKitAuth as Auth } from "@gatehouse/runtime/sveltekit";
+export const { handle } = Auth({ providers: [] });
+const { handle: authHandle } = Auth(async (event) => ({ providers: [] }));
+export const { handle: other } = Auth({ providers: [] });
+`);
+    expect(destructureOldHandle({ path: "src/hooks.server.ts", text })).toBe(text);
+    // Still on Auth.js (not moved): not touched.
+    const authjs = `import { SvelteKitAuth } from "@auth/sveltekit";\nexport const handle = SvelteKitAuth({ providers: [] });\n`;
+    expect(destructureOldHandle({ path: "src/hooks.server.ts", text: authjs })).toBe(authjs);
   });
 });

@@ -16,6 +16,12 @@ import { glueClientAddress } from "../client-address.js";
 /** Form fields the actions read themselves; everything else goes to the provider (e.g. credentials). */
 const PROVIDER_FIELD = "providerId";
 const REDIRECT_FIELD = "redirectTo";
+/**
+ * `authorizationParams-login_hint` and the like (what Auth.js's SignIn component
+ * sends): they go to the handler as the sign-in's query, where the provider's
+ * `allowedAuthorizationParams` decides which reach the authorization URL.
+ */
+const AUTHORIZATION_PARAM_PREFIX = "authorizationParams-";
 /** The handler's status for a sign-in refused by `rateLimit` (the only 429 it answers). */
 const RATE_LIMITED = 429;
 
@@ -32,7 +38,14 @@ export async function signInAction(event: RequestEvent, config: AuthConfig): Pro
   }
   const action = providerType(config, providerId) === "credentials" ? "callback" : "signin";
   fields.set("callbackUrl", redirectTo);
-  const request = handlerPost(event, `${basePath}/${action}/${encodeURIComponent(providerId)}`, fields);
+  const query = new URLSearchParams();
+  for (const [name, value] of fields) {
+    if (!name.startsWith(AUTHORIZATION_PARAM_PREFIX)) continue;
+    query.set(name.slice(AUTHORIZATION_PARAM_PREFIX.length), value);
+    fields.delete(name);
+  }
+  const path = `${basePath}/${action}/${encodeURIComponent(providerId)}${query.size > 0 ? `?${query}` : ""}`;
+  const request = handlerPost(event, path, fields);
   const result = await authRaw(request, config, true, glueClientAddress(config, event.request, event, svelteKitClientAddress));
   return finish(event, result, config);
 }

@@ -47,6 +47,8 @@ declare global {
        * see `GET <basePath>/account`), or `null`; for an account page's `load`.
        */
       account(): Promise<AccountBody | null>;
+      /** @deprecated `auth()` under the name older `@auth/sveltekit` versions gave it, for apps moved from Auth.js. */
+      getSession(): Promise<Session | null>;
     }
   }
 }
@@ -82,6 +84,7 @@ export function SvelteKitAuth(
           setCookies(event, cookies);
           return session;
         }));
+      event.locals.getSession = event.locals.auth;
       event.locals.account = () => readRequestAccount(event.request, authConfig, basePath);
       if (!isAuthPath(event.url.pathname, basePath)) return resolve(event);
       return (
