@@ -8,24 +8,31 @@
  * refused with the reason, so the command can say what to add by hand.
  */
 import { Node, SyntaxKind, type ArrayLiteralExpression, type Expression, type Project, type SourceFile } from "ts-morph";
-import { appendItems, newProject, unwrap, type SourceText } from "./source.js";
+import { appendItems, parseOrSyntaxError, unwrap, type SourceText, type SyntaxErrorAt } from "./source.js";
 
 export type { SourceText } from "./source.js";
 
 export const PROVIDERS_MODULE = "@gatehouse/runtime/providers";
 
+/** A module of the app that does not parse, and where: the command stops before writing anything. */
+export interface UnparsableModule extends SyntaxErrorAt {
+  path: string;
+}
+
 export type AddProvidersResult =
   | { ok: true; edits: SourceText[]; added: string[]; present: string[] }
-  | { ok: false; reason: string };
+  | { ok: false; reason: string; unparsable?: UnparsableModule };
 
 /**
  * `entry` is the config module; `read` returns another module of the app by its
  * app-relative path (`null` when missing), for arrays kept in another file.
  */
 export function addProviders(entry: SourceText, importNames: readonly string[], read: (path: string) => string | null): AddProvidersResult {
-  const project = newProject(entry.text);
-  const file = project.createSourceFile(entry.path, entry.text);
+  const parsed = parseOrSyntaxError(entry);
+  if ("syntaxError" in parsed) return unparsable(entry.path, parsed.syntaxError);
+  const { project, file } = parsed;
   const located = findProvidersArray(file, entry.path, read, project);
+  if ("unparsable" in located) return { ok: false, reason: located.reason, unparsable: located.unparsable };
   if ("reason" in located) return { ok: false, reason: located.reason };
   const { array, source } = located;
 
@@ -53,13 +60,14 @@ export function addProviders(entry: SourceText, importNames: readonly string[], 
   return { ok: true, edits: [{ path, text: source.getFullText() }], added, present };
 }
 
-type Located = { array: ArrayLiteralExpression; source: SourceFile; path?: string } | { reason: string };
+type Located = { array: ArrayLiteralExpression; source: SourceFile; path?: string } | { reason: string; unparsable?: UnparsableModule };
+
+function unparsable(path: string, at: SyntaxErrorAt): { ok: false; reason: string; unparsable: UnparsableModule } {
+  return { ok: false, reason: `${path} does not parse as TypeScript (line ${at.line}, column ${at.column}: ${at.message})`, unparsable: { path, ...at } };
+}
 
 /** The one `providers` array the config uses, followed through a variable or one relative import. */
 function findProvidersArray(file: SourceFile, path: string, read: (path: string) => string | null, project: Project): Located {
-  if (project.getProgram().compilerObject.getSyntacticDiagnostics(file.compilerNode).length > 0) {
-    return { reason: `${path} does not parse as TypeScript` };
-  }
   const arrays = new Set<ArrayLiteralExpression>();
   let elsewhere: Located | undefined;
   for (const property of file.getDescendants()) {
@@ -97,7 +105,10 @@ function resolveIdentifier(file: SourceFile, name: string, path: string, read: (
   for (const candidate of modulePaths(path, specifier)) {
     const text = read(candidate);
     if (text === null) continue;
-    const other = project.createSourceFile(candidate, text);
+    // The array is edited there: a module that does not parse is refused as the config itself would be.
+    const parsed = parseOrSyntaxError({ path: candidate, text }, project);
+    if ("syntaxError" in parsed) return unparsable(candidate, parsed.syntaxError);
+    const other = parsed.file;
     const declaration = other.getVariableDeclaration(exported);
     const init = unwrap(declaration?.getInitializer());
     if (!declaration?.getVariableStatement()?.isExported() || !Node.isArrayLiteralExpression(init)) {

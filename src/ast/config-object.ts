@@ -7,7 +7,7 @@
  * `rateLimit: { ip: 100 }` (email links). Text in, text out, idempotent.
  */
 import { Node, SyntaxKind, type ObjectLiteralExpression, type SourceFile } from "ts-morph";
-import { appendItems, insertItemBefore, parse, unwrap, type SourceText } from "./source.js";
+import { appendItems, doesNotParse, insertItemBefore, parse, parseOrSyntaxError, unwrap, type SourceText, type Unparsable } from "./source.js";
 
 /** The comment above the `experimental` entry this adds, as `auth-init` writes it in new configs. */
 export const WEBAUTHN_COMMENT = "Passkeys (WebAuthn) are experimental in the runtime: it runs them only when this is on.";
@@ -35,7 +35,10 @@ export function configAdapter(entry: SourceText): AdapterPresence {
   return config.getProperties().some((property) => Node.isSpreadAssignment(property)) ? "unknown" : "missing";
 }
 
-export type EnableWebAuthnResult = { ok: true; text: string; changed: boolean } | { ok: false; reason: string };
+/** Refused: why; `syntaxError` when the module does not parse (the command stops, see plan.ts). */
+export type ConfigRefusal = { ok: false; reason: string; syntaxError?: Unparsable };
+
+export type EnableWebAuthnResult = { ok: true; text: string; changed: boolean } | ConfigRefusal;
 
 /**
  * `experimental: { enableWebAuthn: true }` in the config object: added after its
@@ -71,7 +74,7 @@ export function enableWebAuthn(entry: SourceText): EnableWebAuthnResult {
   return unchanged;
 }
 
-export type LimitSignInsResult = { ok: true; text: string; changed: boolean } | { ok: false; reason: string };
+export type LimitSignInsResult = { ok: true; text: string; changed: boolean } | ConfigRefusal;
 
 /**
  * `rateLimit: { ip: 100 }` just before the config object's `providers` (where
@@ -88,9 +91,9 @@ export function limitSignIns(entry: SourceText): LimitSignInsResult {
 }
 
 /** The module parsed for editing, and its config object; or why it cannot be edited. */
-function openConfig(entry: SourceText): { file: SourceFile; config: ObjectLiteralExpression } | { ok: false; reason: string } {
-  const parsed = parse(entry);
-  if (!parsed) return { ok: false, reason: `${entry.path} does not parse as TypeScript` };
+function openConfig(entry: SourceText): { file: SourceFile; config: ObjectLiteralExpression } | ConfigRefusal {
+  const parsed = parseOrSyntaxError(entry);
+  if ("syntaxError" in parsed) return doesNotParse(parsed.syntaxError);
   const config = findConfigObject(parsed.file, entry.path);
   return "reason" in config ? config : { file: parsed.file, config };
 }

@@ -5,12 +5,12 @@
  * 1.x). Text in, text out, idempotent (a config that already names the file comes
  * back unchanged). A shape it cannot edit safely — options that are not an object
  * literal, another middleware file already registered — is refused with what to
- * do by hand. The edit is a splice of the original text, so the rest of the file
- * keeps its formatting byte for byte.
+ * do by hand; a file that does not parse, with where it breaks. The edit is a
+ * splice of the original text, so the rest of the file keeps its formatting
+ * byte for byte.
  */
 import { Node, Project, SyntaxKind, type CallExpression, type ObjectLiteralExpression, type SourceFile } from "ts-morph";
-import type { EditResult } from "./sveltekit-hooks.js";
-import { importQuote } from "./source.js";
+import { doesNotParse, importQuote, parseOrSyntaxError, type EditResult } from "./source.js";
 
 const CONFIG_MODULE = "@solidjs/start/config";
 /** How a refusal because the config names another middleware file begins. */
@@ -32,11 +32,10 @@ export function registerMiddleware(source: string, path: string): EditResult {
     skipLoadingLibFiles: true,
     compilerOptions: { noLib: true, noResolve: true },
   });
-  const file = project.createSourceFile("config.ts", source);
+  const parsed = parseOrSyntaxError({ path: "config.ts", text: source }, project);
+  if ("syntaxError" in parsed) return doesNotParse(parsed.syntaxError);
+  const { file } = parsed;
   const byHand = `add \`middleware: ${quoted(path, source)}\` to SolidStart's options by hand`;
-  if (project.getProgram().compilerObject.getSyntacticDiagnostics(file.compilerNode).length > 0) {
-    return { ok: false, reason: `it does not parse as TypeScript: ${byHand}` };
-  }
 
   const found = optionsCall(file);
   if (typeof found === "string") return { ok: false, reason: `${found}: ${byHand}` };

@@ -9,8 +9,7 @@
  */
 import { Node } from "ts-morph";
 import { apply, importedName, jsxTagNames, newImportSplice, rootJsx, type Splice } from "./solid-start-meta.js";
-import { importQuote, parse } from "./source.js";
-import type { EditResult } from "./sveltekit-hooks.js";
+import { doesNotParse, importQuote, parseOrSyntaxError, type EditResult } from "./source.js";
 
 export const AUTH_HEADER = "AuthHeader";
 const MODULE = "./lib/auth-header";
@@ -19,8 +18,8 @@ export function addAuthHeader(source: string): EditResult {
   const quote = importQuote(source);
   const importLine = `import { ${AUTH_HEADER} } from ${quote}${MODULE}${quote};`;
   const byHand = `add \`${importLine}\` and \`<${AUTH_HEADER} />\` at the top of your root layout by hand`;
-  const parsed = parse({ path: "app.tsx", text: source });
-  if (!parsed) return { ok: false, reason: `it does not parse as TypeScript: ${byHand}` };
+  const parsed = parseOrSyntaxError({ path: "app.tsx", text: source });
+  if ("syntaxError" in parsed) return doesNotParse(parsed.syntaxError);
   const { file } = parsed;
   const name = importedName(file, MODULE, AUTH_HEADER);
   if (name !== undefined && jsxTagNames(file).includes(name)) return { ok: true, text: source };

@@ -9,8 +9,7 @@
  * original text, so the rest of the file keeps its formatting byte for byte.
  */
 import { Node, SyntaxKind, type ArrowFunction, type FunctionExpression, type SourceFile } from "ts-morph";
-import { importQuote, parse } from "./source.js";
-import type { EditResult } from "./sveltekit-hooks.js";
+import { doesNotParse, importQuote, parseOrSyntaxError, type EditResult } from "./source.js";
 
 export const META_MODULE = "@solidjs/meta";
 const PROVIDER = "MetaProvider";
@@ -26,8 +25,8 @@ const ROUTER_MODULE = "@solidjs/router";
 export function addMetaProvider(source: string): EditResult {
   const quote = importQuote(source);
   const byHand = `wrap what your app's root layout returns in <${PROVIDER}>...</${PROVIDER}> (\`import { ${PROVIDER} } from ${quote}${META_MODULE}${quote};\`) by hand: the auth pages set their titles with <Title> from ${META_MODULE}, and do not render without it`;
-  const parsed = parse({ path: "app.tsx", text: source });
-  if (!parsed) return { ok: false, reason: `it does not parse as TypeScript: ${byHand}` };
+  const parsed = parseOrSyntaxError({ path: "app.tsx", text: source });
+  if ("syntaxError" in parsed) return doesNotParse(parsed.syntaxError);
   const { file } = parsed;
 
   const provider = importedName(file, META_MODULE, PROVIDER);

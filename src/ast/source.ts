@@ -40,15 +40,31 @@ export interface SyntaxErrorAt {
   message: string;
 }
 
-/** The file parsed, or where its first syntax error is, to tell the user what to fix. */
-export function parseOrSyntaxError(entry: SourceText): { project: Project; file: SourceFile } | { syntaxError: SyntaxErrorAt } {
-  const project = newProject(entry.text);
+/** The file parsed (into `project` when given), or where its first syntax error is, to tell the user what to fix. */
+export function parseOrSyntaxError(entry: SourceText, project: Project = newProject(entry.text)): { project: Project; file: SourceFile } | { syntaxError: SyntaxErrorAt } {
   const file = project.createSourceFile(entry.path, entry.text);
   const [first] = project.getProgram().compilerObject.getSyntacticDiagnostics(file.compilerNode);
   if (!first) return { project, file };
   const at = file.compilerNode.getLineAndCharacterOfPosition(first.start ?? 0);
   const text = first.messageText;
   return { syntaxError: { line: at.line + 1, column: at.character + 1, message: typeof text === "string" ? text : text.messageText } };
+}
+
+/** Where a file does not parse, and as what: the command stops before writing anything (see `refuseUnparsable` in plan.ts). */
+export interface Unparsable extends SyntaxErrorAt {
+  language: "TypeScript" | "Svelte";
+}
+
+/**
+ * An edit of one file: its new text, or why it is left alone. `syntaxError` is set
+ * when the file does not parse: then it is not "left alone" but stops the run, since
+ * an app set up halfway around a broken file is worse than one not set up at all.
+ */
+export type EditResult = { ok: true; text: string } | { ok: false; reason: string; syntaxError?: Unparsable };
+
+/** The refusal of a file that does not parse, with where. */
+export function doesNotParse(at: SyntaxErrorAt, language: Unparsable["language"] = "TypeScript"): { ok: false; reason: string; syntaxError: Unparsable } {
+  return { ok: false, reason: `it does not parse as ${language} (line ${at.line}, column ${at.column}: ${at.message})`, syntaxError: { ...at, language } };
 }
 
 /** Looks through `x as T`, `x satisfies T`, `(x)`. */

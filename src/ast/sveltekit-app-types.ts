@@ -2,10 +2,10 @@
  * Declares `locals.auth()` in the app's `src/app.d.ts` (`App.Locals`), where
  * SvelteKit apps keep their request types, so it is visible where people look.
  * The runtime declares the same member (identical, so the two merge). Text in,
- * text out, idempotent; a file it cannot read as TypeScript is refused.
+ * text out, idempotent; a file that does not parse is refused, with where.
  */
 import { IndentationText, ModuleDeclarationKind, Node, Project, QuoteKind, type ModuleDeclaration, type SourceFile } from "ts-morph";
-import type { EditResult } from "./sveltekit-hooks.js";
+import { doesNotParse, parseOrSyntaxError, type EditResult } from "./source.js";
 
 const AUTH_MEMBER = {
   name: "auth",
@@ -14,6 +14,9 @@ const AUTH_MEMBER = {
 };
 
 export function declareLocalsAuth(source: string): EditResult {
+  // Where it breaks, in the lines the user wrote (the Locals rewrite below adds one).
+  const original = parseOrSyntaxError({ path: "app.d.ts", text: source });
+  if ("syntaxError" in original) return doesNotParse(original.syntaxError);
   // sv's app.d.ts lists the interfaces as comments; the Locals one becomes the real interface.
   const text = source.replace(/^([ \t]*)\/\/[ \t]*interface Locals \{\}[ \t]*$/m, "$1interface Locals {\n$1}");
   const project = new Project({
@@ -24,9 +27,6 @@ export function declareLocalsAuth(source: string): EditResult {
     manipulationSettings: { indentationText: /^\t/m.test(source) ? IndentationText.Tab : IndentationText.TwoSpaces, quoteKind: QuoteKind.Single },
   });
   const file = project.createSourceFile("app.d.ts", text);
-  if (project.getProgram().compilerObject.getSyntacticDiagnostics(file.compilerNode).length > 0) {
-    return { ok: false, reason: "it does not parse as TypeScript: declare `auth()` in App.Locals by hand" };
-  }
   const locals = appNamespace(file).getInterface("Locals") ?? appNamespace(file).addInterface({ name: "Locals" });
   if (locals.getProperty("auth") || locals.getMethod("auth")) return { ok: true, text: source };
   locals.addMethod(AUTH_MEMBER);

@@ -6,21 +6,26 @@
  * the command can leave the file alone and say what to add by hand.
  */
 import { Node, Project, QuoteKind, SyntaxKind, type SourceFile } from "ts-morph";
+import { doesNotParse, parseOrSyntaxError, type EditResult } from "./source.js";
 
-export type EditResult = { ok: true; text: string } | { ok: false; reason: string };
+export type { EditResult } from "./source.js";
 
 const AUTH_HANDLE = "authHandle";
 const APP_HANDLE = "appHandle";
 
 export function composeAuthHandle(source: string, authModule = "./auth"): EditResult {
-  const file = new Project({
+  const project = new Project({
     useInMemoryFileSystem: true,
     // Only this file's syntax matters: no lib files, no imports resolved (much faster).
     skipLoadingLibFiles: true,
     compilerOptions: { noLib: true, noResolve: true },
     // New imports follow the file's own quotes (sv's apps use single quotes).
     manipulationSettings: { quoteKind: usesSingleQuotes(source) ? QuoteKind.Single : QuoteKind.Double },
-  }).createSourceFile("hooks.server.ts", source);
+  });
+  // A broken file would get the new `handle` spliced wherever the parser recovered (inside an unclosed function).
+  const parsed = parseOrSyntaxError({ path: "hooks.server.ts", text: source }, project);
+  if ("syntaxError" in parsed) return doesNotParse(parsed.syntaxError);
+  const { file } = parsed;
   if (runsAuthHandle(file, authModule)) return { ok: true, text: source };
 
   const declaration = file.getVariableDeclaration("handle");

@@ -4,11 +4,12 @@
  * keeping everything the user wrote. Svelte's own parser finds the instance
  * script and where the layout renders its children; the import and the
  * element are spliced into the text there, so the rest stays byte for byte.
- * Text in, text out, idempotent. A layout that does not parse, or that never
- * renders `children`, is left alone with what to add by hand.
+ * Text in, text out, idempotent. A layout that does not parse is refused with
+ * where it breaks; one that never renders `children` is left alone with what
+ * to add by hand.
  */
 import { parse, type AST } from "svelte/compiler";
-import type { EditResult } from "./sveltekit-hooks.js";
+import { doesNotParse, type EditResult } from "./source.js";
 
 export const AUTH_HEADER = "AuthHeader";
 const BY_HAND = `add \`import ${AUTH_HEADER} from '$lib/${AUTH_HEADER}.svelte';\` to its <script> and \`<${AUTH_HEADER} />\` above \`{@render children()}\` by hand`;
@@ -18,9 +19,10 @@ export function addAuthHeader(source: string): EditResult {
   try {
     root = parse(source, { modern: true });
   } catch (error) {
+    // Svelte's CompileError: `start` is 1-based line, 0-based column; its message's first line is the problem (a docs URL follows).
     const where = (error as { start?: { line: number; column: number } }).start;
-    const at = where ? ` at line ${where.line}, column ${where.column + 1}` : "";
-    return { ok: false, reason: `it does not parse as Svelte${at}: fix it, then ${BY_HAND}` };
+    const message = (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
+    return doesNotParse({ line: where?.line ?? 1, column: (where?.column ?? 0) + 1, message }, "Svelte");
   }
   if (rendersHeader(root.fragment)) return { ok: true, text: source };
   const anchor = root.fragment.nodes.find((node) => rendersChildren(node));

@@ -12,6 +12,7 @@ import { readProject } from "../engine/project.js";
 import { planAddProviders, type AddProviderInput } from "../generators/add-provider.js";
 import { detect, DETECT_PATHS } from "../generators/detect.js";
 import { layoutFor } from "../generators/init/plan.js";
+import { UnparsableFileError } from "../plan/plan.js";
 import { colorsFor } from "../ui/colors.js";
 import { dryRunReport, nextStepsReport, summaryReport } from "../ui/plan-report.js";
 import type { AddProviderOptions } from "./add-provider.js";
@@ -32,6 +33,8 @@ export async function runAddProvider(ids: string[], options: AddProviderOptions,
 
   const result = planAddProviders({ entries, configPath: options.config, read: (path) => readOrNull(join(dir, path)), ...appLayout(dir) });
   if (!result.ok) {
+    // A module that does not parse is not edited "by hand" around: the user fixes it first (one line, exit 1).
+    if ("unparsable" in result && result.unparsable) throw new UnparsableFileError([result.unparsable]);
     if ("needsAdapter" in result) command.error(`error: ${result.reason}`, { exitCode: 1, code: "auth.adapter" });
     command.error(`error: cannot edit the config safely: ${result.reason}. Nothing was changed. Add it by hand:\n${result.byHand}`, { exitCode: 1, code: "auth.edit" });
   }

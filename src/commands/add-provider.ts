@@ -11,10 +11,10 @@ export interface AddProviderOptions {
 
 const EXAMPLES = `
 Examples:
-  $ npx auth add-provider github
-  $ npx auth add-provider github google --dry-run
-  $ npx auth add-provider github --config src/lib/server/auth.ts
-  $ npx auth add-provider email passkey
+  $ npx @gatehouse/cli add-provider github
+  $ npx @gatehouse/cli add-provider github google --dry-run
+  $ npx @gatehouse/cli add-provider github --config src/lib/server/auth.ts
+  $ npx @gatehouse/cli add-provider email passkey
 
 Adds the import and the provider to your config's providers array (also when you
 edited the config by hand, when it is a function returning the config, or when the

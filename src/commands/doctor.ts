@@ -9,8 +9,8 @@ export interface DoctorOptions {
 
 const EXAMPLES = `
 Examples:
-  $ npx auth doctor
-  $ npx auth doctor --cwd apps/web
+  $ npx @gatehouse/cli doctor
+  $ npx @gatehouse/cli doctor --cwd apps/web
 
 Checks: AUTH_SECRET present and long enough, .env git-ignored, env keys of the
 configured providers (AUTH_EMAIL_SERVER and AUTH_EMAIL_FROM for email links), a

@@ -9,9 +9,10 @@ import { join, relative } from "node:path";
 import { applyPlan } from "../engine/apply.js";
 import { installDependencies } from "../engine/install.js";
 import { listSourceFiles, readProject } from "../engine/project.js";
-import { cliVersion, packRuntime, runtimeSource } from "../engine/runtime-link.js";
+import { cliVersion, gatehouseSources, packGatehouse } from "../engine/runtime-link.js";
 import { detect, DETECT_PATHS } from "../generators/detect.js";
 import { planFromAuthjs } from "../generators/from-authjs/plan.js";
+import { refuseUnparsable } from "../plan/plan.js";
 import { UsageError } from "../generators/init/answers.js";
 import { colorsFor } from "../ui/colors.js";
 import { dryRunReport, nextStepsReport, summaryReport } from "../ui/plan-report.js";
@@ -44,13 +45,15 @@ export async function moveFromAuthjs(dir: string, options: InitOptions): Promise
 
   const c = colorsFor(process.stdout);
   const { packageManager } = detect(readProject(dir, DETECT_PATHS));
-  const runtime = runtimeSource(options.runtime, cliVersion());
+  const sources = gatehouseSources(options.runtime, cliVersion());
   const { plan, moved } = planFromAuthjs({
     project: readProject(dir, ["package.json", ".env", ...listSourceFiles(dir)]),
-    runtimeSpec: runtime.spec,
+    runtimeSpec: sources.runtime.spec,
+    cliSpec: sources.cli.spec,
     authjsCoreVersion: installedVersion(dir, "@auth/core") ?? AUTHJS_CORE_FALLBACK,
     ...(options.install ? {} : { installCommand: `${packageManager} install` }),
   });
+  refuseUnparsable(plan);
   if (plan.changes.length === 0) {
     console.log("Nothing to change: the app already runs on gatehouse.");
     return;
@@ -61,16 +64,16 @@ export async function moveFromAuthjs(dir: string, options: InitOptions): Promise
     console.log(`\n${moved} Auth.js import${moved === 1 ? "" : "s"} move to gatehouse.`);
   }
   if (options.dryRun) {
-    if (runtime.pack) console.log(`would pack the runtime of this gatehouse checkout into ${runtime.pack.to}`);
+    for (const source of [sources.runtime, sources.cli]) if (source.pack) console.log(`would pack ${source.pack.from} of this gatehouse checkout into ${source.pack.to}`);
     console.log(options.install ? `would run \`${packageManager} install\`` : "would not install (--no-install)");
     console.log(`\n${nextStepsReport(plan, c)}`);
     return;
   }
   if (interactive && !(await confirmMove())) throw new Error("the app was not moved: nothing was changed");
 
-  if (runtime.pack) {
-    console.log("Packing @gatehouse/runtime from this checkout...");
-    await packRuntime(dir, runtime.pack);
+  if (sources.runtime.pack) {
+    console.log("Packing @gatehouse/runtime and @gatehouse/cli from this checkout...");
+    await packGatehouse(dir, sources);
   }
   applyPlan(dir, plan);
   console.log(summaryReport(plan, c));

@@ -7,12 +7,12 @@
  */
 import { relative, resolve } from "node:path";
 import type { Command } from "commander";
-import { applyPlan } from "../engine/apply.js";
+import { applyPlan, assertPlanWritable } from "../engine/apply.js";
 import { warnTightened } from "./loose-env-warning.js";
 import { createApp } from "../engine/create-app.js";
 import { installDependencies, InstallError } from "../engine/install.js";
 import { readProject } from "../engine/project.js";
-import { cliVersion, packRuntime, runtimeSource } from "../engine/runtime-link.js";
+import { cliVersion, gatehouseSources, packGatehouse } from "../engine/runtime-link.js";
 import { packageTemplates } from "../engine/templates.js";
 import { detect, DETECT_PATHS, type Detection, type Framework } from "../generators/detect.js";
 import {
@@ -32,6 +32,7 @@ import {
 } from "../generators/init/answers.js";
 import { initPaths, planInit } from "../generators/init/plan.js";
 import { generateSecret } from "../generators/secret.js";
+import { refuseUnparsable } from "../plan/plan.js";
 import { colorsFor } from "../ui/colors.js";
 import { dryRunReport, nextStepsReport, summaryReport } from "../ui/plan-report.js";
 import type { InitOptions } from "./init.js";
@@ -83,28 +84,33 @@ async function initApp(dir: string, options: InitOptions): Promise<void> {
   const answers = prompts ? await prompts.askInit(flags, framework) : withDefaults(flags, framework);
   checkAnswers(answers);
 
-  const runtime = runtimeSource(options.runtime, cliVersion());
+  const sources = gatehouseSources(options.runtime, cliVersion());
   project = readProject(dir, [...DETECT_PATHS, ...initPaths(framework)]);
   const plan = planInit({
     answers,
     project,
     packageManager: detection.packageManager,
     templates: packageTemplates,
-    runtimeSpec: runtime.spec,
+    runtimeSpec: sources.runtime.spec,
+    cliSpec: sources.cli.spec,
     secret: generateSecret(),
     frameworkMajor: detection.frameworks.find((f) => f.id === framework)?.major,
     nodeVersion: process.versions.node,
   });
+  // Before the dry run too: a plan around a file that does not parse is not one to show or apply.
+  refuseUnparsable(plan);
 
   if (options.dryRun) {
     console.log(dryRunReport(plan, c));
-    if (runtime.pack) console.log(`would pack the runtime of this gatehouse checkout into ${runtime.pack.to}`);
+    for (const source of [sources.runtime, sources.cli]) if (source.pack) console.log(`would pack ${source.pack.from} of this gatehouse checkout into ${source.pack.to}`);
     console.log(options.install ? `would run \`${detection.packageManager} install\`` : "would not install (--no-install)");
     console.log(`\n${nextStepsReport(plan, c)}`);
     return;
   }
 
-  if (runtime.pack) await step(prompts, "Packing @gatehouse/runtime from this checkout", () => packRuntime(dir, runtime.pack!));
+  // Before packing into the app: a protected file stops the run with the app as it was.
+  assertPlanWritable(dir, plan);
+  if (sources.runtime.pack) await step(prompts, "Packing @gatehouse/runtime and @gatehouse/cli from this checkout", () => packGatehouse(dir, sources));
   const applied = applyPlan(dir, plan);
   console.log(summaryReport(plan, c));
   warnTightened(dir, plan, applied);

@@ -25,20 +25,20 @@ export interface InitOptions {
 
 const EXAMPLES = `
 Examples:
-  $ npx auth-init                         ask everything, in the current folder
-  $ npx auth-init --yes                   credentials + PGlite (embedded database), no questions
-  $ npx auth-init my-app --yes            create a SvelteKit app in ./my-app first if it is empty
-  $ npx auth-init my-app --framework solid-start --yes   the same with a SolidStart 2 app
-  $ npx auth-init --adapter postgres --database-url postgres://localhost/app --yes
-  $ npx auth-init --adapter sqlite --yes  a SQLite file, .data/auth.sqlite (SQLITE_PATH in .env moves it)
-  $ npx auth-init --providers credentials,github,keycloak --yes   passwords, GitHub and Keycloak
-  $ npx auth-init --providers email,passkey --yes   passwordless: email links and passkeys, on PGlite
-  $ npx auth-init --providers github --adapter none --strategy jwt --yes   GitHub only, no database
-  $ npx auth-init --strategy jwt --adapter none --providers credentials --no-install
-  $ npx auth-init --no-account-page --yes   without the /account page
-  $ npx auth-init --dry-run --yes         show every file and diff; write nothing
-  $ npx auth-init --from authjs           move an Auth.js app: shows the diff, asks, then installs
-  $ npx auth-init --from authjs --dry-run   only show what the move would change
+  $ npx @gatehouse/cli init                         ask everything, in the current folder
+  $ npx @gatehouse/cli init --yes                   credentials + PGlite (embedded database), no questions
+  $ npx @gatehouse/cli init my-app --yes            create a SvelteKit app in ./my-app first if it is empty
+  $ npx @gatehouse/cli init my-app --framework solid-start --yes   the same with a SolidStart 2 app
+  $ npx @gatehouse/cli init --adapter postgres --database-url postgres://localhost/app --yes
+  $ npx @gatehouse/cli init --adapter sqlite --yes  a SQLite file, .data/auth.sqlite (SQLITE_PATH in .env moves it)
+  $ npx @gatehouse/cli init --providers credentials,github,keycloak --yes   passwords, GitHub and Keycloak
+  $ npx @gatehouse/cli init --providers email,passkey --yes   passwordless: email links and passkeys, on PGlite
+  $ npx @gatehouse/cli init --providers github --adapter none --strategy jwt --yes   GitHub only, no database
+  $ npx @gatehouse/cli init --strategy jwt --adapter none --providers credentials --no-install
+  $ npx @gatehouse/cli init --no-account-page --yes   without the /account page
+  $ npx @gatehouse/cli init --dry-run --yes         show every file and diff; write nothing
+  $ npx @gatehouse/cli init --from authjs           move an Auth.js app: shows the diff, asks, then installs
+  $ npx @gatehouse/cli init --from authjs --dry-run   only show what the move would change
 
 email and passkey keep their state in a database (one-time sign-in tokens, the
 passkeys): with them --adapter none is refused, and --yes picks pglite.
@@ -55,7 +55,7 @@ export function registerInit(program: Command): void {
     .option("--database-url <url>", "the database's URL for --adapter postgres (DATABASE_URL) or hosted-store (HOSTED_STORE_DATABASE_URL), written to .env")
     .option("--no-account-page", "no /account page (profile, password, sessions, sign-in methods, deletion; on by default when there is a database)")
     .option("--no-install", "do not install the dependencies (add them to package.json only)")
-    .option("--runtime <spec>", "the @gatehouse/runtime dependency spec (default: this CLI's version, or its checkout's runtime)")
+    .option("--runtime <spec>", "the @gatehouse/runtime dependency spec (default: this CLI's version, or its checkout's runtime, packed); with it, @gatehouse/cli is asked for at this CLI's version")
     .option("-y, --yes", "take the defaults for everything not given as a flag; ask nothing")
     .option("--dry-run", "print the plan (files with diffs, dependencies, env keys) and write nothing")
     .addOption(new Option("--from <library>", "move an app from this library: authjs (@auth/sveltekit or @auth/solid-start), keeping its config, env, database and signed-in users").choices(["authjs"]))

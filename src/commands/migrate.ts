@@ -12,10 +12,10 @@ export interface MigrateOptions {
 
 const EXAMPLES = `
 Examples:
-  $ npx auth migrate                         the app's database: DATABASE_URL or HOSTED_STORE_DATABASE_URL
+  $ npx @gatehouse/cli migrate                         the app's database: DATABASE_URL or HOSTED_STORE_DATABASE_URL
                                              in .env, or its PGlite folder or SQLite file
-  $ npx auth migrate --dry-run               list what would be applied
-  $ npx auth migrate --database-url postgres://user:pw@db.example.com/app
+  $ npx @gatehouse/cli migrate --dry-run               list what would be applied
+  $ npx @gatehouse/cli migrate --database-url postgres://user:pw@db.example.com/app
 
 Apps made by auth-init also migrate themselves when they first open the database;
 this command does it ahead of a deploy. Stop a PGlite app first: one folder, one process.

@@ -7,7 +7,7 @@
  */
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { Option, type Command } from "commander";
-import { readTextFile, writeEnvFile } from "../engine/env-file.js";
+import { assertEnvWritable, readTextFile, writeEnvFile } from "../engine/env-file.js";
 import { looseEnvWarning, replaceSecretCommand } from "../generators/file-modes.js";
 import { isIgnored } from "../generators/gitignore.js";
 import { generateSecret, setAuthSecret, type SecretEdit } from "../generators/secret.js";
@@ -83,6 +83,8 @@ async function writeSecret(command: Command, secret: string, envPath: string, fl
   let before = readTextFile(envPath);
   let edit = setAuthSecret(before ?? "", secret, { rotate: flags.rotate });
   const shown = display(envPath);
+  // A file its owner protected is said before any question: no use confirming a replace that cannot happen.
+  assertEnvWritable(envPath);
 
   // Rotation loses nothing, and an empty AUTH_SECRET= counts as none: only a real replace asks.
   if (edit.change === "replaced" && !flags.yes) {

@@ -1,6 +1,7 @@
 /**
- * Reads the modes `auth doctor` judges: the app's env files and its embedded
- * database (PGlite folder, SQLite file with its -wal and -shm).
+ * Reads file modes: `modeOf` for every command, and the modes `auth doctor`
+ * judges: the app's env files and its embedded database (PGlite folder, SQLite
+ * file with its -wal and -shm).
  */
 import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
@@ -37,11 +38,17 @@ export function readFileModes(dir: string, database: DatabaseTarget | undefined)
   return facts;
 }
 
-function modeOf(path: string): number | undefined {
+/**
+ * The permission bits of a file or folder (`0o644`), or `undefined` when there is
+ * none there (a missing path, or one under a file). The one place the CLI reads a
+ * mode: doctor judges it, apply and the env writer keep it, protect it, or refuse.
+ */
+export function modeOf(path: string): number | undefined {
   try {
     return statSync(path).mode & 0o777;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
     throw error;
   }
 }

@@ -1,44 +1,94 @@
 /**
- * Which `@gatehouse/runtime` an app gets. Installed from npm, the CLI asks for its
- * own version. Run from a checkout of this repository (the runtime is not
- * published from it), the app gets the checkout's runtime as a packed tarball in
- * `vendor/`: a real copy, because a symlinked package would resolve
+ * Which gatehouse packages an app gets: `@gatehouse/runtime` (a dependency) and
+ * this CLI, `@gatehouse/cli` (a dev dependency, so every command we print,
+ * `npx @gatehouse/cli ...`, runs the app's own copy). Installed from npm, the
+ * CLI asks for its own version of both. Run from a checkout of this repository
+ * (not published from it), the app gets the checkout's packages as packed
+ * tarballs in `vendor/`: real copies, because a symlinked package would resolve
  * `@sveltejs/kit` from the checkout instead of the app and load two copies.
  */
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 
-const CHECKOUT_RUNTIME = fileURLToPath(new URL("../../runtime/", import.meta.url));
+const CHECKOUT = fileURLToPath(new URL("../../", import.meta.url));
+const CHECKOUT_RUNTIME = join(CHECKOUT, "runtime");
 export const VENDOR_DIR = "vendor";
+export const CLI_PACKAGE = "@gatehouse/cli";
+export const RUNTIME_PACKAGE = "@gatehouse/runtime";
 
-export interface RuntimeSource {
+export interface PackageSource {
   /** The dependency spec written to package.json. */
   spec: string;
   /** Set when the spec points at a tarball to pack from the checkout first. */
   pack?: { from: string; to: string };
 }
 
-export function runtimeSource(override: string | undefined, cliVersion: string): RuntimeSource {
-  if (override) return { spec: override };
-  const manifest = join(CHECKOUT_RUNTIME, "package.json");
-  if (!existsSync(join(CHECKOUT_RUNTIME, "src")) || !existsSync(manifest)) return { spec: `^${cliVersion}` };
-  const { name, version } = JSON.parse(readFileSync(manifest, "utf8")) as { name: string; version: string };
-  const file = `${name.replace(/^@/, "").replace("/", "-")}-${version}.tgz`;
-  return { spec: `file:${VENDOR_DIR}/${file}`, pack: { from: CHECKOUT_RUNTIME, to: `${VENDOR_DIR}/${file}` } };
+export interface GatehouseSources {
+  runtime: PackageSource;
+  cli: PackageSource;
 }
 
-/** Packs the checkout's runtime (its built `dist/`) into the app's `vendor/` folder. */
-export async function packRuntime(appDir: string, pack: NonNullable<RuntimeSource["pack"]>): Promise<void> {
-  if (!existsSync(join(pack.from, "dist", "index.js"))) {
-    throw new Error(`the runtime in ${pack.from} is not built: run \`npm install\` (or \`npm run build\`) in the gatehouse checkout first`);
+/**
+ * `--runtime <spec>` names the runtime to ask for; the CLI then comes from the
+ * registry too, at its own version (both come from one place).
+ */
+export function gatehouseSources(runtimeOverride: string | undefined, cliVersion: string): GatehouseSources {
+  const registry = { spec: `^${cliVersion}` };
+  if (runtimeOverride) return { runtime: { spec: runtimeOverride }, cli: registry };
+  if (!existsSync(join(CHECKOUT_RUNTIME, "src")) || !existsSync(join(CHECKOUT_RUNTIME, "package.json"))) return { runtime: registry, cli: registry };
+  return { runtime: fromCheckout(CHECKOUT_RUNTIME), cli: fromCheckout(CHECKOUT) };
+}
+
+function fromCheckout(dir: string): PackageSource {
+  const { name, version } = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name: string; version: string };
+  const file = `${name.replace(/^@/, "").replace("/", "-")}-${version}.tgz`;
+  return { spec: `file:${VENDOR_DIR}/${file}`, pack: { from: dir, to: `${VENDOR_DIR}/${file}` } };
+}
+
+/** Packs what the sources take from the checkout (their built `dist/`) into the app's `vendor/` folder. */
+export async function packGatehouse(appDir: string, sources: GatehouseSources): Promise<void> {
+  await packInto(join(appDir, VENDOR_DIR), sources);
+}
+
+/** Packs what the sources take from the checkout into `destination`; resolves to the tarballs' paths. */
+export async function packInto(destination: string, sources: GatehouseSources): Promise<string[]> {
+  const written: string[] = [];
+  for (const source of [sources.runtime, sources.cli]) {
+    if (!source.pack) continue;
+    if (!existsSync(join(source.pack.from, "dist"))) {
+      throw new Error(`${source.pack.from} is not built: run \`npm install\` (or \`npm run build\`) in the gatehouse checkout first`);
+    }
+    written.push(await packStaged(source.pack.from, destination));
   }
-  const destination = join(appDir, VENDOR_DIR);
-  mkdirSync(destination, { recursive: true });
-  await execa("npm", ["pack", "--silent", "--pack-destination", destination], { cwd: pack.from });
-  if (!existsSync(join(appDir, pack.to))) throw new Error(`npm pack did not write ${pack.to}`);
+  return written;
+}
+
+/**
+ * `npm pack` of a copy whose manifest has no scripts, dev dependencies or
+ * workspaces: the checkout's `prepare` (its build) means nothing in an app, and
+ * npm would hold the install to ask about it.
+ */
+async function packStaged(dir: string, destination: string): Promise<string> {
+  const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Record<string, unknown> & { files?: string[] };
+  const stage = mkdtempSync(join(tmpdir(), "gatehouse-pack-"));
+  try {
+    for (const entry of manifest.files ?? []) if (existsSync(join(dir, entry))) cpSync(join(dir, entry), join(stage, entry), { recursive: true });
+    const { scripts: _scripts, devDependencies: _dev, workspaces: _workspaces, ...published } = manifest;
+    writeFileSync(join(stage, "package.json"), `${JSON.stringify(published, null, 2)}\n`);
+    for (const extra of ["README.md", "LICENSE"]) if (existsSync(join(dir, extra))) cpSync(join(dir, extra), join(stage, extra));
+    mkdirSync(destination, { recursive: true });
+    const { stdout } = await execa("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", stage], { cwd: stage });
+    const tarball = stdout.trim().split("\n").pop()!;
+    // A copy, not a rename: the temporary folder may be on another file system.
+    cpSync(join(stage, tarball), join(destination, tarball));
+    return join(destination, tarball);
+  } finally {
+    rmSync(stage, { recursive: true, force: true });
+  }
 }
 
 /** This CLI's version: an installed CLI gives apps the runtime of the same version. */

@@ -7,8 +7,8 @@
  */
 import type { ProviderCatalogEntry } from "@gatehouse/runtime/providers/catalog";
 import { addProviders, PROVIDERS_MODULE } from "../ast/add-providers.js";
-import { configAdapter, enableWebAuthn, limitSignIns, RATE_LIMIT_ENTRY } from "../ast/config-object.js";
-import { addEdit, emptyPlan, type Plan } from "../plan/plan.js";
+import { configAdapter, enableWebAuthn, limitSignIns, RATE_LIMIT_ENTRY, type ConfigRefusal } from "../ast/config-object.js";
+import { addEdit, emptyPlan, type Plan, type UnparsableFile } from "../plan/plan.js";
 import { ensureEnvKeys, hasEnvValue } from "./env.js";
 import { addToPackageJson, listedDependencies } from "./package-json.js";
 import { adapterRequirement, isEmail, isPasskey, providerPackageReasons, providerPackages } from "./passwordless.js";
@@ -29,8 +29,8 @@ export interface AddProviderInput {
 
 export type AddProviderPlan =
   | { ok: true; plan: Plan; added: ProviderCatalogEntry[]; present: ProviderCatalogEntry[]; callbackUrls: string[] }
-  /** The config could not be edited safely: why, and what to add by hand. */
-  | { ok: false; reason: string; byHand: string }
+  /** The config could not be edited safely: why, and what to add by hand; `unparsable` when a module to edit does not parse (nothing is written). */
+  | { ok: false; reason: string; byHand: string; unparsable?: UnparsableFile }
   /** Email links and passkeys in a config without an adapter: the runtime would refuse the whole config. */
   | { ok: false; needsAdapter: true; reason: string };
 
@@ -43,19 +43,22 @@ export function planAddProviders(input: AddProviderInput): AddProviderPlan {
   const adapter = requirement ? configAdapter({ path: configPath, text: config }) : "set";
   if (requirement && adapter === "missing") return { ok: false, needsAdapter: true, reason: noAdapter(requirement, configPath) };
   const result = addProviders({ path: configPath, text: config }, entries.map((e) => e.importName), read);
-  if (!result.ok) return { ok: false, reason: result.reason, byHand };
+  if (!result.ok) {
+    const unparsable = result.unparsable && { ...result.unparsable, language: "TypeScript" as const };
+    return { ok: false, reason: result.reason, byHand, ...(unparsable ? { unparsable } : {}) };
+  }
 
   const edits = new Map(result.edits.map((edit) => [edit.path, edit.text]));
   if (entries.some(isPasskey)) {
     // Also when Passkey is already listed: a config without the switch is refused by the runtime.
     const enabled = enableWebAuthn({ path: configPath, text: edits.get(configPath) ?? config });
-    if (!enabled.ok) return { ok: false, reason: enabled.reason, byHand };
+    if (!enabled.ok) return refused(enabled, configPath, byHand);
     if (enabled.changed) edits.set(configPath, enabled.text);
   }
   if (entries.some(isEmail)) {
     // Each link request sends a mail: without a limit, anyone can mail-bomb an address.
     const limited = limitSignIns({ path: configPath, text: edits.get(configPath) ?? config });
-    if (!limited.ok) return { ok: false, reason: limited.reason, byHand };
+    if (!limited.ok) return refused(limited, configPath, byHand);
     if (limited.changed) edits.set(configPath, limited.text);
   }
 
@@ -85,10 +88,14 @@ export function planAddProviders(input: AddProviderInput): AddProviderPlan {
   return { ok: true, plan, added: byName(result.added), present: byName(result.present), callbackUrls };
 }
 
+function refused(result: ConfigRefusal, configPath: string, byHand: string): AddProviderPlan {
+  return { ok: false, reason: result.reason, byHand, ...(result.syntaxError ? { unparsable: { path: configPath, ...result.syntaxError } } : {}) };
+}
+
 function noAdapter(requirement: string, configPath: string): string {
   return [
     `${requirement}, and ${configPath} sets no \`adapter\`: the runtime would refuse the whole config (every sign-in and session check). Nothing was changed.`,
-    "Give the app a database first: `npx auth-init --adapter pglite --yes` adds one (src/lib/server/db.ts with its schema and driver) and keeps your config;",
+    "Give the app a database first: `npx @gatehouse/cli init --adapter pglite --yes` adds one (src/lib/server/db.ts with its schema and driver) and keeps your config;",
     `then import \`adapter\` from src/lib/server/db.ts in ${configPath}, add \`adapter,\` to the config, and run this again.`,
   ].join("\n");
 }

@@ -63,12 +63,12 @@ function secret({ env, envFileExists, envText, gitignore }: DoctorInput): Findin
   const set = SECRET_SLOTS.filter((key) => Boolean(env[key]));
   // The runtime refuses a short secret anywhere in the list: keeping it (--rotate) would keep the app refusing to start.
   const short = set.filter((key) => env[key]!.length < MIN_SECRET_LENGTH);
-  if (set.length === 0) findings.push({ level: "error", message: `${SECRET_KEY} is not set${envFileExists ? " in .env" : " (there is no .env)"}`, fix: "run `npx auth secret`" });
+  if (set.length === 0) findings.push({ level: "error", message: `${SECRET_KEY} is not set${envFileExists ? " in .env" : " (there is no .env)"}`, fix: "run `npx @gatehouse/cli secret`" });
   for (const key of short) {
     findings.push({
       level: "error",
       message: `${key} has ${env[key]!.length} characters; the runtime needs at least ${MIN_SECRET_LENGTH} and refuses the config`,
-      fix: short.length === set.length ? "run `npx auth secret --yes` (a secret that short cannot be kept, so everyone signs in again)" : `delete ${key} from .env`,
+      fix: short.length === set.length ? "run `npx @gatehouse/cli secret --yes` (a secret that short cannot be kept, so everyone signs in again)" : `delete ${key} from .env`,
     });
   }
   if (set.length === 1 && short.length === 0) findings.push({ level: "ok", message: `${set[0]} is set (${env[set[0]!]!.length} characters)` });
@@ -95,7 +95,7 @@ export function configuredProviders(config: string): string[] {
 
 function providers(input: DoctorInput): Finding[] {
   const { authConfig, env, database } = input;
-  if (!authConfig) return [{ level: "warning", message: "no auth config found (src/auth.ts)", fix: "run `npx auth-init`" }];
+  if (!authConfig) return [{ level: "warning", message: "no auth config found (src/auth.ts)", fix: "run `npx @gatehouse/cli init`" }];
   const used = configuredProviders(authConfig.text);
   const entries = providerCatalog.filter((p) => used.includes(p.importName));
   const findings: Finding[] = [];
@@ -116,7 +116,7 @@ function providers(input: DoctorInput): Finding[] {
     findings.push({
       level: "error",
       message: `${authConfig.path} lists Passkey but does not turn on \`experimental: { enableWebAuthn: true }\`: the runtime refuses the config`,
-      fix: "run `npx auth add-provider passkey` (it adds the switch), or add it to the config by hand",
+      fix: "run `npx @gatehouse/cli add-provider passkey` (it adds the switch), or add it to the config by hand",
     });
   }
   // The runtime imports these only when the provider is used: a missing one fails at the first sign-in, not at start.
@@ -131,7 +131,7 @@ function providers(input: DoctorInput): Finding[] {
   }
   const requirement = adapterRequirement(entries);
   if (requirement && !database.found && !database.fix) {
-    findings.push({ level: "error", message: `${requirement}, and the app has none: the runtime refuses the config`, fix: "set one up with `npx auth-init --adapter pglite --yes` (it keeps your config), then add its `adapter` to the config" });
+    findings.push({ level: "error", message: `${requirement}, and the app has none: the runtime refuses the config`, fix: "set one up with `npx @gatehouse/cli init --adapter pglite --yes` (it keeps your config), then add its `adapter` to the config" });
   }
   return findings;
 }
@@ -154,8 +154,8 @@ function oldRotationLayout(env: Record<string, string>, envText: string | null |
       `${[SECRET_KEY, ...rotation].join(", ")} are set, and ${rotation.at(-1)} encrypts (Auth.js's order: the highest number). ` +
       "If they come from `auth secret --rotate` before gatehouse followed that order, AUTH_SECRET is your newest secret and new sessions use an older one (all still decrypt)",
     fix: full
-      ? "delete AUTH_SECRET_3 from .env (the oldest under the old order), then run `npx auth secret --rotate`"
-      : "run `npx auth secret --rotate`: it adds a new secret above them that encrypts, and keeps the others",
+      ? "delete AUTH_SECRET_3 from .env (the oldest under the old order), then run `npx @gatehouse/cli secret --rotate`"
+      : "run `npx @gatehouse/cli secret --rotate`: it adds a new secret above them that encrypts, and keeps the others",
   };
 }
 
@@ -195,7 +195,7 @@ function database({ database: lookup, databaseStatus: status }: DoctorInput): Fi
   if ("notCreated" in status) return [{ level: "ok", message: `${where} does not exist yet: the app creates and migrates it on first start` }];
   if (!status.ok) return [{ level: "error", message: `${where} cannot be reached: ${status.error}`, fix: reachFix(lookup.target) }];
   if (status.pending.length > 0) {
-    return [{ level: "warning", message: `${where} lacks migrations: ${status.pending.join(", ")}`, fix: "run `npx auth migrate` (the app also applies them when it first opens the database)" }];
+    return [{ level: "warning", message: `${where} lacks migrations: ${status.pending.join(", ")}`, fix: "run `npx @gatehouse/cli migrate` (the app also applies them when it first opens the database)" }];
   }
   return [{ level: "ok", message: `${where} is reachable and migrated` }];
 }

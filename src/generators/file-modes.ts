@@ -68,7 +68,7 @@ export interface LooseEnvFile {
   /** Its text before and after this command. */
   before: string;
   after: string;
-  /** The command that replaces its AUTH_SECRET (`npx auth secret --yes ...`). */
+  /** The command that replaces its AUTH_SECRET (`npx @gatehouse/cli secret --yes ...`). */
   replaceSecret: string;
 }
 
@@ -102,5 +102,5 @@ export function looseEnvWarning({ shown, mode, before, after, replaceSecret }: L
  * runs it): it replaces AUTH_SECRET there. Not `--rotate`, which keeps the old one.
  */
 export function replaceSecretCommand(fromCwd: string): string {
-  return `npx auth secret --yes${fromCwd === ".env" ? "" : ` --env-file ${shellWord(fromCwd)}`}`;
+  return `npx @gatehouse/cli secret --yes${fromCwd === ".env" ? "" : ` --env-file ${shellWord(fromCwd)}`}`;
 }

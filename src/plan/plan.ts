@@ -21,9 +21,25 @@ export interface KeptFile {
   reason: string;
 }
 
+/**
+ * A file the plan would edit but that does not parse: where, and the parser's
+ * message. Not kept: the whole plan is refused (`refuseUnparsable`), since an
+ * app set up around a file we could not edit is half set up.
+ */
+export interface UnparsableFile {
+  path: string;
+  language: "TypeScript" | "Svelte";
+  /** 1-based, as editors count. */
+  line: number;
+  column: number;
+  message: string;
+}
+
 export interface Plan {
   changes: FileChange[];
   kept: KeptFile[];
+  /** Files that stop the plan: it must not be applied while there is one. */
+  unparsable: UnparsableFile[];
   /** Packages to add to `dependencies` (name -> version or spec). */
   dependencies: Record<string, string>;
   /** Packages to add to `devDependencies`. */
@@ -35,7 +51,26 @@ export interface Plan {
 }
 
 export function emptyPlan(): Plan {
-  return { changes: [], kept: [], dependencies: {}, devDependencies: {}, env: [], nextSteps: [] };
+  return { changes: [], kept: [], unparsable: [], dependencies: {}, devDependencies: {}, env: [], nextSteps: [] };
+}
+
+/** One line for a file that does not parse: `path:line:column`, what the parser said, and that nothing changed. */
+export function unparsableLine({ path, language, line, column, message }: UnparsableFile): string {
+  return `${path}:${line}:${column}: does not parse as ${language} (${message.replace(/\.$/, "")}): fix it, then run the command again; nothing was changed`;
+}
+
+/** Thrown before anything is written (and before a dry run prints its plan) when a file the plan edits does not parse. */
+export class UnparsableFileError extends Error {
+  constructor(readonly files: readonly UnparsableFile[]) {
+    // One line per file; the CLI prefixes the first with "error: ".
+    super(files.map(unparsableLine).join("\nerror: "));
+    this.name = "UnparsableFileError";
+  }
+}
+
+/** Stops here when a file the plan edits does not parse. */
+export function refuseUnparsable(plan: Plan): void {
+  if (plan.unparsable.length > 0) throw new UnparsableFileError(plan.unparsable);
 }
 
 /**

@@ -163,7 +163,7 @@ describe("planAddProviders: email and passkey", () => {
     expect(!both.ok && both.reason).toContain(
       "email and passkey need a database (Email link keeps its one-time sign-in tokens there, Passkey the passkeys), and src/auth.ts sets no `adapter`: the runtime would refuse the whole config (every sign-in and session check). Nothing was changed.",
     );
-    expect(!both.ok && both.reason).toContain("`npx auth-init --adapter pglite --yes`");
+    expect(!both.ok && both.reason).toContain("`npx @gatehouse/cli init --adapter pglite --yes`");
     expect(plan([GITHUB], { "src/auth.ts": config }).ok).toBe(true);
   });
 
@@ -200,6 +200,7 @@ describe.each([
       packageManager: "npm",
       templates: packageTemplates,
       runtimeSpec: "^0.1.0",
+      cliSpec: "^0.1.0",
       secret: "s".repeat(43),
       frameworkMajor: detect(project).frameworks[0]?.major,
     });
@@ -283,7 +284,7 @@ describe("auth add-provider email / passkey (built binary)", () => {
     const run = auth(["add-provider", "email"], dir);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("error: email needs a database (Email link keeps its one-time sign-in tokens there), and src/auth.ts sets no `adapter`");
-    expect(run.stderr).toContain("npx auth-init --adapter pglite --yes");
+    expect(run.stderr).toContain("npx @gatehouse/cli init --adapter pglite --yes");
     expect(snapshotDir(dir)).toEqual(before);
   });
 });

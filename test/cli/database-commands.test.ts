@@ -222,7 +222,7 @@ describe("auth doctor", () => {
     // The runtime refuses a short secret anywhere in the list, so rotating (which keeps it) is not the fix.
     expect(run.stdout).toContain("fail AUTH_SECRET has 5 characters; the runtime needs at least 32 and refuses the config");
     expect(run.stdout).toContain("fail AUTH_SECRET_1 has 3 characters; the runtime needs at least 32 and refuses the config");
-    expect(run.stdout).toContain("fix: run `npx auth secret --yes`");
+    expect(run.stdout).toContain("fix: run `npx @gatehouse/cli secret --yes`");
     expect(run.stdout).not.toContain("--rotate");
     expect(run.stdout).toContain("warn .env is not listed in .gitignore");
     expect(run.stdout).toContain("fail AUTH_URL is not a URL: not a url");
@@ -246,7 +246,7 @@ describe("auth doctor", () => {
     const run = auth(["doctor"], dir);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain("fail AUTH_SECRET is not set (there is no .env)");
-    expect(run.stdout).toContain("fix: run `npx auth secret`");
+    expect(run.stdout).toContain("fix: run `npx @gatehouse/cli secret`");
   });
 
   it("postgres: DATABASE_URL missing is a problem; unreachable is a problem; pending migrations a warning until auth migrate", async () => {
@@ -291,7 +291,7 @@ describe.skipIf(isWindows)("auth doctor: secrets at rest", () => {
     const loose = auth(["doctor"], dir);
     expect(loose.code, loose.stdout).toBe(0);
     expect(loose.stdout).toContain("warn .env can be read by other users of this machine (mode 0644) and holds AUTH_SECRET\n");
-    expect(loose.stdout).toContain("fix: run `chmod 600 .env`; its AUTH_SECRET may have been read: replace it with `npx auth secret --yes`\n");
+    expect(loose.stdout).toContain("fix: run `chmod 600 .env`; its AUTH_SECRET may have been read: replace it with `npx @gatehouse/cli secret --yes`\n");
     expect(loose.stdout).toContain("warn .env.local can be read by other users of this machine (mode 0666)\n");
     expect(loose.stdout).toContain("warn the PGlite folder .pglite is open to other users of this machine (mode 0755)");
     expect(runFixes(loose.stdout, dir)).toEqual(["chmod 600 .env", "chmod 600 .env.local", "chmod 700 .pglite"]);

@@ -42,7 +42,7 @@ describe("auth doctor: email and passkey", () => {
     expect(findings(config("Passkey"))).toContainEqual({
       level: "error",
       message: "src/auth.ts lists Passkey but does not turn on `experimental: { enableWebAuthn: true }`: the runtime refuses the config",
-      fix: "run `npx auth add-provider passkey` (it adds the switch), or add it to the config by hand",
+      fix: "run `npx @gatehouse/cli add-provider passkey` (it adds the switch), or add it to the config by hand",
     });
     expect(findings(config("Passkey", ", experimental: { enableWebAuthn: false }")).some((f) => f.message.includes("does not turn on"))).toBe(true);
   });
@@ -66,7 +66,7 @@ describe("auth doctor: email and passkey", () => {
     expect(passkey).toContainEqual({
       level: "error",
       message: "passkey needs a database (Passkey keeps the passkeys there), and the app has none: the runtime refuses the config",
-      fix: "set one up with `npx auth-init --adapter pglite --yes` (it keeps your config), then add its `adapter` to the config",
+      fix: "set one up with `npx @gatehouse/cli init --adapter pglite --yes` (it keeps your config), then add its `adapter` to the config",
     });
     expect(findings(config("GitHub"), { AUTH_GITHUB_ID: "a", AUTH_GITHUB_SECRET: "b" }, NO_DATABASE).filter((f) => f.level === "error")).toEqual([]);
   });
@@ -79,7 +79,7 @@ describe("auth doctor: email + password accounts (the Password provider)", () =>
     expect(findings(password, {}, NO_DATABASE)).toContainEqual({
       level: "error",
       message: "password needs a database (Email and password keeps the accounts and their password hashes there), and the app has none: the runtime refuses the config",
-      fix: "set one up with `npx auth-init --adapter pglite --yes` (it keeps your config), then add its `adapter` to the config",
+      fix: "set one up with `npx @gatehouse/cli init --adapter pglite --yes` (it keeps your config), then add its `adapter` to the config",
     });
     expect(findings(password).filter((f) => f.message.includes("needs a database"))).toEqual([]);
   });

@@ -89,9 +89,9 @@ describe("auth-init (built binary)", () => {
     expect(run.stderr).toContain("--rotate would keep the exposed secret valid");
     expect(run.stderr).not.toContain(old);
 
-    // The printed command works as printed (npx auth = this checkout's bin) and leaves nothing exposed.
+    // The printed command works as printed (npx @gatehouse/cli = this checkout's bin) and leaves nothing exposed.
     const command = /Replace its AUTH_SECRET: `([^`]+)`/.exec(run.stderr)?.[1];
-    expect(command).toBe("npx auth secret --yes");
+    expect(command).toBe("npx @gatehouse/cli secret --yes");
     const replace = cli(authBin, command!.split(" ").slice(2), dir);
     expect(replace.code, replace.stderr).toBe(0);
     expect(readEnvValue(read(dir, ".env"), "AUTH_SECRET")).toMatch(/^[A-Za-z0-9_-]{43}$/);

@@ -40,6 +40,7 @@ function plan(app: App, answers: Partial<InitAnswers>, snapshot = project(app)):
     packageManager: "npm",
     templates: packageTemplates,
     runtimeSpec: "^0.1.0",
+    cliSpec: "^0.1.0",
     secret: SECRET,
     frameworkMajor: detect(snapshot).frameworks[0]?.major,
     nodeVersion: "22.12.0",
@@ -220,7 +221,7 @@ describe.each(["sveltekit", "solid-start-v2"] as const)("planInit with email and
     const first = applied(project(app), plan(app, {}));
     const p = plan(app, { providers: ["password", "email", "passkey"] }, first);
     expect(p.kept).toContainEqual({ path: "src/auth.ts", reason: expect.stringContaining("differs from what auth-init writes") });
-    expect(p.nextSteps[0]).toBe("src/auth.ts is your own and was kept: if it lacks them, add the providers with `npx auth add-provider email passkey`, which edits it in place.");
+    expect(p.nextSteps[0]).toBe("src/auth.ts is your own and was kept: if it lacks them, add the providers with `npx @gatehouse/cli add-provider email passkey`, which edits it in place.");
   });
 });
 

@@ -48,6 +48,7 @@ function plan(project: ProjectSnapshot, answers: Partial<InitAnswers> = {}, extr
     packageManager: "npm",
     templates: packageTemplates,
     runtimeSpec: RUNTIME,
+    cliSpec: RUNTIME,
     secret: SECRET,
     frameworkMajor: major,
     nodeVersion: "20.19.0",

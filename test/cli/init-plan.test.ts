@@ -43,7 +43,7 @@ function svApp(overrides: Record<string, string | null> = {}): ProjectSnapshot {
 }
 
 function plan(answers: Partial<InitAnswers> = {}, project = svApp()): Plan {
-  return planInit({ answers: { ...DEFAULTS, ...answers }, project, packageManager: "npm", templates: packageTemplates, runtimeSpec: RUNTIME, secret: SECRET });
+  return planInit({ answers: { ...DEFAULTS, ...answers }, project, packageManager: "npm", templates: packageTemplates, runtimeSpec: RUNTIME, cliSpec: RUNTIME, secret: SECRET });
 }
 
 /** The project as it is after the plan is applied. */
@@ -144,7 +144,7 @@ describe("planInit for SvelteKit", () => {
   it("sqlite: better-sqlite3 and its types; the file's folder .data/ is git-ignored; SQLITE_PATH is read, not written", () => {
     const p = plan({ adapter: "sqlite" });
     expect(p.dependencies).toEqual({ "@gatehouse/runtime": RUNTIME, "better-sqlite3": DRIVER_VERSIONS["better-sqlite3"], nodemailer: DRIVER_VERSIONS.nodemailer });
-    expect(p.devDependencies).toEqual({ "@types/better-sqlite3": DRIVER_VERSIONS["@types/better-sqlite3"], "@types/node": DRIVER_VERSIONS["@types/node"] });
+    expect(p.devDependencies).toEqual({ "@gatehouse/cli": RUNTIME, "@types/better-sqlite3": DRIVER_VERSIONS["@types/better-sqlite3"], "@types/node": DRIVER_VERSIONS["@types/node"] });
     expect(after(p, ".gitignore")).toMatch(/\n\.data\/\n\.gatehouse\/\n$/);
     // No database key: only the secret and the mail keys.
     expect(after(p, ".env")).toBe(`AUTH_SECRET="${SECRET}"\n${MAIL_KEYS}`);
@@ -159,7 +159,7 @@ describe("planInit for SvelteKit", () => {
   it("hosted-store: pg; HOSTED_STORE_DATABASE_URL from --database-url and HOSTED_STORE_BRANCH in .env; the password table is the runtime's", () => {
     const p = plan({ adapter: "hosted-store", databaseUrl: "postgres://app:pw@store.example.com:5432/app" });
     expect(p.dependencies).toEqual({ "@gatehouse/runtime": RUNTIME, pg: DRIVER_VERSIONS.pg, nodemailer: DRIVER_VERSIONS.nodemailer });
-    expect(p.devDependencies).toEqual({ "@types/pg": DRIVER_VERSIONS["@types/pg"], "@types/node": DRIVER_VERSIONS["@types/node"] });
+    expect(p.devDependencies).toEqual({ "@gatehouse/cli": RUNTIME, "@types/pg": DRIVER_VERSIONS["@types/pg"], "@types/node": DRIVER_VERSIONS["@types/node"] });
     expect(after(p, ".env")).toBe(`AUTH_SECRET="${SECRET}"\nHOSTED_STORE_DATABASE_URL="postgres://app:pw@store.example.com:5432/app"\nHOSTED_STORE_BRANCH="main"\n${MAIL_KEYS}`);
     expect(after(p, ".env.example")).toBe(`AUTH_SECRET=\nHOSTED_STORE_DATABASE_URL=\nHOSTED_STORE_BRANCH=\n${MAIL_KEYS}`);
     // .env is ignored already and there is no local database: only the development mail folder is added.
@@ -381,9 +381,10 @@ describe("planInit for SvelteKit", () => {
     expect(after(own, "src/routes/+layout.server.ts")).toBeUndefined();
     expect(own.kept).toContainEqual({ path: "src/routes/+layout.server.ts", reason: expect.stringContaining("add `session: await event.locals.auth()` to what its load returns") });
     expect(own.kept).toContainEqual({ path: "src/routes/+layout.ts", reason: expect.stringContaining("return the server load's `session: data.session`") });
-    // A layout it cannot edit is kept, saying what to add by hand.
+    // A layout that does not parse is not kept: it stops the plan (refuseUnparsable), with where it breaks.
     const broken = plan({}, svApp({ "src/routes/+layout.svelte": "<div>\n{@render children()}\n" }));
-    expect(broken.kept).toContainEqual({ path: "src/routes/+layout.svelte", reason: expect.stringMatching(/^it does not parse as Svelte at line/) });
+    expect(broken.unparsable).toEqual([{ path: "src/routes/+layout.svelte", language: "Svelte", line: 1, column: 1, message: "`<div>` was left open" }]);
+    expect(broken.kept.map((k) => k.path)).not.toContain("src/routes/+layout.svelte");
     expect(broken.changes.find((c) => c.path === "src/routes/+layout.svelte")).toBeUndefined();
   });
 
@@ -503,7 +504,7 @@ describe("planInit for SvelteKit with OAuth providers", () => {
     const project = applied(svApp(), plan());
     const p = oauth({}, project);
     expect(p.kept).toContainEqual({ path: "src/auth.ts", reason: expect.stringContaining("differs from what auth-init writes") });
-    expect(p.nextSteps[0]).toBe("src/auth.ts is your own and was kept: if it lacks them, add the providers with `npx auth add-provider github keycloak`, which edits it in place.");
+    expect(p.nextSteps[0]).toBe("src/auth.ts is your own and was kept: if it lacks them, add the providers with `npx @gatehouse/cli add-provider github keycloak`, which edits it in place.");
     expect(after(p, ".env")).toMatch(/\nAUTH_GITHUB_ID=\nAUTH_GITHUB_SECRET=\nAUTH_KEYCLOAK_ID=\nAUTH_KEYCLOAK_SECRET=\nAUTH_KEYCLOAK_ISSUER=\n$/);
   });
 

@@ -372,8 +372,8 @@ describe("auth CLI (built)", () => {
     expect(rest).toEqual([]);
     expect(finding).toMatchObject({ level: "warning" });
     expect(finding!.message).toContain("AUTH_SECRET, AUTH_SECRET_1 are set, and AUTH_SECRET_1 encrypts");
-    const command = /`npx (auth secret --rotate)`/.exec(finding!.fix!)![1]!.split(" ");
-    expect(auth(command.slice(1), dir).code).toBe(0);
+    const command = /`npx @gatehouse\/cli (secret --rotate)`/.exec(finding!.fix!)![1]!.split(" ");
+    expect(auth(command, dir).code).toBe(0);
     const after = readFileSync(join(dir, ".env"), "utf8");
     expect([readEnvValue(after, "AUTH_SECRET"), readEnvValue(after, "AUTH_SECRET_1")]).toEqual([newest, older]);
     expect(readEnvValue(after, "AUTH_SECRET_2")).toMatch(BASE64URL_43);
@@ -381,7 +381,7 @@ describe("auth CLI (built)", () => {
 
     // All four set the old way: the fix names the line to delete first, so the rotation drops nothing.
     const full = `AUTH_SECRET=${newest}\nAUTH_SECRET_1=${older}\nAUTH_SECRET_2=${"p".repeat(43)}\nAUTH_SECRET_3=${"q".repeat(43)}\n`;
-    expect(doctor(full)[0]!.fix).toBe("delete AUTH_SECRET_3 from .env (the oldest under the old order), then run `npx auth secret --rotate`");
+    expect(doctor(full)[0]!.fix).toBe("delete AUTH_SECRET_3 from .env (the oldest under the old order), then run `npx @gatehouse/cli secret --rotate`");
     // A file with one secret, or rotated by the new --rotate, is not flagged.
     expect(doctor(`AUTH_SECRET=${newest}\n`)).toEqual([]);
   });

@@ -9,6 +9,8 @@ import { runWebAuthnCeremony } from "./client-webauthn.js";
 export interface SignInOptions {
   /** Where to go after signing in; default: the current page. */
   redirectTo?: string;
+  /** @deprecated `redirectTo` under its Auth.js name (`@auth/solid-start/client`, older `@auth/sveltekit`); `redirectTo` wins. */
+  callbackUrl?: string;
   /** `false`: for credentials, email and passkeys, return the outcome instead of navigating. */
   redirect?: boolean;
   /**
@@ -29,6 +31,8 @@ export interface SignInOptions {
 export interface SignOutOptions {
   /** Where to go after signing out; default: the current page. */
   redirectTo?: string;
+  /** @deprecated `redirectTo` under its Auth.js name (`@auth/solid-start/client`, older `@auth/sveltekit`); `redirectTo` wins. */
+  callbackUrl?: string;
   /** `false`: stay on the page and return the outcome. */
   redirect?: boolean;
 }
@@ -67,7 +71,8 @@ export async function clientSignIn(
   options: SignInOptions = {},
   authorizationParams?: Record<string, string>,
 ): Promise<AuthClientResult | undefined> {
-  const { redirectTo = window.location.href, redirect = true, ...fields } = options;
+  const { redirectTo: given, callbackUrl, redirect = true, ...fields } = options;
+  const redirectTo = given ?? callbackUrl ?? window.location.href;
   const { basePath } = settings;
   if (!providerId) {
     window.location.href = `${basePath}/signin?${new URLSearchParams({ callbackUrl: redirectTo })}`;
@@ -99,7 +104,7 @@ export async function clientSignIn(
 }
 
 export async function clientSignOut(settings: ClientSettings, options: SignOutOptions = {}): Promise<AuthClientResult | undefined> {
-  const { redirectTo = window.location.href, redirect = true } = options;
+  const { redirectTo = options.callbackUrl ?? window.location.href, redirect = true } = options;
   const result = await postForm(settings, `${settings.basePath}/signout`, { callbackUrl: redirectTo });
   if (redirect) return navigate(result);
   return result;

@@ -17,6 +17,7 @@ import { addToPackageJson, listedDependencies, removeFromPackageJson } from "../
 import { AUTHJS_CORE } from "./module-map.js";
 
 const RUNTIME = "@gatehouse/runtime";
+const CLI = "@gatehouse/cli";
 /** Any of these tells gatehouse the app's public origin. */
 const PUBLIC_ORIGIN_KEYS = ["AUTH_URL", "ORIGIN", "AUTH_TRUST_HOST"];
 
@@ -27,6 +28,8 @@ export interface FromAuthjsInput {
   project: ProjectSnapshot;
   /** The `@gatehouse/runtime` dependency spec. */
   runtimeSpec: string;
+  /** The `@gatehouse/cli` dev dependency spec: the commands we print run the app's own copy. */
+  cliSpec: string;
   /** The `@auth/core` the app runs now, for when it must stay listed (a provider gatehouse lacks). */
   authjsCoreVersion: string;
   /** The package manager's install command when the user runs it (`--no-install`); undefined when auth-init installs. */
@@ -40,9 +43,7 @@ export interface FromAuthjsPlan {
   moved: number;
 }
 
-export class SourceDoesNotParse extends UsageError {}
-
-export function planFromAuthjs({ project, runtimeSpec, authjsCoreVersion, installCommand }: FromAuthjsInput): FromAuthjsPlan {
+export function planFromAuthjs({ project, runtimeSpec, cliSpec, authjsCoreVersion, installCommand }: FromAuthjsInput): FromAuthjsPlan {
   const packageJson = project.files["package.json"];
   if (packageJson == null) throw new UsageError("no package.json here: run auth-init --from authjs in the folder of the Auth.js app");
   const listed = listedDependencies(packageJson);
@@ -56,8 +57,9 @@ export function planFromAuthjs({ project, runtimeSpec, authjsCoreVersion, instal
     if (text == null || path === "package.json" || path === ".env") continue;
     const result = moveAuthjsImports({ path, text });
     if ("syntaxError" in result) {
-      const { line, column, message } = result.syntaxError;
-      throw new SourceDoesNotParse(`${path}:${line}:${column} does not parse (${message}): fix it and run again; nothing was changed`);
+      // The whole move is refused (refuseUnparsable), as every command refuses to edit around a file it cannot read.
+      plan.unparsable.push({ path, language: path.endsWith(".svelte") ? "Svelte" : "TypeScript", ...result.syntaxError });
+      continue;
     }
     addEdit(plan, path, text, framework === "sveltekit" ? destructureOldHandle({ path, text: result.text }) : result.text);
     moved += result.moved;
@@ -69,9 +71,11 @@ export function planFromAuthjs({ project, runtimeSpec, authjsCoreVersion, instal
   const unused = [...Object.keys(FRAMEWORK_OF), AUTHJS_CORE].filter((name) => name in listed && !stillImported.has(name));
   const needsCore = stillImported.has(AUTHJS_CORE) && !(AUTHJS_CORE in listed);
   plan.dependencies = { [RUNTIME]: runtimeSpec, ...(needsCore ? { [AUTHJS_CORE]: authjsCoreVersion } : {}) };
-  addEdit(plan, "package.json", packageJson, addToPackageJson(removeFromPackageJson(packageJson, unused), { dependencies: plan.dependencies }));
+  plan.devDependencies = { [CLI]: cliSpec };
+  const edited = addToPackageJson(removeFromPackageJson(packageJson, unused), { dependencies: plan.dependencies, devDependencies: plan.devDependencies });
+  addEdit(plan, "package.json", packageJson, edited);
 
-  plan.nextSteps = nextSteps(installCommand, unused, plan, project.files[".env"] ?? "");
+  plan.nextSteps = nextSteps(framework, installCommand, unused, plan, project.files[".env"] ?? "");
   return { plan, framework, moved };
 }
 
@@ -86,13 +90,13 @@ function alreadyMoved(listed: Record<string, string>): Framework {
   );
 }
 
-function nextSteps(installCommand: string | undefined, removed: readonly string[], plan: Plan, env: string): string[] {
+function nextSteps(framework: Framework, installCommand: string | undefined, removed: readonly string[], plan: Plan, env: string): string[] {
   const steps: string[] = [];
   if (installCommand) steps.push(`Install: \`${installCommand}\`${removed.length > 0 ? ` (it removes ${removed.join(" and ")})` : ""}.`);
   // Auth.js trusts the request's host whenever NODE_ENV is not "production"; gatehouse only in development and test.
   if (!PUBLIC_ORIGIN_KEYS.some((key) => hasEnvValue(env, key))) {
     steps.push(
-      "Where the app runs, set AUTH_URL to its public URL (adapter-node's ORIGIN counts too) or AUTH_TRUST_HOST=true behind your own proxy: unlike Auth.js, gatehouse does not trust the request's host when NODE_ENV is merely unset (Vercel and Cloudflare Pages need nothing).",
+      `Where the app runs, set AUTH_URL to its public URL${framework === "sveltekit" ? " (adapter-node's ORIGIN counts too)" : ""} or AUTH_TRUST_HOST=true behind your own proxy: unlike Auth.js, gatehouse does not trust the request's host when NODE_ENV is merely unset (Vercel and Cloudflare Pages need nothing).`,
     );
   }
   steps.push("Build and start the app as before: signed-in users stay signed in (the same AUTH_SECRET, session cookies and database).");

@@ -2,6 +2,7 @@
  * What differs between frameworks in an `auth-init` plan: which new files come
  * from which template, the edits of existing files, where the auth routes live.
  */
+import type { EditResult } from "../../ast/source.js";
 import type { ProjectSnapshot } from "../../engine/project.js";
 import type { Framework } from "../detect.js";
 import type { TemplateData } from "../templates.js";
@@ -13,8 +14,8 @@ export interface NewFile {
   template: string;
 }
 
-/** An edit of a file that may exist: the new text, or why it was left alone. */
-export type FileEdit = { path: string; ok: true; text: string } | { path: string; ok: false; reason: string };
+/** An edit of a file that may exist: the new text, or why it was left alone (or, when it does not parse, where). */
+export type FileEdit = { path: string } & EditResult;
 
 export interface FrameworkLayout {
   id: Framework;

@@ -42,6 +42,8 @@ export interface InitInput {
   templates: TemplateSource;
   /** The `@gatehouse/runtime` dependency: a version range, or `file:` a packed tarball. */
   runtimeSpec: string;
+  /** The `@gatehouse/cli` dev dependency: every command we print (`npx @gatehouse/cli ...`) runs the app's own copy. */
+  cliSpec: string;
   /** A fresh AUTH_SECRET, used only when the app has none. */
   secret: string;
   /** The framework's major version (detected from package.json), when known. */
@@ -77,6 +79,7 @@ export function planInit(input: InitInput): Plan {
   }
   for (const edit of layout.edits(project, data)) {
     if (edit.ok) addEdit(plan, edit.path, file(edit.path), edit.text);
+    else if (edit.syntaxError) plan.unparsable.push({ path: edit.path, ...edit.syntaxError });
     else plan.kept.push({ path: edit.path, reason: edit.reason });
   }
 
@@ -92,7 +95,7 @@ export function planInit(input: InitInput): Plan {
   addEdit(plan, ".gitignore", file(".gitignore"), ensureIgnored(file(".gitignore") ?? "", [".env", ...database, ...devMail], header));
 
   plan.dependencies = { "@gatehouse/runtime": input.runtimeSpec, ...driver(answers).dependencies, ...providerPackages(providers), ...layout.dependencies?.() };
-  plan.devDependencies = driver(answers).devDependencies;
+  plan.devDependencies = { "@gatehouse/cli": input.cliSpec, ...driver(answers).devDependencies };
   const pkg = file("package.json");
   if (pkg == null) throw new Error("package.json not found: run auth-init in the app's folder (or pass it as [dir])");
   const scripts = layout.scripts(project);
@@ -223,7 +226,7 @@ function nextSteps(answers: InitAnswers, layout: FrameworkLayout, providers: Pro
   const addable = providers.filter((p) => p.type !== "credentials");
   if (addable.length > 0 && plan.kept.some((kept) => kept.path === AUTH_CONFIG)) {
     // A re-run with more providers: the config is the user's now, and add-provider edits it in place.
-    steps.push(`${AUTH_CONFIG} is your own and was kept: if it lacks them, add the providers with \`npx auth add-provider ${addable.map((p) => p.id).join(" ")}\`, which edits it in place.`);
+    steps.push(`${AUTH_CONFIG} is your own and was kept: if it lacks them, add the providers with \`npx @gatehouse/cli add-provider ${addable.map((p) => p.id).join(" ")}\`, which edits it in place.`);
   }
   steps.push(...providerSetupSteps(providers, `${layout.devOrigin}${layout.authPath}`, filled));
   const needing = providers.filter(needsAdapter);
@@ -244,7 +247,7 @@ function nextSteps(answers: InitAnswers, layout: FrameworkLayout, providers: Pro
   if (providers.some(isPasskey) && !proves) {
     // A passkey sign-up only claims its address (SECURITY.md, "Email ownership"): without a mailed link nobody can prove one.
     steps.push(
-      "A passkey sign-up only claims its email address: with no email links or passwords, an address someone registered first cannot be proven and taken back by its owner. Add sign-in links by mail with `npx auth add-provider email`.",
+      "A passkey sign-up only claims its email address: with no email links or passwords, an address someone registered first cannot be proven and taken back by its owner. Add sign-in links by mail with `npx @gatehouse/cli add-provider email`.",
     );
   }
   if (credentials) {

@@ -167,11 +167,12 @@ function tracedDeps(data: InitTemplateData, major: 1 | 2): string[] {
 
 /**
  * The Router's root layout: a MetaProvider around it (the pages' <Title> needs one), and the
- * header first inside it. Either refused: the file is left alone, with what to add.
+ * header first inside it. Either refused: the file is left alone, with what to add
+ * (a file that does not parse stops the run instead).
  */
 function rootLayoutEdit(app: string): EditResult {
   const meta = addMetaProvider(app);
-  if (!meta.ok) return { ok: false, reason: `${meta.reason}; and put <AuthHeader /> from ./lib/auth-header at its top` };
+  if (!meta.ok) return { ...meta, reason: `${meta.reason}; and put <AuthHeader /> from ./lib/auth-header at its top` };
   return addAuthHeader(meta.text);
 }
 

@@ -51,6 +51,10 @@ describe("addAuthHeader (SolidStart)", () => {
     expect(named).toEqual({ ok: false, reason: expect.stringMatching(/not an inline function: add `import \{ AuthHeader \} from "\.\/lib\/auth-header";` and `<AuthHeader \/>` at the top of your root layout by hand$/) });
     const single = addAuthHeader(`import { Router } from "@solidjs/router";\nexport default () => <Router root={(props) => <Layout {...props} />} />;\n`);
     expect(single).toEqual({ ok: false, reason: expect.stringContaining("a single element with no children") });
-    expect(addAuthHeader(`export default () => <Router root={(props) => <div>{props.children}</Router>;\n`)).toEqual({ ok: false, reason: expect.stringMatching(/^it does not parse as TypeScript/) });
+    expect(addAuthHeader(`export default () => <Router root={(props) => <div>{props.children}</Router>;\n`)).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/^it does not parse as TypeScript/),
+      syntaxError: expect.objectContaining({ language: "TypeScript", line: 1 }),
+    });
   });
 });

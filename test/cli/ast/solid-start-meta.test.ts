@@ -233,9 +233,8 @@ export default () => (
     );
   });
 
-  it("refuses a file that does not parse, and leaves it alone", () => {
-    expect(refused(`import { Router } from "@solidjs/router";\nexport default () => <Router root={(props) => <main>{props.children}</main>}>;\n`)).toMatch(
-      /^it does not parse as TypeScript: /,
-    );
+  it("refuses a file that does not parse, with where it breaks", () => {
+    const result = addMetaProvider(`import { Router } from "@solidjs/router";\nexport default () => <Router root={(props) => <main>{props.children}</main>}>;\n`);
+    expect(result).toEqual({ ok: false, reason: expect.stringMatching(/^it does not parse as TypeScript \(line \d+, column \d+: /), syntaxError: expect.objectContaining({ language: "TypeScript", line: expect.any(Number), column: expect.any(Number) }) });
   });
 });

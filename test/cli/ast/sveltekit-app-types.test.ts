@@ -99,8 +99,8 @@ export {};
     expect(text.match(/export \{\};/g)).toHaveLength(1);
   });
 
-  it("refuses a file that does not parse, with the reason", () => {
+  it("refuses a file that does not parse, with where it breaks", () => {
     const result = declareLocalsAuth("declare global { namespace App { interface Locals { ");
-    expect(result).toEqual({ ok: false, reason: expect.stringContaining("does not parse") });
+    expect(result).toEqual({ ok: false, reason: expect.stringContaining("does not parse"), syntaxError: { language: "TypeScript", line: 1, column: 53, message: "'}' expected." } });
   });
 });

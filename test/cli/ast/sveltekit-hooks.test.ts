@@ -106,4 +106,14 @@ export { handle } from "./auth";
     const nameTaken = `const appHandle = 1;\nexport const handle = async ({ event, resolve }) => resolve(event);\n`;
     expect(composeAuthHandle(nameTaken)).toEqual({ ok: false, reason: expect.stringContaining("appHandle") });
   });
+
+  it("refuses a file that does not parse, with where: nothing is spliced into an unclosed function (the parser's recovery)", () => {
+    expect(composeAuthHandle("export function x( {\n")).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/^it does not parse as TypeScript \(line 2, column 1: /),
+      syntaxError: { language: "TypeScript", line: 2, column: 1, message: "'}' expected." },
+    });
+    // Even when the file already exports the auth handle: a re-run does not vouch for a file that broke since.
+    expect(composeAuthHandle('export { handle } from "./auth";\nexport function x( {\n').ok).toBe(false);
+  });
 });

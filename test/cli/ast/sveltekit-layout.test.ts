@@ -84,9 +84,13 @@ describe("addAuthHeader", () => {
     expect(addAuthHeader(placed)).toEqual({ ok: true, text: placed });
   });
 
-  it("a layout that does not parse, or never renders children, is refused with where and what to add by hand", () => {
+  it("a layout that does not parse is refused with where it breaks; one that never renders children, with what to add by hand", () => {
     const broken = addAuthHeader(`<script lang="ts">\n\tlet { children } = $props();\n</script>\n\n<div>\n{@render children()}\n`);
-    expect(broken).toEqual({ ok: false, reason: expect.stringMatching(/^it does not parse as Svelte at line \d+, column \d+: fix it, then add `import AuthHeader from '\$lib\/AuthHeader.svelte';`/) });
+    expect(broken).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/^it does not parse as Svelte \(line 5, column 1: /),
+      syntaxError: { language: "Svelte", line: 5, column: 1, message: "`<div>` was left open" },
+    });
     const slotless = addAuthHeader(`<h1>Hello</h1>\n`);
     expect(slotless).toEqual({ ok: false, reason: expect.stringContaining("it does not render `children`") });
   });

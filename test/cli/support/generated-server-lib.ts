@@ -21,6 +21,7 @@ export function writeGeneratedServerLib(adapter: AdapterChoice, dir: string): vo
     packageManager: "npm",
     templates: packageTemplates,
     runtimeSpec: "^0.1.0",
+    cliSpec: "^0.1.0",
     secret: "TEST_SECRET_0123456789_abcdefghijklmnopqrstu",
     frameworkMajor: 2,
   });
