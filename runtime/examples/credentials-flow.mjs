@@ -10,7 +10,7 @@ import { Credentials } from "@gatehouse/runtime/providers";
 const users = new Map([["ada@example.com", { id: "1", name: "Ada Lovelace", email: "ada@example.com", password: "correct horse" }]]);
 
 const config = {
-  // In an app this comes from AUTH_SECRET (`npx auth secret`); at least 32 characters.
+  // In an app this comes from AUTH_SECRET (`npx @gatehouse/cli secret`); at least 32 characters.
   secret: "example-secret-that-is-long-enough-0123456789",
   trustHost: true,
   providers: [

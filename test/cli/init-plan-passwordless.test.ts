@@ -238,12 +238,13 @@ describe("SolidStart 2 builds: nodemailer and @simplewebauthn/server stay packag
     expect(traced(after(plan("solid-start-v2", { providers: ["password"] }), "nitro.config.ts"))).toEqual(["@electric-sql/pglite", "nodemailer"]);
     expect(traced(after(plan("solid-start-v2", { providers: ["password", "email"] }), "nitro.config.ts"))).toEqual(["@electric-sql/pglite", "nodemailer"]);
     expect(traced(after(plan("solid-start-v2", { providers: ["password"], adapter: "postgres" }), "nitro.config.ts"))).toEqual(["nodemailer"]);
-    expect(paths(plan("solid-start-v2", { providers: ["github"], adapter: "postgres" }))).not.toContain("nitro.config.ts");
+    // Nothing to trace without PGlite and mail: the config lists only the plugin that closes the database.
+    expect(traced(after(plan("solid-start-v2", { providers: ["github"], adapter: "postgres" }), "nitro.config.ts"))).toEqual([]);
     expect(paths(plan("solid-start-v1", { providers: ["email", "passkey"] }))).not.toContain("nitro.config.ts");
   });
 
   it("the app's own nitro.config.ts is kept, with the traceDeps entries it lacks", () => {
-    const own = `import { defineConfig } from "nitro/config";\n\nexport default defineConfig({ traceDeps: ["@electric-sql/pglite"] });\n`;
+    const own = `import { defineConfig } from "nitro/config";\n\nexport default defineConfig({ plugins: ["./src/lib/server/close-database.ts"], traceDeps: ["@electric-sql/pglite"] });\n`;
     const withOwn = { ...project("solid-start-v2"), files: { ...project("solid-start-v2").files, "nitro.config.ts": own } };
     const p = plan("solid-start-v2", { providers: ["email"] }, withOwn);
     expect(p.kept).toEqual([{ path: "nitro.config.ts", reason: 'it is the app\'s own: add `traceDeps: ["nodemailer"]` to it, or the built server cannot send sign-in mails' }]);
@@ -258,7 +259,7 @@ describe("SolidStart 2 builds: nodemailer and @simplewebauthn/server stay packag
       },
     ]);
     // A config that has both says nothing.
-    const complete = own.replace(`traceDeps: ["@electric-sql/pglite"]`, `plugins: ["./src/lib/server/startup-checks.ts"], traceDeps: ["@electric-sql/pglite", "nodemailer"]`);
+    const complete = own.replace(`traceDeps: ["@electric-sql/pglite"]`, `plugins: ["./src/lib/server/startup-checks.ts", "./src/lib/server/close-database.ts"], traceDeps: ["@electric-sql/pglite", "nodemailer"]`);
     const withComplete = { ...withOwn, files: { ...withOwn.files, "nitro.config.ts": complete } };
     expect(plan("solid-start-v2", { providers: ["password"] }, withComplete).kept).toEqual([]);
   });

@@ -94,8 +94,10 @@ describe("planInit for SolidStart", () => {
     // Nitro bundles pg fine; nodemailer, which the Password provider mails with, still needs the entry.
     expect(paths(plan(fixture("v2"), { adapter: "postgres" }))).toContain("nitro.config.ts");
     expect(after(plan(fixture("v2"), { adapter: "postgres" }), "nitro.config.ts")).toMatch(/traceDeps: \[\n {4}"nodemailer",\n {2}\],/);
-    // Nothing to trace without PGlite and without mail.
-    expect(paths(plan(fixture("v2"), { adapter: "postgres", providers: ["github"] }))).not.toContain("nitro.config.ts");
+    // Nothing to trace without PGlite and without mail: the config lists only the plugin that closes the database.
+    const oauthOnly = after(plan(fixture("v2"), { adapter: "postgres", providers: ["github"] }), "nitro.config.ts");
+    expect(oauthOnly).toMatch(/plugins: \[\n\s*\/\/[^\n]*\n {4}"\.\/src\/lib\/server\/close-database\.ts",\n {2}\],/);
+    expect(oauthOnly).not.toContain("startup-checks");
   });
 
   it("SolidStart 1.x: the middleware is registered in defineConfig({...}) of app.config.ts; vinxi's Nitro keeps PGlite external by itself", () => {
@@ -203,7 +205,7 @@ describe("planInit for SolidStart", () => {
     expect(check).toContain("if (process.env.AUTH_EMAIL_SERVER && process.env.AUTH_EMAIL_FROM) return;");
     expect(check).toContain(`"AUTH_EMAIL_SERVER and AUTH_EMAIL_FROM must be set in production: sign-up and password reset mail their links. " +`);
     expect(after(v2, "src/lib/server/startup-checks.ts")).toContain("export default definePlugin(() => {\n  requireMailSettings();\n});");
-    expect(after(v2, "nitro.config.ts")).toContain(`  plugins: ["./src/lib/server/startup-checks.ts"],`);
+    expect(after(v2, "nitro.config.ts")).toContain(`    "./src/lib/server/startup-checks.ts",\n`);
     // 1.x (vinxi) loads src/auth.ts as the server starts: no plugin.
     const v1 = plan(fixture("v1"));
     expect(paths(v1)).toContain("src/lib/server/mail-settings.ts");
@@ -314,6 +316,7 @@ describe("planInit for SolidStart", () => {
     const oauth = plan(fixture("v2", { "nitro.config.ts": own }), { providers: ["github"] });
     expect(paths(oauth)).not.toContain("nitro.config.ts");
     expect(oauth.kept).toEqual([{ path: "nitro.config.ts", reason: expect.stringContaining('`traceDeps: ["@electric-sql/pglite"]`') }]);
+    expect(oauth.kept[0]!.reason).toContain('add `"./src/lib/server/close-database.ts"` to its `plugins`, or the server does not exit on SIGTERM or Ctrl-C');
     // With passwords (the default), nodemailer too: the Password provider mails with it.
     const p = plan(fixture("v2", { "nitro.config.ts": own }));
     expect(paths(p)).not.toContain("nitro.config.ts");

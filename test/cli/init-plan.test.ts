@@ -206,7 +206,7 @@ describe("planInit for SvelteKit", () => {
     expect(config).toContain("import { Password } from '@gatehouse/runtime/providers';");
     expect(config).toContain("import { building, dev } from '$app/environment';");
     expect(config).toContain("import { env } from '$env/dynamic/private';");
-    expect(config).toContain("import { adapter } from '$lib/server/db';");
+    expect(config).toContain("import { adapter, closeDatabase } from '$lib/server/db';");
     expect(config).toMatch(/\tproviders: \[\n(\t\t\/\/[^\n]*\n)+\t\tPassword\(\{ developmentMail: dev \}\),\n\t\]/);
     expect(config).toContain("pages: { signIn: '/signin', signUp: '/signup', forgotPassword: '/forgot-password', resetPassword: '/reset-password' },");
     // At startup (not while `vite build` loads the module), never in dev.

@@ -31,6 +31,11 @@ beforeAll(() => {
 }, 130_000);
 
 describe("built @gatehouse/runtime", () => {
+  it("points no file at a source map (its sources are not shipped: Vite would warn for each module in an app's dev server)", () => {
+    const mapped = jsFiles(dist).filter((file) => readFileSync(file, "utf8").includes("sourceMappingURL"));
+    expect(mapped.map((file) => file.slice(dist.length + 1))).toEqual([]);
+  });
+
   it("the example script signs in, reads, updates and signs out", () => {
     const output = node(["runtime/examples/credentials-flow.mjs"]);
     expect(output).toMatch(/wrong password -> 302 http:\/\/localhost:3000\/auth\/signin\?error=CredentialsSignin&code=credentials/);

@@ -29,7 +29,7 @@ import { parseAllowedOrigins, type AllowedOrigin } from "./oauth/proxy-origins.j
 import { defaultRedirectCallback } from "./redirect.js";
 import { defaultSessionCallback } from "./session-callback.js";
 import { secretEnvName } from "./env.js";
-import { frameworkGlue, hostTrustFromEnv, skipCSRFCheck, type FrameworkGlueOptions } from "./symbols.js";
+import { developmentEnv, frameworkGlue, hostTrustFromEnv, skipCSRFCheck, type FrameworkGlueOptions } from "./symbols.js";
 
 export const MIN_SECRET_LENGTH = 32;
 const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60;
@@ -81,6 +81,8 @@ export interface ResolvedConfig {
   /** Where the redirect proxy may forward callbacks: none unless the app lists them. */
   redirectProxyAllowedOrigins: AllowedOrigin[];
   experimental: { enableWebAuthn: boolean };
+  /** `NODE_ENV=development` in the env given to `setEnvDefaults`: pages may say what to set up. */
+  development: boolean;
   /** Sign-in rate limiting; `undefined` (the default) means off, and nothing of it runs. */
   rateLimit?: ResolvedRateLimit;
 }
@@ -170,6 +172,7 @@ function buildConfig(config: AuthConfig): ResolvedConfig {
     redirectProxyAllowedOrigins: parseAllowedOrigins(config.redirectProxyAllowedOrigins ?? []),
     experimental: { enableWebAuthn: config.experimental?.enableWebAuthn === true },
     rateLimit: resolveRateLimit(config.rateLimit),
+    development: (config as { [developmentEnv]?: boolean })[developmentEnv] === true,
   };
 }
 
@@ -177,7 +180,7 @@ function resolveSecrets(secret: AuthConfig["secret"]): string[] {
   const list = secret === undefined ? [] : Array.isArray(secret) ? secret : [secret];
   if (list.length === 0 || list.every((s) => s === "")) {
     throw new MissingSecret(
-      `No secret is set. Set AUTH_SECRET in your environment to a random string of at least ${MIN_SECRET_LENGTH} characters (generate one with \`npx auth secret\`), or pass \`secret\` in the config.`,
+      `No secret is set. Set AUTH_SECRET in your environment to a random string of at least ${MIN_SECRET_LENGTH} characters (generate one with \`npx @gatehouse/cli secret\`), or pass \`secret\` in the config.`,
     );
   }
   list.forEach((s, i) => {
@@ -186,7 +189,7 @@ function resolveSecrets(secret: AuthConfig["secret"]): string[] {
     if (typeof s !== "string") throw new MissingSecret(`${where} must be a string.`);
     if (s.length < MIN_SECRET_LENGTH) {
       throw new MissingSecret(
-        `${where} is ${s.length} characters long; it must be at least ${MIN_SECRET_LENGTH}. Generate one with \`npx auth secret\` (it writes AUTH_SECRET, or the next AUTH_SECRET_n with --rotate).`,
+        `${where} is ${s.length} characters long; it must be at least ${MIN_SECRET_LENGTH}. Generate one with \`npx @gatehouse/cli secret\` (it writes AUTH_SECRET, or the next AUTH_SECRET_n with --rotate).`,
       );
     }
   });

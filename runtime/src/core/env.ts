@@ -5,7 +5,7 @@
 import { isPasswordProvider } from "../providers/password.js";
 import type { Provider } from "../providers/types.js";
 import type { AuthConfig } from "../types.js";
-import { hostTrustFromEnv, type HostTrustFromEnv } from "./symbols.js";
+import { developmentEnv, hostTrustFromEnv, type HostTrustFromEnv } from "./symbols.js";
 
 export type Env = Record<string, string | undefined>;
 
@@ -60,6 +60,7 @@ function applyEnv(env: Env, config: AuthConfig): AuthConfig {
       if (why) Object.assign(out, { trustHost: true, [hostTrustFromEnv]: why });
     }
   }
+  if (env.NODE_ENV === "development") Object.assign(out, { [developmentEnv]: true });
   if (out.redirectProxyUrl === undefined && env.AUTH_REDIRECT_PROXY_URL) {
     out.redirectProxyUrl = env.AUTH_REDIRECT_PROXY_URL;
   }

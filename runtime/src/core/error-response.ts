@@ -10,7 +10,7 @@ import { renderError } from "./actions/pages.js";
 import { requestedCallbackUrl } from "./callback-url.js";
 import type { ResolvedConfig } from "./config.js";
 import type { RequestContext } from "./context.js";
-import { CredentialsSignin, InvalidRequest, RateLimited, UnknownAction, isClientSafe, publicErrorType } from "./errors.js";
+import { CredentialsSignin, InvalidRequest, ProviderNotSetUp, RateLimited, UnknownAction, isClientSafe, publicErrorType } from "./errors.js";
 import { pageUrl } from "./guards.js";
 import { PAGE_HEADERS } from "./pages-headers.js";
 import { PasswordHashingBusy } from "./password/gate.js";
@@ -84,6 +84,8 @@ export function errorResult(ctx: RequestContext, error: unknown): ResponseIntern
 
   const params: Record<string, string | undefined> = { error: type };
   if (err instanceof CredentialsSignin) params.code = err.code;
+  // In development the error page says how to set the provider up (see errorPage); production pages never do.
+  if (err instanceof ProviderNotSetUp && ctx.config.development) params.provider = err.providerId;
   if (clientSafe && err.kind === "signIn") {
     params.callbackUrl = sameOriginUrl(requestedCallbackUrl(ctx), ctx.origin) ?? undefined;
     return { redirect: pageUrl(ctx, ctx.config.pages.signIn, "signin", params) };

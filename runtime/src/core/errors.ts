@@ -98,6 +98,16 @@ export class MissingAuthorize extends AuthError {
 export class InvalidProvider extends AuthError {
   static override type = "InvalidProvider" as const;
 }
+/** An OAuth or OIDC provider without the client id or secret it needs: which provider, and the env keys that would give them. */
+export class ProviderNotSetUp extends InvalidProvider {
+  constructor(
+    message: string,
+    readonly providerId: string,
+    readonly envKeys: readonly string[],
+  ) {
+    super(message);
+  }
+}
 /** A configured provider whose kind of sign-in this version cannot run yet. */
 export class UnsupportedProvider extends AuthError {
   static override type = "UnsupportedProvider" as const;

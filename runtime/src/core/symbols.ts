@@ -28,6 +28,12 @@ export const hostTrustFromEnv = Symbol("gatehouse.host-trust-from-env");
 export type HostTrustFromEnv = "VERCEL" | "CF_PAGES" | "NODE_ENV=development" | "NODE_ENV=test";
 
 /**
+ * Set by `setEnvDefaults` when `NODE_ENV` is `development` (the framework's dev
+ * server): error pages may then say what to set up, which production never shows.
+ */
+export const developmentEnv = Symbol("gatehouse.development-env");
+
+/**
  * Set on a provider (`{ ...GitHub(), [customFetch]: myFetch }`) to send every
  * request to that provider through `myFetch`: a proxy, instrumentation, tests.
  */

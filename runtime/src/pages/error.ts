@@ -4,7 +4,7 @@
  */
 import { escapeHtml, safeUrl } from "./escape.js";
 import { renderDocument } from "./layout.js";
-import type { ErrorPageParams, ErrorPageResult } from "./types.js";
+import type { ErrorPageParams, ErrorPageResult, ProviderSetupHint } from "./types.js";
 
 interface ErrorView {
   status: number;
@@ -105,6 +105,20 @@ function waitText(seconds: number): string {
   return `about ${minutes} minute${minutes === 1 ? "" : "s"}`;
 }
 
+/** What a developer sees instead of "Server error" when an OAuth provider lacks its keys (development only). */
+function setupBody(setup: ProviderSetupHint): string {
+  const keys = setup.envKeys.map((key) => `<code>${escapeHtml(key)}</code>`).join(" and ");
+  const where = setup.setupUrl
+    ? `Register an OAuth app at <a href="${safeUrl(setup.setupUrl)}">${escapeHtml(setup.setupUrl)}</a> with this callback URL:`
+    : `Register this app with ${escapeHtml(setup.name)}, with this callback URL:`;
+  return (
+    `<h1>Sign in with ${escapeHtml(setup.name)} is not set up yet</h1>\n` +
+    `<p class="message">Set ${keys} in <code>.env</code>, then restart the dev server.</p>\n` +
+    `<div class="setup">\n<p>${where}</p>\n<p><code class="to-copy">${escapeHtml(setup.callbackUrl)}</code></p>\n` +
+    `<p>The keys it gives you go into those variables. This explanation shows in development only; in production this page says "Server error".</p>\n</div>\n`
+  );
+}
+
 export function renderErrorPage(p: ErrorPageParams): ErrorPageResult {
   const known = (p.error !== undefined ? ERRORS.get(p.error) : undefined) ?? DEFAULT_ERROR;
   const wait = p.error === "RateLimited" && p.retryAfter !== undefined && Number.isSafeInteger(p.retryAfter) && p.retryAfter > 0;
@@ -118,10 +132,12 @@ export function renderErrorPage(p: ErrorPageParams): ErrorPageResult {
         ? `<p class="actions"><a href="${safeUrl(p.homeUrl)}">Go to the home page</a></p>\n`
         : "";
   const html = renderDocument({
-    title: view.heading,
+    title: p.providerSetup ? `${p.providerSetup.name} is not set up` : view.heading,
     theme: p.theme,
     page: "error",
-    body: `<h1>${escapeHtml(view.heading)}</h1>\n<p class="message">${escapeHtml(view.message)}</p>\n${link}`,
+    body: p.providerSetup
+      ? `${setupBody(p.providerSetup)}${link}`
+      : `<h1>${escapeHtml(view.heading)}</h1>\n<p class="message">${escapeHtml(view.message)}</p>\n${link}`,
   });
   return { status: view.status, html };
 }

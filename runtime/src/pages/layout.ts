@@ -63,6 +63,17 @@ main {
 h1 { margin: 0 0 1rem; font-size: 1.375rem; font-weight: 600; text-align: center; }
 p { margin: 0 0 1rem; }
 .message { color: var(--muted); text-align: center; }
+/* A value to copy into another site's form (a callback URL): one block that wraps anywhere, never wider than the card. */
+.to-copy {
+  display: block;
+  padding: 0.5rem 0.625rem;
+  font-size: 0.8125rem;
+  background: var(--input-bg);
+  border: 1px solid var(--border);
+  border-radius: 0.5rem;
+  overflow-wrap: anywhere;
+}
+.setup a { overflow-wrap: anywhere; }
 a { color: var(--accent); }
 a:focus-visible, button:focus-visible, input:focus-visible {
   outline: 2px solid var(--accent);

@@ -74,6 +74,19 @@ export interface ErrorPageParams {
   theme: PageTheme;
   /** `RateLimited` only: seconds until another attempt is counted, said on the page. */
   retryAfter?: number;
+  /** `Configuration` in development only: the OAuth provider that is not set up yet, and how to set it up. */
+  providerSetup?: ProviderSetupHint | undefined;
+}
+
+export interface ProviderSetupHint {
+  /** "GitHub". */
+  name: string;
+  /** The env keys it lacks: `AUTH_GITHUB_ID`, `AUTH_GITHUB_SECRET`. */
+  envKeys: readonly string[];
+  /** Where to register the app, for providers with one console for everyone. */
+  setupUrl?: string;
+  /** The callback URL to register there. */
+  callbackUrl: string;
 }
 
 export interface ErrorPageResult {

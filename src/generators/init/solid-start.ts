@@ -23,6 +23,8 @@ const PAGE_DEPENDENCIES: Record<string, string> = { [META_MODULE]: "^0.29.4" };
 const NITRO_CONFIG = "nitro.config.ts";
 /** The Nitro plugin (SolidStart 2) that makes the production checks as the server starts. */
 const STARTUP_CHECKS = "src/lib/server/startup-checks.ts";
+/** The Nitro plugin (SolidStart 2) that closes the database as the server stops. */
+const CLOSE_DATABASE = "src/lib/server/close-database.ts";
 const PGLITE = "@electric-sql/pglite";
 const SIMPLEWEBAUTHN = "@simplewebauthn/server";
 const NODEMAILER = "nodemailer";
@@ -65,7 +67,7 @@ export function solidStart(context: LayoutContext = {}): FrameworkLayout {
     libDir: "src/lib/server",
     // SolidStart's dev servers (vinxi, and Vite + Nitro) load .env into process.env for server code.
     // SolidStart 2 loads the app's server code at the first request: its checks at startup are a Nitro plugin.
-    data: { envImport: "", env: "process.env", startupChecks: major === 2 },
+    data: { envImport: "", env: "process.env", startupChecks: major === 2, shutdownHook: major === 2 ? `the Nitro plugin ${CLOSE_DATABASE} calls it` : "call it from a Nitro plugin's `close` hook (app.config.ts: `server.plugins`)" },
 
     dependencies: () => ({ ...PAGE_DEPENDENCIES }),
 
@@ -89,8 +91,10 @@ export function solidStart(context: LayoutContext = {}): FrameworkLayout {
         ...(data.credentials ? ["src/routes/signup.tsx", "src/routes/forgot-password.tsx", "src/routes/reset-password.tsx"] : []),
         // Email + password accounts: the production mail check, and (2) the Nitro plugin that runs it at startup.
         ...(data.credentials ? ["src/lib/server/mail-settings.ts", ...(major === 2 ? [STARTUP_CHECKS] : [])] : []),
+        // (2) The Nitro plugin that closes the database as the server stops.
+        ...(data.hasAdapter && major === 2 ? [CLOSE_DATABASE] : []),
         // The app's own Nitro config is kept: see edits.
-        ...(tracedDeps(data, major).length > 0 && project.files[NITRO_CONFIG] == null ? [NITRO_CONFIG] : []),
+        ...((tracedDeps(data, major).length > 0 || (data.hasAdapter && major === 2)) && project.files[NITRO_CONFIG] == null ? [NITRO_CONFIG] : []),
       ];
       return files.map((path) => ({ path, template: `solid-start/${path}.hbs` }));
     },
@@ -107,6 +111,9 @@ export function solidStart(context: LayoutContext = {}): FrameworkLayout {
         }
         if (data.credentials && major === 2 && !nitroConfig.includes(STARTUP_CHECKS)) {
           missing.push(`\`plugins: ["./${STARTUP_CHECKS}"]\` to it, or a production server without a mail server starts and fails at its first request`);
+        }
+        if (data.hasAdapter && major === 2 && !nitroConfig.includes(CLOSE_DATABASE)) {
+          missing.push(`\`"./${CLOSE_DATABASE}"\` to its \`plugins\`, or the server does not exit on SIGTERM or Ctrl-C once the database is open`);
         }
         if (missing.length > 0) edits.push({ path: NITRO_CONFIG, ok: false, reason: `it is the app's own: add ${missing.join("; add ")}` });
       }

@@ -34,7 +34,7 @@ export const svelteKit: FrameworkLayout = {
       : `<SignIn provider="${id}" class="auth-secondary">{#snippet submitButton()}Sign in with ${name}{/snippet}</SignIn>`,
   clientModule: "@gatehouse/runtime/sveltekit/client",
   libDir: "src/lib/server",
-  data: { envImport: "import { env } from '$env/dynamic/private';", env: "env" },
+  data: { envImport: "import { env } from '$env/dynamic/private';", env: "env", shutdownHook: "src/auth.ts calls it on adapter-node's `sveltekit:shutdown`" },
 
   newFiles(data: InitTemplateData, project): NewFile[] {
     const files = [

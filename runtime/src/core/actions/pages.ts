@@ -1,5 +1,8 @@
 /** `GET error` and `GET verify-request`: built-in pages, or redirects to the app's own. */
 import { renderErrorPage, renderVerifyRequestPage } from "../../pages/index.js";
+import type { ProviderSetupHint } from "../../pages/types.js";
+import { findProvider } from "../../providers/catalog.js";
+import { missingCredentials } from "../oauth/server.js";
 import type { ResponseInternal } from "../../types.js";
 import type { ResolvedConfig } from "../config.js";
 import type { RequestContext } from "../context.js";
@@ -9,7 +12,23 @@ import { PAGE_HEADERS } from "../pages-headers.js";
 export function errorPage(ctx: RequestContext): ResponseInternal {
   const error = ctx.query.get("error") ?? undefined;
   if (ctx.config.pages.error) return { redirect: pageUrl(ctx, ctx.config.pages.error, "error", { error }) };
-  return renderError(ctx, error);
+  return renderError(ctx, error, undefined, error === "Configuration" ? providerSetup(ctx, ctx.query.get("provider")) : undefined);
+}
+
+/**
+ * In development, for `?provider=<id>` of a configured OAuth provider that lacks
+ * its client id or secret: what to set and where to get it. Everything shown
+ * comes from the config and the catalog, never from the query, which only picks
+ * the provider; production shows none of it.
+ */
+function providerSetup(ctx: RequestContext, id: string | null): ProviderSetupHint | undefined {
+  if (!ctx.config.development || id === null) return undefined;
+  const provider = ctx.config.providerById.get(id);
+  if (!provider?.oauth) return undefined;
+  const envKeys = missingCredentials(provider.oauth, provider.id);
+  if (envKeys.length === 0) return undefined;
+  const setupUrl = findProvider(provider.id)?.setupUrl;
+  return { name: provider.name, envKeys, callbackUrl: `${ctx.authUrl}/callback/${encodeURIComponent(provider.id)}`, ...(setupUrl ? { setupUrl } : {}) };
 }
 
 /** The built-in error page; also the answer when a page action itself fails, so there is no redirect loop. */
@@ -17,6 +36,7 @@ export function renderError(
   ctx: Pick<RequestContext, "authUrl" | "origin"> & { config: Pick<ResolvedConfig, "theme"> },
   error: string | undefined,
   retryAfter?: number,
+  providerSetup?: ProviderSetupHint,
 ): ResponseInternal {
   const { status, html } = renderErrorPage({
     error,
@@ -24,6 +44,7 @@ export function renderError(
     homeUrl: ctx.origin,
     theme: ctx.config.theme,
     retryAfter,
+    providerSetup,
   });
   return { status, headers: PAGE_HEADERS, body: html };
 }

@@ -4,7 +4,7 @@
  * client authenticates, and the options every request carries.
  */
 import * as o from "oauth4webapi";
-import { InvalidProvider, OAuthSignInError } from "../errors.js";
+import { OAuthSignInError, ProviderNotSetUp } from "../errors.js";
 import { describeOAuthError } from "./describe-error.js";
 import { envId, type OAuthRuntime } from "./provider.js";
 
@@ -65,18 +65,30 @@ async function discover(oauth: OAuthRuntime, providerId: string): Promise<o.Auth
   };
 }
 
+/** The env keys that would give the provider what it lacks to sign anyone in (its client id, and its secret unless public); empty when it has them. */
+export function missingCredentials(oauth: OAuthRuntime, providerId: string): string[] {
+  const missing: string[] = [];
+  if (!oauth.clientId) missing.push(`AUTH_${envId(providerId)}_ID`);
+  if (oauth.clientAuth !== "none" && !oauth.clientSecret) missing.push(`AUTH_${envId(providerId)}_SECRET`);
+  return missing;
+}
+
 /** The client, after checking that env or config gave it an id (and a secret, unless it is public). */
 export function clientOf(oauth: OAuthRuntime, providerId: string): { client: o.Client; auth: o.ClientAuth } {
   if (oauth.problem) throw oauth.problem;
-  const keys = `AUTH_${envId(providerId)}_ID`;
+  const missing = missingCredentials(oauth, providerId);
   if (!oauth.clientId) {
-    throw new InvalidProvider(
-      `Provider "${providerId}" has no client id: set ${keys}${oauth.clientAuth === "none" ? "" : ` and AUTH_${envId(providerId)}_SECRET`} in your environment (from the app you registered at the provider), or pass \`clientId\`.`,
+    throw new ProviderNotSetUp(
+      `Provider "${providerId}" has no client id: set ${missing.join(" and ")} in your environment (from the app you registered at the provider), or pass \`clientId\`.`,
+      providerId,
+      missing,
     );
   }
-  if (oauth.clientAuth !== "none" && !oauth.clientSecret) {
-    throw new InvalidProvider(
-      `Provider "${providerId}" has no client secret: set AUTH_${envId(providerId)}_SECRET in your environment, or pass \`clientSecret\` (or \`client: { token_endpoint_auth_method: "none" }\` for a public client).`,
+  if (missing.length > 0) {
+    throw new ProviderNotSetUp(
+      `Provider "${providerId}" has no client secret: set ${missing[0]} in your environment, or pass \`clientSecret\` (or \`client: { token_endpoint_auth_method: "none" }\` for a public client).`,
+      providerId,
+      missing,
     );
   }
   const client: o.Client = { ...oauth.clientMetadata, client_id: oauth.clientId };
