@@ -9,11 +9,11 @@
  * reload and are still signed in as themselves (Auth.js's session cookies read as
  * they are), then sign out and in again through the same buttons.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authInitBin } from "../cli/support/cli.js";
+import { authInitBin, snapshotDir } from "../cli/support/cli.js";
 import { hasChromium, launchChromium, screenshotFolder } from "./support/browser.js";
 import { AUTHJS_SOLID_START_VERSION, buildApp, createAuthjsSolidStartApp, CREDENTIALS_USER, NPM_ENV, startApp, type AuthjsSolidStartApp } from "./support/authjs-solid-start-app.js";
 import { LOGIN, PROVIDER_EMAIL, startProviderFor, throughProvider, type AppProvider } from "./support/oauth-flow.js";
@@ -24,18 +24,7 @@ const AUTH_PATH = "/api/auth";
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /** Every file under src/ (relative path -> text). */
-function sourceFiles(dir: string): Record<string, string> {
-  const files: Record<string, string> = {};
-  const walk = (at: string) => {
-    for (const name of readdirSync(at)) {
-      const path = join(at, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else files[relative(dir, path)] = readFileSync(path, "utf8");
-    }
-  };
-  walk(join(dir, "src"));
-  return files;
-}
+const sourceFiles = (dir: string): Record<string, string> => snapshotDir(dir, { under: "src", encoding: "utf8" });
 
 /** The packages Nitro copied next to the built server: they say which auth library the build runs. */
 const serverPackage = (dir: string, name: string) => existsSync(join(dir, ".output/server/node_modules", name, "package.json"));

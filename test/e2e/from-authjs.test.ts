@@ -9,10 +9,10 @@
  * are), then sign out and in again through the same forms.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authInitBin } from "../cli/support/cli.js";
+import { authInitBin, snapshotDir } from "../cli/support/cli.js";
 import { hasChromium, launchChromium, screenshotFolder } from "./support/browser.js";
 import { buildApp, createAuthjsSvelteKitApp, CREDENTIALS_USER, startApp, type AuthjsSvelteKitApp } from "./support/authjs-sveltekit-app.js";
 import { LOGIN, PROVIDER_EMAIL, startProviderFor, throughProvider, type AppProvider } from "./support/oauth-flow.js";
@@ -24,18 +24,7 @@ const AUTHJS_MARK = "errors.authjs.dev";
 const GATEHOUSE_MARK = "Cross-site POST to";
 
 /** Every file under src/ (relative path -> text). */
-function sourceFiles(dir: string): Record<string, string> {
-  const files: Record<string, string> = {};
-  const walk = (at: string) => {
-    for (const name of readdirSync(at)) {
-      const path = join(at, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else files[relative(dir, path)] = readFileSync(path, "utf8");
-    }
-  };
-  walk(join(dir, "src"));
-  return files;
-}
+const sourceFiles = (dir: string): Record<string, string> => snapshotDir(dir, { under: "src", encoding: "utf8" });
 
 /**
  * The server code in the app's build: Vite bundles the auth library into it, so

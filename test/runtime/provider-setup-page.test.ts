@@ -48,7 +48,7 @@ describe("an OAuth provider without its keys", () => {
   });
 
   it("in production (or with NODE_ENV unset): the generic page, and the redirect does not name the provider", async () => {
-    for (const env of [{ NODE_ENV: "production" }, {}]) {
+    for (const env of [{ NODE_ENV: "production" }, {}] as Record<string, string>[]) {
       const prod = config(env);
       const target = await signInWithGitHub(prod);
       expect(`${target.pathname}${target.search}`).toBe("/auth/error?error=Configuration");

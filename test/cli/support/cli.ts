@@ -97,16 +97,20 @@ export function removeAll(dirs: string[]): void {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
-/** Every file under `dir` (relative path -> text), to prove a run changed nothing. */
-export function snapshotDir(dir: string): Record<string, string> {
+/**
+ * Every file under `dir` (relative path -> text), to prove a run changed nothing;
+ * with `under`, only that folder of it (paths still relative to `dir`). Read as
+ * latin1 (byte for byte) unless an encoding is given.
+ */
+export function snapshotDir(dir: string, { under = "", encoding = "latin1" }: { under?: string; encoding?: BufferEncoding } = {}): Record<string, string> {
   const files: Record<string, string> = {};
   const walk = (at: string) => {
     for (const name of readdirSync(at)) {
       const path = join(at, name);
       if (statSync(path).isDirectory()) walk(path);
-      else files[relative(dir, path)] = readFileSync(path, "latin1");
+      else files[relative(dir, path)] = readFileSync(path, encoding);
     }
   };
-  walk(dir);
+  walk(join(dir, under));
   return files;
 }
