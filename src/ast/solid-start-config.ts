@@ -76,6 +76,18 @@ function optionsCall(file: SourceFile): { call: CallExpression; name: string } |
       if (decl.getModuleSpecifierValue() !== CONFIG_MODULE) continue;
       for (const named of decl.getNamedImports()) if (named.getName() === exported) names.push(named.getAliasNode()?.getText() ?? exported);
     }
+    // `const { solidStart } = await import("@solidjs/start/config")`: the app we create imports it after its Node version check.
+    for (const variable of file.getDescendantsOfKind(SyntaxKind.VariableDeclaration)) {
+      const pattern = variable.getNameNode();
+      const init = variable.getInitializer();
+      const call = Node.isAwaitExpression(init) ? init.getExpression() : undefined;
+      if (!Node.isObjectBindingPattern(pattern) || !Node.isCallExpression(call) || call.getExpression().getKind() !== SyntaxKind.ImportKeyword) continue;
+      const [specifier] = call.getArguments();
+      if (!Node.isStringLiteral(specifier) || specifier.getLiteralValue() !== CONFIG_MODULE) continue;
+      for (const element of pattern.getElements()) {
+        if ((element.getPropertyNameNode()?.getText() ?? element.getName()) === exported) names.push(element.getName());
+      }
+    }
     return names;
   };
   const calls = (names: string[]) =>

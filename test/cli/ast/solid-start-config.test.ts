@@ -24,6 +24,22 @@ function refused(source: string, path = V2): string {
 }
 
 describe("registerMiddleware in vite.config.ts (SolidStart 2)", () => {
+  it("the plugin imported after a check, with `await import(...)` (the config of the apps auth-init creates)", () => {
+    const input = `import { defineConfig } from "vite";
+
+if (Number(process.versions.node.split(".")[0]) < 22) throw new Error("Node 22");
+const { solidStart } = await import("@solidjs/start/config");
+const { nitro } = await import("nitro/vite");
+
+export default defineConfig({
+  plugins: [solidStart(), nitro()],
+});
+`;
+    expect(registered(input)).toBe(input.replace("solidStart()", `solidStart({ middleware: "./src/middleware.ts" })`));
+    // The same destructuring from another module is not SolidStart's plugin.
+    expect(refused(input.replace(`await import("@solidjs/start/config")`, `await import("./my-plugins")`))).toMatch(/no solidStart\(\.\.\.\) plugin/);
+  });
+
   it("solidStart() without options gets them", () => {
     const input = `import { solidStart } from "@solidjs/start/config";
 import { nitro } from "nitro/vite";
