@@ -6,6 +6,7 @@
  * only with `developmentMail: true`.
  */
 import type { PasswordMailMessage } from "./password.js";
+import { importOptional } from "../core/optional-import.js";
 
 /** Where the mails are kept, relative to the server's working directory. */
 export const DEVELOPMENT_MAIL_DIR = ".gatehouse/mail";
@@ -17,9 +18,8 @@ type FsModule = {
 
 async function loadFs(): Promise<FsModule | undefined> {
   try {
-    // A variable specifier: bundlers for edge runtimes must not try to include node:fs.
-    const name = "node:fs/promises";
-    return (await import(/* @vite-ignore */ name)) as FsModule;
+    // Not a literal: bundlers for edge runtimes must not try to include node:fs.
+    return (await importOptional("fs")) as FsModule;
   } catch {
     return undefined;
   }

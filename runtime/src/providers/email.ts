@@ -5,6 +5,7 @@
  */
 import type { EmailConfig, SendVerificationRequestParams } from "./types.js";
 import { verificationMail } from "./email-message.js";
+import { importOptional } from "../core/optional-import.js";
 
 /** What `Email(...)` accepts: `sendVerificationRequest` and any other field of the provider. */
 export type EmailUserConfig = Partial<Omit<EmailConfig, "type" | "options">> &
@@ -109,9 +110,8 @@ type NodemailerModule = {
 
 async function loadNodemailer(): Promise<NodemailerModule> {
   try {
-    // A variable specifier keeps bundlers from pulling nodemailer into apps that send mail another way.
-    const name = "nodemailer";
-    const loaded = (await import(/* @vite-ignore */ name)) as NodemailerModule & { default?: NodemailerModule };
+    // Not a literal: bundlers would pull nodemailer into (or warn in) apps that send mail another way.
+    const loaded = (await importOptional("nodemailer")) as NodemailerModule & { default?: NodemailerModule };
     return typeof loaded.createTransport === "function" ? loaded : loaded.default!;
   } catch (error) {
     throw new Error("The Nodemailer provider needs the nodemailer package: run `npm install nodemailer`.", { cause: error });

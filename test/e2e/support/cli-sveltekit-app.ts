@@ -18,6 +18,8 @@ export interface CliSvelteKitApp {
   server: RunningServer;
   /** What auth-init printed (and the `auth` commands run after it). */
   initOutput: string;
+  /** What `npm run build` printed. */
+  buildOutput: string;
   stop: () => Promise<void>;
 }
 
@@ -45,7 +47,7 @@ export async function startCliSvelteKitApp(name: string, initArgs: string[], opt
     for (const command of options.afterInit ?? []) initOutput += await run(process.execPath, [authBin, ...command], { cwd: dir });
     const initialized = Date.now();
     // A production build, as `npm run build` is in a shell: vitest's NODE_ENV=test would make Vite build a development one.
-    await run("npm", ["run", "build"], { cwd: dir, env: { NODE_ENV: "production" } });
+    const buildOutput = await run("npm", ["run", "build"], { cwd: dir, env: { NODE_ENV: "production" } });
     const port = options.port ?? (await freePort());
     // ORIGIN is adapter-node's public origin (its form-action CSRF check and our AUTH_URL).
     // The database is the one in the app's .env: the test run's own DATABASE_URL (the
@@ -60,7 +62,7 @@ export async function startCliSvelteKitApp(name: string, initArgs: string[], opt
     };
     server = await startServer("npm", ["start"], { cwd: dir, env, port });
     console.log(`[e2e] ${name}: auth-init (sv create + install) ${((initialized - started) / 1000).toFixed(1)} s, build ${((Date.now() - initialized) / 1000).toFixed(1)} s`);
-    return { dir, server, initOutput, stop };
+    return { dir, server, initOutput, buildOutput, stop };
   } catch (error) {
     await stop();
     throw error;
