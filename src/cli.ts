@@ -29,12 +29,39 @@ const USAGE_ERRORS = new Set([
   "commander.conflictingOption",
 ]);
 
-function buildProgram(): Command {
-  const program = new Command("auth")
+/** How the user started the CLI, for the usage lines of its help. */
+export interface Invocation {
+  /** What they typed: a bin's name (`auth`, `gatehouse`, `auth-init`) or `npx @gatehouse/cli`. */
+  name: string;
+  /** The command that name stands for: `auth-init` is `init`. */
+  command?: string;
+}
+
+/** The bin npx runs for `npx @gatehouse/cli` (the package name's last part): the user typed the package name, not this. */
+const NPX_BIN = "cli";
+const NPX_NAME = "npx @gatehouse/cli";
+
+/**
+ * The invocation from the path the bin was started by (process.argv[1]: npm's
+ * link, named after the bin); `npx @gatehouse/cli` when the name says nothing.
+ *
+ * @example
+ * invokedAs("/app/node_modules/.bin/cli") // { name: "npx @gatehouse/cli" }
+ * invokedAs("/app/node_modules/.bin/gatehouse") // { name: "gatehouse" }
+ */
+export function invokedAs(binPath: string | undefined): Invocation {
+  const name = (binPath ?? "").split(/[\\/]/).pop()!.replace(/\.(?:c|m)?js$/, "");
+  return { name: name === NPX_BIN || !/^[\w.-]+$/.test(name) ? NPX_NAME : name };
+}
+
+function buildProgram(invocation: Invocation): Command {
+  const program = new Command(invocation.name)
     .description("gatehouse: authentication for SvelteKit and SolidStart apps")
     .version(version())
     // Throw instead of process.exit so run() can return the exit code.
-    .exitOverride();
+    .exitOverride()
+    // Before the commands are added: they take the program's help settings when created.
+    .configureHelp({ commandUsage: (command) => usageLine(command, invocation) });
   registerSecret(program);
   registerInit(program);
   registerAddProvider(program);
@@ -43,21 +70,29 @@ function buildProgram(): Command {
   return program;
 }
 
+/** `Usage: <what the user typed> <command> [options]`: `auth-init [options] [dir]`, not `auth init`. */
+function usageLine(command: Command, invocation: Invocation): string {
+  const names: string[] = [];
+  for (let at: Command | null = command; at?.parent; at = at.parent) names.unshift(at.name());
+  if (invocation.command !== undefined && names[0] === invocation.command) names.shift();
+  return [invocation.name, ...names, command.usage()].join(" ");
+}
+
 /**
  * Runs the CLI with user arguments (no `node` / script path) and resolves to the
- * process exit code.
+ * process exit code. `invocation` names the program in its help.
  *
  * @example
- * process.exitCode = await run(process.argv.slice(2));
+ * process.exitCode = await run(process.argv.slice(2), invokedAs(process.argv[1]));
  */
-export async function run(argv: string[]): Promise<number> {
+export async function run(argv: string[], invocation: Invocation = { name: NPX_NAME }): Promise<number> {
   // `auth --help | head` closes the pipe early: that is the reader's choice, not a crash.
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
     if (error.code === "EPIPE") process.exit(0);
     throw error;
   });
   try {
-    await buildProgram().parseAsync(argv, { from: "user" });
+    await buildProgram(invocation).parseAsync(argv, { from: "user" });
     return 0;
   } catch (error) {
     // Commander has already printed its own message (or the help / version).

@@ -12,6 +12,7 @@ import { readProject } from "../engine/project.js";
 import { planAddProviders, type AddProviderInput } from "../generators/add-provider.js";
 import { detect, DETECT_PATHS } from "../generators/detect.js";
 import { layoutFor } from "../generators/init/plan.js";
+import { closestMatch } from "../generators/suggest.js";
 import { UnparsableFileError } from "../plan/plan.js";
 import { colorsFor } from "../ui/colors.js";
 import { dryRunReport, nextStepsReport, summaryReport } from "../ui/plan-report.js";
@@ -23,7 +24,11 @@ export async function runAddProvider(ids: string[], options: AddProviderOptions,
   const wanted = [...new Set(ids.map((id) => id.trim().toLowerCase()))];
   const unknown = wanted.filter((id) => !findProvider(id));
   if (unknown.length > 0) {
-    command.error(`error: unknown provider${unknown.length > 1 ? "s" : ""} ${unknown.map((id) => `"${id}"`).join(", ")}: known ones are ${providerCatalog.map((p) => p.id).join(", ")}`, { exitCode: 2, code: "auth.usage" });
+    // Only what add-provider takes: the Password provider is known, but auth-init sets it up.
+    const accepted = providerCatalog.filter((p) => p.type !== "credentials").map((p) => p.id);
+    const guesses = unknown.map((id) => closestMatch(id, accepted)).filter((id) => id !== undefined);
+    const guess = guesses.length > 0 ? ` (did you mean ${guesses.join(", ")}?)` : "";
+    command.error(`error: unknown provider${unknown.length > 1 ? "s" : ""} ${unknown.map((id) => `"${id}"`).join(", ")}${guess}: add-provider takes ${accepted.join(", ")}`, { exitCode: 2, code: "auth.usage" });
   }
   const entries = wanted.map((id) => findProvider(id)!);
   const password = entries.find((entry) => entry.type === "credentials");

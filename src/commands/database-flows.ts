@@ -7,13 +7,14 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
-import { runDatabaseTask, type DatabaseTaskResult } from "../engine/app-database.js";
+import { runDatabaseTask } from "../engine/app-database.js";
 import { readAppEnv } from "../engine/app-env.js";
 import { readFileModes } from "../engine/file-modes.js";
+import { processesUsing } from "../engine/folder-in-use.js";
 import { readProject } from "../engine/project.js";
 import { appDatabase, describeTarget, type DatabaseLookup, type DatabaseTarget } from "../generators/app-database.js";
 import { detect, DETECT_PATHS, type Detection } from "../generators/detect.js";
-import { diagnose } from "../generators/doctor.js";
+import { diagnose, type DoctorInput } from "../generators/doctor.js";
 import { parseDatabaseUrl, UsageError } from "../generators/init/answers.js";
 import { layoutFor } from "../generators/init/plan.js";
 import { colorsFor } from "../ui/colors.js";
@@ -33,13 +34,16 @@ export async function runMigrate(options: MigrateOptions, command: Command): Pro
     throw error;
   }
   const { detection, lookup } = readApp(dir, url);
-  if (!detection.hasPackageJson) command.error(`error: no package.json in ${dir}: run auth migrate in the app's folder (or pass --cwd)`, { exitCode: 2, code: "auth.usage" });
+  if (!detection.hasPackageJson) command.error(`error: no package.json in ${dir}: run npx @gatehouse/cli migrate in the app's folder (or pass --cwd)`, { exitCode: 2, code: "auth.usage" });
   if (!lookup.found) command.error(`error: ${lookup.reason}${lookup.fix ? `: ${lookup.fix}` : ""}`, { exitCode: lookup.fix ? 1 : 2, code: "auth.database" });
   const where = describeTarget(lookup.target);
   if (options.dryRun && notCreated(dir, lookup.target)) {
     console.log(`${where} does not exist yet: auth migrate (or the app's first start) creates it with the whole schema.`);
     return;
   }
+  // Even a dry run opens the folder (PGlite writes as it opens and closes): never beside the app.
+  const inUse = openedBy(dir, lookup.target);
+  if (inUse) command.error(`error: ${where} is in use by ${inUse}: stop the app first; it migrates itself when it starts. Nothing was changed.`, { exitCode: 1, code: "auth.database" });
   const result = await runDatabaseTask(dir, lookup.target, options.dryRun ? "status" : "migrate", schemaPath(detection));
   if (!result.ok) command.error(`error: ${where}: ${result.error}`, { exitCode: 1, code: "auth.database" });
   if (options.dryRun) {
@@ -53,9 +57,12 @@ export async function runDoctor(options: DoctorOptions, command: Command): Promi
   const dir = resolve(options.cwd);
   const c = colorsFor(process.stdout);
   const { detection, lookup, env, envFileExists, packageJson } = readApp(dir);
-  let databaseStatus: DatabaseTaskResult | { notCreated: true } | undefined;
+  let databaseStatus: DoctorInput["databaseStatus"];
   if (lookup.found) {
-    databaseStatus = notCreated(dir, lookup.target) ? { notCreated: true } : await runDatabaseTask(dir, lookup.target, "status", schemaPath(detection));
+    const inUse = notCreated(dir, lookup.target) ? undefined : openedBy(dir, lookup.target);
+    if (notCreated(dir, lookup.target)) databaseStatus = { notCreated: true };
+    else if (inUse) databaseStatus = { inUse };
+    else databaseStatus = await runDatabaseTask(dir, lookup.target, "status", schemaPath(detection));
   }
   const configPath = join(dir, AUTH_CONFIG);
   const findings = diagnose({
@@ -78,7 +85,9 @@ export async function runDoctor(options: DoctorOptions, command: Command): Promi
   }
   const problems = findings.filter((f) => f.level === "error").length;
   const warnings = findings.filter((f) => f.level === "warning").length;
-  console.log(`\n${problems} problem${problems === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}.`);
+  const summary = `${problems} problem${problems === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}.`;
+  // The one problem that makes the others moot comes last too, where the eye lands.
+  console.log(`\n${summary}${detection.hasPackageJson ? "" : ` No package.json in ${dir}: run doctor in the app's folder, or pass --cwd <app folder>.`}`);
   if (problems > 0) command.error("", { exitCode: 1, code: "auth.doctor" });
 }
 
@@ -94,6 +103,18 @@ function readApp(
   const dbModule = dbModulePath ? readOrNull(join(dir, dbModulePath)) ?? undefined : undefined;
   const lookup: DatabaseLookup = pkg ? appDatabase({ packageJson: pkg, env: values, databaseUrl, dbModule }) : { found: false, reason: "no package.json" };
   return { detection, lookup, env: values, envFileExists: fileExists, packageJson: pkg ?? null };
+}
+
+/**
+ * The processes that have the app's PGlite folder open (its dev or production
+ * server), as one phrase; `undefined` when none (or for other databases: SQLite
+ * and servers take concurrent clients).
+ */
+function openedBy(dir: string, target: DatabaseTarget): string | undefined {
+  if (target.kind !== "pglite" || !existsSync(join(dir, target.dir))) return undefined;
+  const users = processesUsing(join(dir, target.dir));
+  if (users.length === 0) return undefined;
+  return users.map((user) => `process ${user.pid}${user.command ? ` (${user.command})` : ""}`).join(" and ");
 }
 
 /** An embedded database (PGlite folder, SQLite file) the app has not created yet: nothing to ask, and asking must not create it. */

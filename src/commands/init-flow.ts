@@ -34,7 +34,7 @@ import { initPaths, planInit } from "../generators/init/plan.js";
 import { generateSecret } from "../generators/secret.js";
 import { refuseUnparsable } from "../plan/plan.js";
 import { colorsFor } from "../ui/colors.js";
-import { dryRunReport, nextStepsReport, summaryReport } from "../ui/plan-report.js";
+import { dryRunReport, nextStepsReport, nothingToDo, summaryReport } from "../ui/plan-report.js";
 import type { InitOptions } from "./init.js";
 
 export async function runInit(dirArgument: string | undefined, options: InitOptions, command: Command): Promise<void> {
@@ -101,9 +101,14 @@ async function initApp(dir: string, options: InitOptions): Promise<void> {
   refuseUnparsable(plan);
 
   if (options.dryRun) {
-    console.log(dryRunReport(plan, c));
-    for (const source of [sources.runtime, sources.cli]) if (source.pack) console.log(`would pack ${source.pack.from} of this gatehouse checkout into ${source.pack.to}`);
-    console.log(options.install ? `would run \`${detection.packageManager} install\`` : "would not install (--no-install)");
+    // What a real run does besides writing files: it packs and installs even when no file changes.
+    const actions = [
+      ...[sources.runtime, sources.cli].flatMap((source) => (source.pack ? [`would pack ${source.pack.from} of this gatehouse checkout into ${source.pack.to}`] : [])),
+      ...(options.install ? [`would run \`${detection.packageManager} install\``] : []),
+    ];
+    console.log(dryRunReport(plan, c, actions));
+    if (nothingToDo(plan, actions)) return;
+    if (!options.install) console.log("would not install (--no-install)");
     console.log(`\n${nextStepsReport(plan, c)}`);
     return;
   }

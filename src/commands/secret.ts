@@ -8,6 +8,7 @@
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { Option, type Command } from "commander";
 import { assertEnvWritable, readTextFile, writeEnvFile } from "../engine/env-file.js";
+import { readProject } from "../engine/project.js";
 import { looseEnvWarning, replaceSecretCommand } from "../generators/file-modes.js";
 import { isIgnored } from "../generators/gitignore.js";
 import { generateSecret, setAuthSecret, type SecretEdit } from "../generators/secret.js";
@@ -63,8 +64,27 @@ export function registerSecret(program: Command): void {
       const envPath = envFilePath(this, options);
       const secret = generateSecret();
       if (options.raw) return void console.log(secret);
+      refuseOutsideApp(this, options);
       await writeSecret(this, secret, envPath, { rotate: Boolean(options.rotate), yes: Boolean(options.yes) });
     });
+}
+
+/**
+ * The default `.env` goes into an app's folder only, as the other commands
+ * refuse to run outside one: a folder without package.json (the home folder, a
+ * monorepo root) would get a stray `.env` no app reads. An env file named with
+ * --env-file (or --file) is the user's explicit choice, wherever it is; a folder
+ * that does not exist is reported when writing, as before.
+ */
+function refuseOutsideApp(command: Command, options: SecretOptions): void {
+  if (command.getOptionValueSource("envFile") === "cli" || options.file !== undefined) return;
+  const dir = resolve(options.cwd ?? ".");
+  const project = readProject(dir, ["package.json"]);
+  if (!project.exists || project.files["package.json"] !== null) return;
+  command.error(
+    `error: no package.json in ${display(dir) || "."}, so no app to write .env for: run this in the app's folder, or pass --cwd <app folder> or --env-file <path> (--raw only prints a secret); nothing was written`,
+    { exitCode: USAGE },
+  );
 }
 
 /** `--env-file`, or its hidden alias `--file`; both are fine only when they name the same file. */

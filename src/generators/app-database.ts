@@ -36,7 +36,9 @@ export function appDatabase({ packageJson, env, databaseUrl, dbModule }: AppData
   if (databaseUrl) {
     if (kind === "hosted-store") return { found: true, target: { kind, url: databaseUrl, branch: branchOf(env) } };
     if (kind === "sqlite") return { found: false, reason: `--database-url is for a database server; this app's database is a SQLite file (${SQLITE_PATH_KEY} in .env moves it)` };
-    // PGlite's schema is PostgreSQL's: its migrations apply to a server as they are.
+    // The app opens its folder, never a server: migrating a server for it would change a database it does not use
+    // (and the app has no server driver, pg, to reach one).
+    if (kind === "pglite") return { found: false, reason: `--database-url is for a database server; this app's database is PGlite, a folder (${DEFAULT_PGLITE_DIR}/ by default; PGLITE_DIR in .env moves it), so it does not apply: run migrate without it` };
     return { found: true, target: { kind: "postgres", url: databaseUrl } };
   }
   switch (kind) {

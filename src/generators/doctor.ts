@@ -32,8 +32,8 @@ export interface DoctorInput {
   packageJson?: string | null;
   cliVersion: string;
   database: DatabaseLookup;
-  /** The database's migration status; `undefined` when not checked. */
-  databaseStatus?: DatabaseTaskResult | { notCreated: true };
+  /** The database's migration status; `undefined` when not checked; `inUse` (which processes) when another process has the PGlite folder open, so it was not opened. */
+  databaseStatus?: DatabaseTaskResult | { notCreated: true } | { inUse: string };
   /** Modes of the env files and the embedded database; empty where modes mean nothing (Windows). */
   fileModes?: FileModeFact[];
 }
@@ -53,7 +53,7 @@ export function diagnose(input: DoctorInput): Finding[] {
 }
 
 function framework({ detection }: DoctorInput): Finding[] {
-  if (!detection.hasPackageJson) return [{ level: "error", message: "no package.json here", fix: "run auth doctor in the app's folder (or pass --cwd)" }];
+  if (!detection.hasPackageJson) return [{ level: "error", message: "no package.json here: this is not an app's folder", fix: "run doctor in the app's folder, or pass --cwd <app folder>" }];
   if (detection.frameworks.length === 0) return [{ level: "warning", message: "no SvelteKit or SolidStart in package.json" }];
   return [{ level: "ok", message: `framework: ${detection.frameworks.map((f) => f.id).join(", ")}` }];
 }
@@ -185,7 +185,9 @@ function origin({ env }: DoctorInput): Finding[] {
   }];
 }
 
-function database({ database: lookup, databaseStatus: status }: DoctorInput): Finding[] {
+function database({ database: lookup, databaseStatus: status, detection }: DoctorInput): Finding[] {
+  // Which database an app uses is read from its package.json: without one there is nothing to say.
+  if (!detection.hasPackageJson) return [];
   if (!lookup.found) {
     if (lookup.fix) return [{ level: "error", message: `database: ${lookup.reason}`, fix: lookup.fix }];
     return [{ level: "ok", message: "no database: JWT sessions only" }];
@@ -193,6 +195,9 @@ function database({ database: lookup, databaseStatus: status }: DoctorInput): Fi
   const where = describeTarget(lookup.target);
   if (!status) return [];
   if ("notCreated" in status) return [{ level: "ok", message: `${where} does not exist yet: the app creates and migrates it on first start` }];
+  if ("inUse" in status) {
+    return [{ level: "warning", message: `${where} is in use by ${status.inUse}: not opened, so its migrations were not checked`, fix: "stop the app and run doctor again (the app migrates itself when it starts)" }];
+  }
   if (!status.ok) return [{ level: "error", message: `${where} cannot be reached: ${status.error}`, fix: reachFix(lookup.target) }];
   if (status.pending.length > 0) {
     return [{ level: "warning", message: `${where} lacks migrations: ${status.pending.join(", ")}`, fix: "run `npx @gatehouse/cli migrate` (the app also applies them when it first opens the database)" }];
@@ -204,7 +209,7 @@ function runtime({ installedRuntime, cliVersion }: DoctorInput): Finding[] {
   if (!installedRuntime) return [{ level: "error", message: "@gatehouse/runtime is not installed", fix: "install the app's dependencies (npm install)" }];
   const minor = (version: string) => version.split(".").slice(0, 2).join(".");
   if (minor(installedRuntime) !== minor(cliVersion)) {
-    return [{ level: "warning", message: `@gatehouse/runtime ${installedRuntime} with the CLI ${cliVersion}`, fix: `use matching versions (npm install @gatehouse/runtime@^${cliVersion}, or npx gatehouse@${installedRuntime})` }];
+    return [{ level: "warning", message: `@gatehouse/runtime ${installedRuntime} with the CLI ${cliVersion}`, fix: `use matching versions: npm install -D @gatehouse/cli@${installedRuntime} (the CLI of the app's runtime), or npm install @gatehouse/runtime@^${cliVersion}` }];
   }
   return [{ level: "ok", message: `@gatehouse/runtime ${installedRuntime}` }];
 }

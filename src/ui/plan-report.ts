@@ -4,12 +4,20 @@
  * Values in files that hold secrets are hidden.
  */
 import { createTwoFilesPatch } from "diff";
+import { listedDependencies } from "../generators/package-json.js";
 import type { Plan } from "../plan/plan.js";
 import type { Colors } from "./colors.js";
 
-export function dryRunReport(plan: Plan, c: Colors): string {
+/**
+ * `actions`: what a real run would also do besides writing the plan (pack,
+ * install), one line each. "Nothing to change" is said only when there is
+ * nothing at all: no file, no package to add, no action.
+ */
+export function dryRunReport(plan: Plan, c: Colors, actions: readonly string[] = []): string {
   const out: string[] = [];
-  if (plan.changes.length === 0) out.push("Nothing to change: the app is already set up.");
+  const packages = packageLines(plan);
+  if (nothingToDo(plan, actions)) return [NOTHING_TO_CHANGE, ...keptLines(plan, c)].join("\n");
+  if (plan.changes.length === 0) out.push("No file to change.");
   for (const change of plan.changes) {
     const before = change.secret ? hideValues(change.before ?? "") : (change.before ?? "");
     const after = change.secret ? hideValues(change.after) : change.after;
@@ -17,14 +25,21 @@ export function dryRunReport(plan: Plan, c: Colors): string {
     const patch = createTwoFilesPatch(`a/${change.path}`, `b/${change.path}`, before, after, "", "", { context: 3 });
     out.push(colorDiff(patch.split("\n").slice(3).join("\n").trimEnd(), c), "");
   }
-  out.push(...keptLines(plan, c), ...packageLines(plan), ...envLines(plan));
+  out.push(...keptLines(plan, c), ...packages, ...envLines(plan), ...actions);
   return out.join("\n");
+}
+
+const NOTHING_TO_CHANGE = "Nothing to change: the app is already set up.";
+
+/** No file to write, no package to add and no other action: a dry run has nothing to list (nor next steps to give). */
+export function nothingToDo(plan: Plan, actions: readonly string[] = []): boolean {
+  return plan.changes.length === 0 && packageLines(plan).length === 0 && actions.length === 0;
 }
 
 export function summaryReport(plan: Plan, c: Colors): string {
   const out: string[] = [];
   for (const change of plan.changes) out.push(`${c.green(change.before === null ? "created" : "updated")} ${change.path}`);
-  if (plan.changes.length === 0) out.push("Nothing to change: the app is already set up.");
+  if (plan.changes.length === 0) out.push(NOTHING_TO_CHANGE);
   out.push(...keptLines(plan, c));
   return out.join("\n");
 }
@@ -33,20 +48,35 @@ export function nextStepsReport(plan: Plan, c: Colors): string {
   return [c.bold("Next steps:"), ...plan.nextSteps.map((step, i) => `  ${i + 1}. ${step}`)].join("\n");
 }
 
+/** `kept <path>: <reason>`, the path said once (a reason that starts with it loses it). */
 function keptLines(plan: Plan, c: Colors): string[] {
-  return plan.kept.map((kept) => `${c.yellow("kept")} ${kept.path}: ${kept.reason}`);
+  return plan.kept.map((kept) => {
+    const reason = kept.reason.startsWith(`${kept.path} `) ? kept.reason.slice(kept.path.length + 1) : kept.reason;
+    return `${c.yellow("kept")} ${kept.path}: ${reason}`;
+  });
 }
 
+/**
+ * The packages the plan adds to package.json: the plan names every package the
+ * app needs, and those package.json lists already (any version: the app's
+ * choice stays) are not additions.
+ */
 function packageLines(plan: Plan): string[] {
-  const list = (deps: Record<string, string>) => Object.entries(deps).map(([name, spec]) => `${name}@${spec}`).join(", ");
+  const manifest = plan.changes.find((change) => change.path === "package.json");
+  const listed = manifest?.before ? listedDependencies(manifest.before) : {};
+  const added = (deps: Record<string, string>) => (manifest ? Object.entries(deps).filter(([name]) => !(name in listed)) : []);
+  const list = (deps: [string, string][]) => deps.map(([name, spec]) => `${name}@${spec}`).join(", ");
   const lines: string[] = [];
-  if (Object.keys(plan.dependencies).length > 0) lines.push(`dependencies: ${list(plan.dependencies)}`);
-  if (Object.keys(plan.devDependencies).length > 0) lines.push(`devDependencies: ${list(plan.devDependencies)}`);
+  const dependencies = added(plan.dependencies);
+  const devDependencies = added(plan.devDependencies);
+  if (dependencies.length > 0) lines.push(`dependencies: ${list(dependencies)}`);
+  if (devDependencies.length > 0) lines.push(`devDependencies: ${list(devDependencies)}`);
   return lines;
 }
 
+/** The env keys, when the plan writes the env file (otherwise it already holds them). */
 function envLines(plan: Plan): string[] {
-  if (plan.env.length === 0) return [];
+  if (plan.env.length === 0 || !plan.changes.some((change) => change.path === ".env")) return [];
   return [`env keys: ${plan.env.map((e) => `${e.key}${e.filled ? "" : " (empty: to fill in)"}`).join(", ")}`];
 }
 

@@ -158,7 +158,23 @@ describe("auth add-provider (built binary)", () => {
     const before = snapshotDir(dir);
     const run = auth(["add-provider", "github", "myspace"], dir);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`unknown provider "myspace": known ones are ${providerCatalog.map((p) => p.id).join(", ")}`);
+    // Only the ids add-provider takes: the Password provider is set up by auth-init.
+    const accepted = providerCatalog.filter((p) => p.type !== "credentials").map((p) => p.id);
+    expect(run.stderr).toContain(`unknown provider "myspace": add-provider takes ${accepted.join(", ")}\n`);
+    expect(run.stderr).not.toMatch(/\bpassword\b|\bcredentials\b/);
+    expect(snapshotDir(dir)).toEqual(before);
+  });
+
+  it("a mistyped id: exit 2 with the closest id it takes (did you mean github?); nothing written", () => {
+    const dir = app();
+    const before = snapshotDir(dir);
+    const run = auth(["add-provider", "gihub"], dir);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^error: unknown provider "gihub" \(did you mean github\?\): add-provider takes email, passkey, apple, /);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    // Two typos, two guesses; a word far from every id gets none.
+    expect(auth(["add-provider", "gogle", "gitlba"], dir).stderr).toContain('unknown providers "gogle", "gitlba" (did you mean google, gitlab?)');
+    expect(auth(["add-provider", "x"], dir).stderr).not.toContain("did you mean");
     expect(snapshotDir(dir)).toEqual(before);
   });
 

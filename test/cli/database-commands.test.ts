@@ -8,11 +8,12 @@
  */
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { PGlite } from "@electric-sql/pglite";
 import Database from "better-sqlite3";
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { appDatabase } from "../../src/generators/app-database.js";
 import { configuredProviders } from "../../src/generators/doctor.js";
 import { authBin, authInitBin, cli, removeAll, root, tempCopy } from "./support/cli.js";
@@ -41,6 +42,10 @@ const NO_ENV = {
   ORIGIN: undefined,
   AUTH_TRUST_HOST: undefined,
 };
+// Each test runs several CLI processes that open a fresh PGlite (about 6 s each when the
+// machine is idle, several times that while the other suites run beside it, as in CI).
+vi.setConfig({ testTimeout: 180_000 });
+
 const auth = (args: string[], cwd: string) => cli(authBin, args, cwd, NO_ENV, 60_000);
 const isWindows = process.platform === "win32";
 const mode = (path: string) => statSync(path).mode & 0o777;
@@ -141,6 +146,41 @@ describe("auth migrate", () => {
     expect(mode(join(dir, "var/db/other.sqlite"))).toBe(0o600);
   });
 
+  it("PGlite open in another process (the app's server): migrate and --dry-run refuse in one line naming it (exit 1), the database untouched; doctor warns without opening it; once closed, migrate applies", async () => {
+    const dir = setUpApp();
+    // As the app's db module opens it: this test's process plays the running app.
+    const app = new PGlite(join(dir, ".pglite"));
+    try {
+      await app.query("SELECT 1");
+      for (const args of [["migrate"], ["migrate", "--dry-run"]]) {
+        const run = auth(args, dir);
+        expect(run.code, args.join(" ")).toBe(1);
+        expect(run.stdout).toBe("");
+        expect(run.stderr).toMatch(new RegExp(`^error: PGlite in \\.pglite/ is in use by process ${process.pid} \\(.+\\): stop the app first; it migrates itself when it starts\\. Nothing was changed\\.\\n$`));
+      }
+      const doctor = auth(["doctor"], dir);
+      expect(doctor.stdout).toContain(`warn PGlite in .pglite/ is in use by process ${process.pid}`);
+      expect(doctor.stdout).toContain("fix: stop the app and run doctor again");
+      const { rows } = await app.query<{ n: number }>("SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public'");
+      expect(rows).toEqual([{ n: 0 }]);
+    } finally {
+      await app.close();
+    }
+    // Closed: the folder is free (no stale marker blocks it).
+    expect(auth(["migrate"], dir)).toMatchObject({ code: 0, stdout: expect.stringContaining("PGlite in .pglite/: applied 0001_init") });
+  }, 120_000);
+
+  it("PGlite: --database-url is refused (exit 2): the database is a folder, PGLITE_DIR moves it; no driver is blamed, nothing created", () => {
+    const dir = setUpApp();
+    const run = auth(["migrate", "--database-url", "postgres://app:pw@127.0.0.1:1/app"], dir);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toMatch(/^error: --database-url is for a database server; this app's database is PGlite, a folder \(\.pglite\/ by default; PGLITE_DIR in \.env moves it\), so it does not apply/);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(run.stderr).not.toMatch(/\bpg\b|driver|ECONNREFUSED/);
+    expect(existsSync(join(dir, ".pglite"))).toBe(false);
+  });
+
   it("SQLite: --database-url is refused (exit 2): the database is a file", () => {
     const dir = setUpApp(["--adapter", "sqlite"]);
     const run = auth(["migrate", "--database-url", "postgres://x/y"], dir);
@@ -211,6 +251,19 @@ describe("auth doctor", () => {
     expect(run.stdout).toContain("ok   @gatehouse/runtime 0.1.0");
     expect(auth(["migrate"], dir).code).toBe(0);
     expect(auth(["doctor"], dir).stdout).toContain("ok   PGlite in .pglite/ is reachable and migrated");
+  });
+
+  it("no package.json: still every finding and the summary, which ends by saying there is no package.json and what to do; exit 1", () => {
+    const dir = tempCopy(null, "doctor-no-app", dirs);
+    writeFileSync(join(dir, ".env"), `AUTH_SECRET=${"s".repeat(40)}\n`);
+    const run = auth(["doctor"], dir);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^fail no package\.json here: this is not an app's folder\n {7}fix: run doctor in the app's folder, or pass --cwd <app folder>\n/);
+    expect(run.stdout).toContain("ok   AUTH_SECRET is set (40 characters)");
+    expect(run.stdout).toContain("fail @gatehouse/runtime is not installed");
+    // Which database an app uses comes from its package.json: no claim without one.
+    expect(run.stdout).not.toContain("no database");
+    expect(run.stdout).toMatch(/\n\n\d+ problems?, \d+ warnings?\. No package\.json in .+: run doctor in the app's folder, or pass --cwd <app folder>\.\n$/);
   });
 
   it("each problem with its fix, exit 1: short secret, .env not ignored, bad AUTH_URL, runtime missing", () => {
@@ -378,7 +431,7 @@ describe("appDatabase: which database an app uses", () => {
   it("--database-url replaces the env's URL: for the hosted store its branch stays the env's; a SQLite app refuses it", () => {
     const env = { HOSTED_STORE_BRANCH: "preview" };
     expect(appDatabase({ packageJson: pkg({ pg: "8" }), env, databaseUrl: "postgres://x/y", dbModule: db("hosted-store") })).toEqual({ found: true, target: { kind: "hosted-store", url: "postgres://x/y", branch: "preview" } });
-    expect(appDatabase({ packageJson: pkg({ "@electric-sql/pglite": "0.5" }), env, databaseUrl: "postgres://x/y" })).toEqual({ found: true, target: { kind: "postgres", url: "postgres://x/y" } });
+    expect(appDatabase({ packageJson: pkg({ "@electric-sql/pglite": "0.5" }), env, databaseUrl: "postgres://x/y" })).toMatchObject({ found: false, reason: expect.stringContaining("PGlite, a folder") });
     expect(appDatabase({ packageJson: pkg({ "better-sqlite3": "12" }), env, databaseUrl: "postgres://x/y" })).toMatchObject({ found: false });
   });
 });

@@ -107,6 +107,33 @@ describe("auth-init (built binary)", () => {
     expect(read(dir, "src/auth.ts")).toBe("// my own config\n");
     expect(run.stdout).toMatch(/kept src\/auth\.ts: .*differs from what auth-init writes/);
     expect(existsSync(join(dir, "src/routes/signin/+page.server.ts"))).toBe(true);
+    // Each kept line names its file once.
+    const kept = run.stdout.split("\n").filter((line) => line.startsWith("kept "));
+    expect(kept).toContain("kept src/auth.ts: it exists and differs from what auth-init writes");
+    for (const line of kept) expect(line.split(line.slice(5, line.indexOf(": "))).length, line).toBe(2);
+  });
+
+  it("--dry-run on an app with nothing to do says only that; with only an install to run, it lists just that (no packages or env keys already there)", () => {
+    const dir = app();
+    expect(init(["--yes", "--no-install", ...RUNTIME], dir).code).toBe(0);
+    const before = snapshotDir(dir);
+    const nothing = init(["--yes", "--no-install", "--dry-run", ...RUNTIME], dir);
+    expect(nothing).toMatchObject({ code: 0, stderr: "", stdout: "Nothing to change: the app is already set up.\n" });
+
+    const install = init(["--yes", "--dry-run", ...RUNTIME], dir);
+    expect(install.code).toBe(0);
+    expect(install.stdout).toMatch(/^No file to change\.\nwould run `npm install`\n\nNext steps:/);
+    expect(install.stdout).not.toMatch(/Nothing to change|dependencies:|env keys:/);
+
+    // A new provider: the files, the env keys, and only the packages package.json lacks.
+    const more = init(["--yes", "--no-install", "--dry-run", ...RUNTIME, "--providers", "password,passkey,github"], dir);
+    expect(more.code).toBe(0);
+    expect(more.stdout).not.toContain("Nothing to change");
+    expect(more.stdout).toContain("edit .env\n");
+    expect(more.stdout).toMatch(/^dependencies: @simplewebauthn\/server@\S+$/m);
+    expect(more.stdout).not.toMatch(/^devDependencies:/m);
+    expect(more.stdout).toContain("env keys: AUTH_SECRET, ");
+    expect(snapshotDir(dir)).toEqual(before);
   });
 
   it("an existing hooks.server.ts is composed with sequence, in the file's own quotes", () => {
@@ -227,7 +254,7 @@ describe("auth-init (built binary)", () => {
     const config = read(dir, "src/auth.ts");
     expect(config).toContain("import { Nodemailer, Passkey } from '@gatehouse/runtime/providers';");
     expect(config).toContain("experimental: { enableWebAuthn: true }");
-    expect(config).toContain("import { adapter } from '$lib/server/db';");
+    expect(config).toContain("import { adapter, closeDatabase } from '$lib/server/db';");
     for (const file of [".env", ".env.example"]) expect(read(dir, file)).toMatch(/\nAUTH_EMAIL_SERVER=\n# [^\n]*\nAUTH_EMAIL_FROM=\n$/);
     expect(JSON.parse(read(dir, "package.json")).dependencies).toEqual({ "@electric-sql/pglite": expect.any(String), "@gatehouse/runtime": "^0.1.0", nodemailer: expect.any(String), "@simplewebauthn/server": expect.any(String) });
     expect(run.stdout).toContain("email and passkey need a database (Email link keeps its one-time sign-in tokens there, Passkey the passkeys): they use the embedded PGlite database (.pglite/");

@@ -3,7 +3,7 @@
  * built CLI run as a child process in temp directories.
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -178,12 +178,16 @@ const version = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as
 const isWindows = process.platform === "win32";
 const dirs: string[] = [];
 
-function tempApp(files: Record<string, string> = {}): string {
+/** An app's folder (a package.json) with these files; `{ "package.json": null }` for a folder that is no app. */
+function tempApp(files: Record<string, string | null> = {}): string {
   const dir = mkdtempSync(join(tmpdir(), "gatehouse-secret-"));
   dirs.push(dir);
-  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
+  for (const [name, content] of Object.entries({ "package.json": '{ "name": "app" }\n', ...files })) if (content !== null) writeFileSync(join(dir, name), content);
   return dir;
 }
+
+/** The folder's entries besides the app's package.json. */
+const entries = (dir: string) => readdirSync(dir).filter((name) => name !== "package.json");
 
 const auth = (args: string[], cwd?: string, env?: Record<string, string | undefined>) => cli(authBin, args, cwd, env);
 const envSecret = (dir: string, file = ".env") => readEnvValue(readFileSync(join(dir, file), "utf8"), "AUTH_SECRET");
@@ -243,7 +247,7 @@ describe("auth CLI (built)", () => {
     expect(run.stderr).toMatch(/--yes to replace it/);
     expect(run.stderr).toMatch(/--rotate to add the new one as AUTH_SECRET_1 \(or the next free number\) and keep the old one valid/);
     expect(readFileSync(join(dir, ".env"), "utf8")).toBe(before);
-    expect(readdirSync(dir).sort()).toEqual([".env", ".gitignore"]);
+    expect(entries(dir).sort()).toEqual([".env", ".gitignore"]);
   });
 
   it("--yes replaces the secret in an existing file, keeping everything else and the file's owner-only mode", () => {
@@ -413,7 +417,7 @@ describe("auth CLI (built)", () => {
     const created = auth(["secret", "--cwd", dir, "--env-file=.env.production"]);
     expect(created.code).toBe(0);
     expect(readFileSync(join(dir, ".env.production"), "utf8")).toMatch(/^AUTH_SECRET="[A-Za-z0-9_-]{43}"\n$/);
-    expect(readdirSync(dir).sort()).toEqual([".env.local", ".env.production"]);
+    expect(entries(dir).sort()).toEqual([".env.local", ".env.production"]);
   });
 
   it("--file still works as a hidden alias of --env-file", () => {
@@ -428,13 +432,13 @@ describe("auth CLI (built)", () => {
   it("--file and --env-file together: fine for the same file, a usage error (exit 2, nothing written) for two", () => {
     const dir = tempApp();
     expect(auth(["secret", "--env-file", ".env.a", "--file", "./.env.a"], dir).code).toBe(0);
-    expect(readdirSync(dir)).toEqual([".env.a"]);
+    expect(entries(dir)).toEqual([".env.a"]);
 
     const run = auth(["secret", "--env-file", ".env.b", "--file", ".env.c"], dir);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe("");
     expect(run.stderr).toMatch(/--env-file \.env\.b and --file \.env\.c name different files/);
-    expect(readdirSync(dir)).toEqual([".env.a"]);
+    expect(entries(dir)).toEqual([".env.a"]);
   });
 
   it("--raw prints only the secret and writes nothing", () => {
@@ -442,7 +446,7 @@ describe("auth CLI (built)", () => {
     const run = auth(["secret", "--raw"], dir);
     expect(run).toMatchObject({ code: 0, stderr: "" });
     expect(run.stdout).toMatch(/^[A-Za-z0-9_-]{43}\n$/);
-    expect(readdirSync(dir)).toEqual([]);
+    expect(entries(dir)).toEqual([]);
     expect(auth(["secret", "--raw"], dir).stdout).not.toBe(run.stdout);
   });
 
@@ -452,7 +456,7 @@ describe("auth CLI (built)", () => {
     expect(run.code).toBe(2);
     expect(run.stdout).toBe("");
     expect(run.stderr).toMatch(/--raw and --rotate cannot be combined/);
-    expect(readdirSync(dir)).toEqual([]);
+    expect(entries(dir)).toEqual([]);
   });
 
   it("reports a missing --cwd directory with exit 1", () => {
@@ -461,11 +465,44 @@ describe("auth CLI (built)", () => {
     expect(run.stderr).toMatch(/does not exist/);
   });
 
-  it("auth-init is `auth init` (only --help here: the flow itself is init's tests' business)", () => {
-    for (const run of [cli(authInitBin, ["--help"], tempApp()), auth(["init", "--help"], tempApp())]) {
-      expect(run).toMatchObject({ code: 0, stderr: "" });
-      expect(run.stdout).toMatch(/^Usage: auth init \[options\] \[dir\]/);
-    }
+  it("auth-init is `auth init` (only --help here: the flow itself is init's tests' business); each help's usage line names what was typed", () => {
+    const viaAuthInit = cli(authInitBin, ["--help"], tempApp());
+    const viaAuth = auth(["init", "--help"], tempApp());
+    for (const run of [viaAuthInit, viaAuth]) expect(run).toMatchObject({ code: 0, stderr: "" });
+    expect(viaAuthInit.stdout).toMatch(/^Usage: auth-init \[options\] \[dir\]\n/);
+    expect(viaAuth.stdout).toMatch(/^Usage: auth init \[options\] \[dir\]\n/);
+    expect(viaAuthInit.stdout.slice(viaAuthInit.stdout.indexOf("\n"))).toBe(viaAuth.stdout.slice(viaAuth.stdout.indexOf("\n")));
+  });
+
+  it.skipIf(isWindows)("the usage line names the bin npm linked: `npx @gatehouse/cli` for the bin npx runs (cli), else the bin's name", () => {
+    // npm links each bin as node_modules/.bin/<name> -> bin/auth.js; the link's path is what the bin sees.
+    const bins = tempApp({ "package.json": null });
+    for (const name of ["cli", "gatehouse", "auth"]) symlinkSync(authBin, join(bins, name));
+    expect(cli(join(bins, "cli"), ["init", "--help"], bins).stdout).toMatch(/^Usage: npx @gatehouse\/cli init \[options\] \[dir\]\n/);
+    expect(cli(join(bins, "cli"), ["--help"], bins).stdout).toMatch(/^Usage: npx @gatehouse\/cli \[options\] \[command\]\n/);
+    expect(cli(join(bins, "gatehouse"), ["secret", "--help"], bins).stdout).toMatch(/^Usage: gatehouse secret \[options\]\n/);
+    expect(cli(join(bins, "auth"), ["migrate", "--help"], bins).stdout).toMatch(/^Usage: auth migrate \[options\]\n/);
+  });
+
+  it("outside an app (no package.json): refused like the other commands (exit 2, one line naming --cwd and --env-file), nothing written; --raw and an explicit --env-file still work", () => {
+    const dir = tempApp({ "package.json": null });
+    const run = auth(["secret"], dir);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toMatch(/^error: no package\.json in .*--cwd.*--env-file.*nothing was written\n$/);
+    expect(auth(["secret", "--rotate"], dir).code).toBe(2);
+    expect(auth(["secret", "--yes"], dir).code).toBe(2);
+    expect(readdirSync(dir)).toEqual([]);
+
+    expect(auth(["secret", "--raw"], dir)).toMatchObject({ code: 0, stdout: expect.stringMatching(/^[A-Za-z0-9_-]{43}\n$/) });
+    expect(readdirSync(dir)).toEqual([]);
+    const explicit = auth(["secret", "--env-file", ".env"], dir);
+    expect(explicit.code, explicit.stderr).toBe(0);
+    expect(envSecret(dir)).toMatch(BASE64URL_43);
+    // --cwd at an app from a folder that is none: the app's .env.
+    const app = tempApp();
+    expect(auth(["secret", "--cwd", app], dir).code).toBe(0);
+    expect(envSecret(app)).toMatch(BASE64URL_43);
   });
 });
 
@@ -499,7 +536,7 @@ describe.skipIf(isWindows)("the bins run as executables, and --env-file reaches 
     const run = exec(authInitBin, ["--env-file=missing", "--help"], tempApp());
     expect(run.stderr).not.toMatch(/^node:|not found/m);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^Usage: auth init/);
+    expect(run.stdout).toMatch(/^Usage: auth-init \[options\]/);
   });
 });
 

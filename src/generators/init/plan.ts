@@ -75,7 +75,8 @@ export function planInit(input: InitInput): Plan {
 
   for (const { path, template } of [...layout.newFiles(data, project), ...libFiles(layout, data)]) {
     const text = render(input.templates, template, { ...layout.data, ...data });
-    addNewFile(plan, path, file(path), text, `${path} exists and differs from what auth-init writes: left as it is`);
+    // The report says `kept <path>: <reason>`: the reason does not name the path again.
+    addNewFile(plan, path, file(path), text, "it exists and differs from what auth-init writes");
   }
   for (const edit of layout.edits(project, data)) {
     if (edit.ok) addEdit(plan, edit.path, file(edit.path), edit.text);
