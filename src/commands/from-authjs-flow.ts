@@ -10,7 +10,7 @@ import { applyPlan } from "../engine/apply.js";
 import { installDependencies } from "../engine/install.js";
 import { listSourceFiles, readProject } from "../engine/project.js";
 import { cliVersion, gatehouseSources, packGatehouse } from "../engine/runtime-link.js";
-import { detect, DETECT_PATHS } from "../generators/detect.js";
+import { detect, DETECT_PATHS, installFolder } from "../generators/detect.js";
 import { planFromAuthjs } from "../generators/from-authjs/plan.js";
 import { refuseUnparsable } from "../plan/plan.js";
 import { UsageError } from "../generators/init/answers.js";
@@ -44,7 +44,8 @@ export async function moveFromAuthjs(dir: string, options: InitOptions): Promise
   }
 
   const c = colorsFor(process.stdout);
-  const { packageManager } = detect(readProject(dir, DETECT_PATHS));
+  const detection = detect(readProject(dir, DETECT_PATHS));
+  const { packageManager } = detection;
   const sources = gatehouseSources(options.runtime, cliVersion());
   const { plan, moved } = planFromAuthjs({
     project: readProject(dir, ["package.json", ".env", ...listSourceFiles(dir)]),
@@ -79,7 +80,8 @@ export async function moveFromAuthjs(dir: string, options: InitOptions): Promise
   console.log(summaryReport(plan, c));
   if (options.install) {
     console.log(`Installing dependencies with ${packageManager}...`);
-    await installDependencies(dir, packageManager);
+    // In a workspace, where its package manager installs (yarn 1 misreads file: paths from a member's folder).
+    await installDependencies(installFolder(dir, detection), packageManager);
   }
   console.log(`\n${nextStepsReport(plan, c)}`);
 }

@@ -14,7 +14,7 @@ import { installDependencies, InstallError } from "../engine/install.js";
 import { readProject } from "../engine/project.js";
 import { cliVersion, gatehouseSources, packGatehouse } from "../engine/runtime-link.js";
 import { packageTemplates } from "../engine/templates.js";
-import { detect, DETECT_PATHS, type Detection, type Framework } from "../generators/detect.js";
+import { detect, DETECT_PATHS, installFolder, type Detection, type Framework } from "../generators/detect.js";
 import {
   checkAnswers,
   DEFAULT_ADAPTER,
@@ -119,7 +119,7 @@ async function initApp(dir: string, options: InitOptions): Promise<void> {
   const applied = applyPlan(dir, plan);
   console.log(summaryReport(plan, c));
   warnTightened(dir, plan, applied);
-  if (options.install) await step(prompts, `Installing dependencies with ${detection.packageManager}`, () => installDependencies(dir, detection.packageManager));
+  if (options.install) await step(prompts, `Installing dependencies with ${detection.packageManager}`, () => installDependencies(installFolder(dir, detection), detection.packageManager));
   console.log(`\n${nextStepsReport(plan, c)}`);
   prompts?.outro("Auth is set up.");
 }

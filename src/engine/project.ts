@@ -1,9 +1,12 @@
 /**
  * Reads what the generators need to know about an app: the text of a given list
- * of files (`null` when absent). Generators never touch the disk themselves.
+ * of files (`null` when absent), and the package-manager files of its folder and
+ * every folder above it (a monorepo keeps its lockfile at the root, not in the
+ * app). Generators never touch the disk themselves.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join, parse } from "node:path";
+import { LOCKS } from "package-manager-detector/constants";
 
 export interface ProjectSnapshot {
   /** Absolute path of the app. */
@@ -14,7 +17,29 @@ export interface ProjectSnapshot {
   empty: boolean;
   /** Relative path -> text, `null` when the file is absent. */
   files: Record<string, string | null>;
+  /**
+   * The app's folder, then each folder above it (up to, not including, the
+   * filesystem root, as package-manager-detector walks): what says which
+   * package manager and workspace the app belongs to. Absent in snapshots
+   * built by hand; `detect` then reads the app's own files.
+   */
+  folders?: FolderFacts[];
 }
+
+/** One folder's package-manager facts. */
+export interface FolderFacts {
+  /** Absolute path. */
+  dir: string;
+  /** Which of `PACKAGE_MANAGER_FILES` are files in it. */
+  markers: string[];
+  /** Its package.json text, `null` when absent or unreadable. */
+  packageJson: string | null;
+  /** Its pnpm-workspace.yaml text (which folders are the workspace's packages), `null` when absent. */
+  pnpmWorkspace: string | null;
+}
+
+/** Lockfiles (and `pnpm-workspace.yaml`) as package-manager-detector knows them, and Rush's config. */
+export const PACKAGE_MANAGER_FILES: readonly string[] = [...Object.keys(LOCKS), "rush.json"];
 
 export function readProject(dir: string, paths: readonly string[]): ProjectSnapshot {
   const exists = isDirectory(dir);
@@ -22,7 +47,35 @@ export function readProject(dir: string, paths: readonly string[]): ProjectSnaps
   for (const path of paths) files[path] = exists ? readOrNull(join(dir, path)) : null;
   // Dotfiles such as .git or .DS_Store do not make a folder an app.
   const empty = !exists || readdirSync(dir).every((name) => name.startsWith("."));
-  return { dir, exists, empty, files };
+  return { dir, exists, empty, files, folders: readFolders(dir) };
+}
+
+/** The app's folder and those above it. A folder that cannot be read (permissions) says nothing. */
+export function readFolders(dir: string): FolderFacts[] {
+  const folders: FolderFacts[] = [];
+  const { root } = parse(dir);
+  for (let current = dir; current && current !== root; current = dirname(current)) {
+    const markers = PACKAGE_MANAGER_FILES.filter((name) => isFile(join(current, name)));
+    const pnpmWorkspace = markers.includes("pnpm-workspace.yaml") ? readQuietly(join(current, "pnpm-workspace.yaml")) : null;
+    folders.push({ dir: current, markers, packageJson: readQuietly(join(current, "package.json")), pnpmWorkspace });
+  }
+  return folders;
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function readQuietly(path: string): string | null {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return null;
+  }
 }
 
 function isDirectory(path: string): boolean {

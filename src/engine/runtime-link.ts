@@ -78,6 +78,7 @@ async function packStaged(dir: string, destination: string): Promise<string> {
   try {
     for (const entry of manifest.files ?? []) if (existsSync(join(dir, entry))) cpSync(join(dir, entry), join(stage, entry), { recursive: true });
     const { scripts: _scripts, devDependencies: _dev, workspaces: _workspaces, ...published } = manifest;
+    peerOnPackedRuntime(published);
     writeFileSync(join(stage, "package.json"), `${JSON.stringify(published, null, 2)}\n`);
     for (const extra of ["README.md", "LICENSE"]) if (existsSync(join(dir, extra))) cpSync(join(dir, extra), join(stage, extra));
     mkdirSync(destination, { recursive: true });
@@ -89,6 +90,21 @@ async function packStaged(dir: string, destination: string): Promise<string> {
   } finally {
     rmSync(stage, { recursive: true, force: true });
   }
+}
+
+/**
+ * The packed CLI asks for the runtime as a peer, not a dependency: it is packed
+ * next to the runtime and the app depends on that tarball. npm settles a
+ * dependency on `@gatehouse/runtime@0.1.0` with the app's copy, but pnpm and
+ * yarn resolve it on the registry, where it is not published (a 404 that stops
+ * the install). A peer is the app's copy for all three.
+ */
+function peerOnPackedRuntime(manifest: Record<string, unknown>): void {
+  const dependencies = manifest.dependencies as Record<string, string> | undefined;
+  const range = dependencies?.[RUNTIME_PACKAGE];
+  if (!dependencies || range === undefined) return;
+  delete dependencies[RUNTIME_PACKAGE];
+  manifest.peerDependencies = { ...(manifest.peerDependencies as Record<string, string> | undefined), [RUNTIME_PACKAGE]: range };
 }
 
 /** This CLI's version: an installed CLI gives apps the runtime of the same version. */

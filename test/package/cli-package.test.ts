@@ -27,7 +27,13 @@ function npx(args: string[], cwd = app): string {
   return execFileSync("npx", ["--no-install", "@gatehouse/cli", ...args], { cwd, encoding: "utf8", timeout: 60_000, stdio: ["ignore", "pipe", "pipe"] });
 }
 
-type Manifest = { version: string; dependencies?: Record<string, string>; devDependencies?: Record<string, string>; scripts?: Record<string, string> };
+type Manifest = {
+  version: string;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  scripts?: Record<string, string>;
+};
 const manifest = (dir: string): Manifest => JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Manifest;
 
 beforeAll(async () => {
@@ -39,9 +45,10 @@ beforeAll(async () => {
 }, 600_000);
 
 describe("the CLI installed from its packed tarball", () => {
-  it("is @gatehouse/cli, asks for the runtime of its own version, and carries no scripts of the checkout", () => {
+  it("is @gatehouse/cli, asks for the runtime of its own version (a peer: the app's copy, also for pnpm and yarn), and carries no scripts of the checkout", () => {
     const cli = manifest(join(app, "node_modules/@gatehouse/cli"));
-    expect(cli.dependencies?.["@gatehouse/runtime"]).toBe(cli.version);
+    expect(cli.peerDependencies?.["@gatehouse/runtime"]).toBe(cli.version);
+    expect(cli.dependencies?.["@gatehouse/runtime"]).toBeUndefined();
     expect(cli.scripts).toBeUndefined();
     expect(manifest(join(app, "node_modules/@gatehouse/runtime")).version).toBe(version);
   });
