@@ -261,13 +261,13 @@ describe.each(VERSIONS)("SolidStart %s", (version) => {
       await page.fill("input[name=email]", EMAIL);
       await page.fill("input[name=password]", "wrong");
       await page.click("button:has-text('Sign in (client)')");
-      await expect.poll(() => page.locator("#outcome").innerText()).toBe("refused: CredentialsSignin (credentials)");
+      await expect.poll(() => page.locator("#outcome").innerText(), { timeout: 15_000 }).toBe("refused: CredentialsSignin (credentials)");
       expect(page.url()).toBe(`${origin}/client`);
       await shot(page, "client-refused");
 
       await page.fill("input[name=password]", PASSWORD);
       await page.click("button:has-text('Sign in (client)')");
-      await expect.poll(() => page.locator("#outcome").innerText()).toBe("signed in");
+      await expect.poll(() => page.locator("#outcome").innerText(), { timeout: 15_000 }).toBe("signed in");
       expect(page.url()).toBe(`${origin}/client`);
       await shot(page, "client-signed-in");
 

@@ -243,12 +243,12 @@ describe.skipIf(!hasChromium)("SvelteKit in Chromium", () => {
     await page.fill("input[name=email]", EMAIL);
     await page.fill("input[name=password]", "wrong");
     await page.click("button:has-text('Sign in (client)')");
-    await expect.poll(() => page.locator("#outcome").innerText()).toBe("refused: CredentialsSignin (credentials)");
+    await expect.poll(() => page.locator("#outcome").innerText(), { timeout: 15_000 }).toBe("refused: CredentialsSignin (credentials)");
     await shot(page, "client-refused");
 
     await page.fill("input[name=password]", PASSWORD);
     await page.click("button:has-text('Sign in (client)')");
-    await expect.poll(() => page.locator("#outcome").innerText()).toBe("signed in");
+    await expect.poll(() => page.locator("#outcome").innerText(), { timeout: 15_000 }).toBe("signed in");
     await page.goto(`${origin}/`);
     expect(await page.locator("#who").innerText()).toBe("Signed in as Ada Lovelace");
     await shot(page, "client-signed-in");
@@ -256,7 +256,7 @@ describe.skipIf(!hasChromium)("SvelteKit in Chromium", () => {
     await page.goto(`${origin}/client`);
     await page.click("#client-signout");
     await page.waitForURL(`${origin}/`);
-    await expect.poll(() => page.locator("#who").innerText()).toBe("Not signed in");
+    await expect.poll(() => page.locator("#who").innerText(), { timeout: 15_000 }).toBe("Not signed in");
   });
 
   it("under paths.base the components and the built-in page work the same", async () => {
