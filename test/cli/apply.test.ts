@@ -76,7 +76,10 @@ describe("applyPlan", () => {
 describe("readProject", () => {
   it("reads the listed files (null when absent) and calls a folder with only dotfiles empty", () => {
     writeFileSync(join(dir, ".DS_Store"), "");
-    expect(readProject(dir, ["package.json"])).toEqual({ dir, exists: true, empty: true, files: { "package.json": null } });
+    const project = readProject(dir, ["package.json"]);
+    expect(project).toMatchObject({ dir, exists: true, empty: true, files: { "package.json": null } });
+    // The folders above it too (for the package manager and the workspace), the app's own first.
+    expect(project.folders?.[0]).toEqual({ dir, markers: [], packageJson: null, pnpmWorkspace: null });
     writeFileSync(join(dir, "package.json"), "{}");
     expect(readProject(dir, ["package.json"])).toMatchObject({ empty: false, files: { "package.json": "{}" } });
     expect(readProject(join(dir, "missing"), ["package.json"])).toMatchObject({ exists: false, empty: true });

@@ -19,7 +19,7 @@ import { REPO_ROOT } from "./support/runtime-package.js";
 
 const COMMAND = /npx @gatehouse\/cli(?: [^`\n#|)]*[^`\n#|) ,.;:])?/g;
 /** README commands that stand for something the reader fills in. */
-const PLACEHOLDER = /<|\/path\/to|user:pw|\.\.\.|example\.com|apps\/web|src\/lib\/server\/auth\.ts/;
+const PLACEHOLDER = /<|\[|\/path\/to|user:pw|\.\.\.|example\.com|apps\/web|src\/lib\/server\/auth\.ts/;
 
 /** What each printed command may answer besides 0, and why. */
 const EXPECTED_EXIT: Record<string, { code: number; says: RegExp }> = {
