@@ -50,9 +50,10 @@ export interface Allowances {
   /** Drop `state`/`nonce` parameters and cookies ("oidc state and nonce"). */
   oidcChecks?: boolean;
   /**
-   * Database sessions: drop the session cookie a `GET session` re-issues. Whether
-   * a read extends depends on the clock (the stored expiry is rounded, so
-   * `updateAge: 0` may still skip a read in the same second as the sign-in).
+   * Database sessions: drop the session cookie a `GET session` or `POST session`
+   * (update) re-issues. Whether a read extends depends on the clock (the stored
+   * expiry is rounded, so `updateAge: 0` may still skip a read in the same second
+   * as the sign-in), on either side.
    */
   databaseReads?: boolean;
 }
@@ -72,7 +73,7 @@ export function comparable(observed: Observed[], allow: Allowances = {}): Observ
     cookies: step.cookies
       .filter((c) => !(allow.callbackUrlCookie && c.name.endsWith("authjs.callback-url")))
       .filter((c) => !(allow.oidcChecks && /authjs\.(state|nonce)$/.test(c.name)))
-      .filter((c) => !(allow.databaseReads && step.step.startsWith("GET session") && c.name.endsWith("session-token") && c.op === "set"))
+      .filter((c) => !(allow.databaseReads && /^(GET|POST) session/.test(step.step) && c.name.endsWith("session-token") && c.op === "set"))
       .map((c) => (c.op === "cleared" ? { ...c, lifetime: "cleared" } : c)),
     body: withoutNulls(step.body),
   }));
