@@ -4,14 +4,14 @@
  * app's own driver), print.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { runDatabaseTask } from "../engine/app-database.js";
 import { readAppEnv } from "../engine/app-env.js";
 import { readFileModes } from "../engine/file-modes.js";
 import { processesUsing } from "../engine/folder-in-use.js";
-import { readProject } from "../engine/project.js";
+import { installedVersion, readProject } from "../engine/project.js";
+import { cliVersion } from "../engine/runtime-link.js";
 import { appDatabase, describeTarget, type DatabaseLookup, type DatabaseTarget } from "../generators/app-database.js";
 import { detect, DETECT_PATHS, type Detection } from "../generators/detect.js";
 import { diagnose, type DoctorInput } from "../generators/doctor.js";
@@ -72,7 +72,7 @@ export async function runDoctor(options: DoctorOptions, command: Command): Promi
     envText: readOrNull(join(dir, ".env")),
     gitignore: readOrNull(join(dir, ".gitignore")),
     authConfig: existsSync(configPath) ? { path: AUTH_CONFIG, text: readFileSync(configPath, "utf8") } : null,
-    installedRuntime: installedVersion(dir),
+    installedRuntime: installedVersion(dir, "@gatehouse/runtime"),
     packageJson,
     cliVersion: cliVersion(),
     database: lookup,
@@ -135,15 +135,7 @@ function libPath(detection: Detection, name: string): string | undefined {
   return framework ? `${layoutFor(framework.id, { major: framework.major }).libDir}/${name}` : undefined;
 }
 
-function installedVersion(dir: string): string | undefined {
-  const manifest = join(dir, "node_modules", "@gatehouse", "runtime", "package.json");
-  return existsSync(manifest) ? (JSON.parse(readFileSync(manifest, "utf8")) as { version: string }).version : undefined;
-}
-
 function readOrNull(path: string): string | null {
   return existsSync(path) ? readFileSync(path, "utf8") : null;
 }
 
-function cliVersion(): string {
-  return (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
-}

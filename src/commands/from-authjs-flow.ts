@@ -4,11 +4,11 @@
  * next. Nothing is written before the whole plan stands: a file that does not
  * parse, or a question without a terminal to ask on, stops the run first.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join, relative } from "node:path";
 import { applyPlan } from "../engine/apply.js";
 import { installDependencies } from "../engine/install.js";
-import { listSourceFiles, readProject } from "../engine/project.js";
+import { installedVersion, listSourceFiles, readProject } from "../engine/project.js";
 import { cliVersion, gatehouseSources, packGatehouse } from "../engine/runtime-link.js";
 import { detect, DETECT_PATHS, installFolder } from "../generators/detect.js";
 import { planFromAuthjs } from "../generators/from-authjs/plan.js";
@@ -90,13 +90,4 @@ async function confirmMove(): Promise<boolean> {
   const p = await import("@clack/prompts");
   const answer = await p.confirm({ message: "Move the app to gatehouse with these changes?", initialValue: true });
   return answer === true;
-}
-
-function installedVersion(dir: string, name: string): string | undefined {
-  try {
-    const { version } = JSON.parse(readFileSync(join(dir, "node_modules", name, "package.json"), "utf8")) as { version?: unknown };
-    return typeof version === "string" ? version : undefined;
-  } catch {
-    return undefined;
-  }
 }

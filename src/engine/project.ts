@@ -119,3 +119,13 @@ export function listSourceFiles(dir: string): string[] {
   walk("");
   return found.sort();
 }
+
+/** The version of a package installed in the app's node_modules, or undefined when it is not installed (or unreadable). */
+export function installedVersion(dir: string, name: string): string | undefined {
+  try {
+    const { version } = JSON.parse(readFileSync(join(dir, "node_modules", name, "package.json"), "utf8")) as { version?: unknown };
+    return typeof version === "string" ? version : undefined;
+  } catch {
+    return undefined;
+  }
+}
