@@ -2,7 +2,7 @@
 // `npm run pack [-- <dir>]`: the two packages as npm would publish them,
 // @gatehouse/cli and @gatehouse/runtime, packed from this checkout's build into
 // packed/ (or <dir>): the same packing auth-init does into an app's vendor/.
-// README: "Installing before gatehouse is on npm".
+// docs/cli.md: "Installing before gatehouse is on npm".
 import { resolve } from "node:path";
 import { cliVersion, gatehouseSources, packInto } from "../dist/engine/runtime-link.js";
 

@@ -26,15 +26,15 @@ export interface InitOptions {
 const EXAMPLES = `
 Examples:
   $ npx @gatehouse/cli init                         ask everything, in the current folder
-  $ npx @gatehouse/cli init --yes                   credentials + PGlite (embedded database), no questions
+  $ npx @gatehouse/cli init --yes                   email + password accounts on PGlite (embedded database), no questions
   $ npx @gatehouse/cli init my-app --yes            create a SvelteKit app in ./my-app first if it is empty
   $ npx @gatehouse/cli init my-app --framework solid-start --yes   the same with a SolidStart 2 app
   $ npx @gatehouse/cli init --adapter postgres --database-url postgres://localhost/app --yes
   $ npx @gatehouse/cli init --adapter sqlite --yes  a SQLite file, .data/auth.sqlite (SQLITE_PATH in .env moves it)
-  $ npx @gatehouse/cli init --providers credentials,github,keycloak --yes   passwords, GitHub and Keycloak
+  $ npx @gatehouse/cli init --providers password,github,keycloak --yes   passwords, GitHub and Keycloak
   $ npx @gatehouse/cli init --providers email,passkey --yes   passwordless: email links and passkeys, on PGlite
   $ npx @gatehouse/cli init --providers github --adapter none --strategy jwt --yes   GitHub only, no database
-  $ npx @gatehouse/cli init --strategy jwt --adapter none --providers credentials --no-install
+  $ npx @gatehouse/cli init --yes --no-install      add the packages to package.json; install nothing
   $ npx @gatehouse/cli init --no-account-page --yes   without the /account page
   $ npx @gatehouse/cli init --dry-run --yes         show every file and diff; write nothing
   $ npx @gatehouse/cli init --from authjs           move an Auth.js app: shows the diff, asks, then installs
@@ -49,7 +49,7 @@ export function registerInit(program: Command): void {
     .command("init [dir]")
     .description("set up auth in a SvelteKit or SolidStart app (or create one in an empty folder)")
     .addOption(new Option("--framework <id>", "the app's framework (detected from package.json)").choices(FRAMEWORKS))
-    .option("--providers <ids>", "comma-separated provider ids from the catalog: credentials, email (links by mail), passkey, github, google, keycloak... (default: credentials)")
+    .option("--providers <ids>", "comma-separated provider ids from the catalog: password (email + password accounts; credentials is its old id), email (links by mail), passkey, github, google, keycloak... (default: password)")
     .addOption(new Option("--strategy <strategy>", "session strategy (default: database with an adapter, else jwt)").choices(STRATEGIES))
     .addOption(new Option("--adapter <adapter>", "where users and sessions are stored (default: pglite; email and passkey need one, not none)").choices(ADAPTERS))
     .option("--database-url <url>", "the database's URL for --adapter postgres (DATABASE_URL) or hosted-store (HOSTED_STORE_DATABASE_URL), written to .env")

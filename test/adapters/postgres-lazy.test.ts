@@ -284,7 +284,7 @@ describe.skipIf(!serverUrl)(
       await database?.drop();
     });
 
-    it("a pg Pool migrated on first use (the README's form), once for concurrent first calls", async () => {
+    it("a pg Pool migrated on first use (docs/adapters.md's form), once for concurrent first calls", async () => {
       const pool = droppablePool({ connectionString: database.url, max: 3 });
       // DROP DATABASE ... WITH (FORCE) at the end may end a connection the pool is still closing.
       pool.on("error", () => {});

@@ -53,7 +53,7 @@ runDatabaseSessionTests({
   setup: () => adapter,
   reset: () => storage.clear(),
   limits: {
-    noSessionStart: `${VERSION} keeps no createdAt on sessions, so absoluteMaxAge cannot bind them (README: bound by maxAge alone)`,
+    noSessionStart: `${VERSION} keeps no createdAt on sessions, so absoluteMaxAge cannot bind them (docs/configuration.md: bound by maxAge alone)`,
     deleteSessionReturnsNothing: `${VERSION}'s deleteSession returns nothing`,
   },
 });

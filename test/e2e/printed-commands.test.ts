@@ -2,8 +2,8 @@
  * Every command we tell a user to run, run where we print it: `auth-init --yes`
  * makes a SvelteKit app (this checkout's runtime and CLI packed into it and
  * installed), then each `npx @gatehouse/cli ...` that auth-init printed, that a
- * generated file names, that `auth doctor` prints as a fix, or that README or
- * a command's --help gives for an app (without placeholders) is run in the app
+ * generated file names, that `auth doctor` prints as a fix, or that README.md,
+ * docs/*.md or a command's --help gives for an app (without placeholders) is run in the app
  * exactly as written,
  * through npx. Each must reach the app's own copy of our CLI (outside it, `npx
  * auth` would run Better Auth's CLI), and do what it says.
@@ -18,7 +18,7 @@ import { run } from "./support/processes.js";
 import { REPO_ROOT } from "./support/runtime-package.js";
 
 const COMMAND = /npx @gatehouse\/cli(?: [^`\n#|)]*[^`\n#|) ,.;:])?/g;
-/** README commands that stand for something the reader fills in. */
+/** Commands in README.md and docs/ that stand for something the reader fills in. */
 const PLACEHOLDER = /<|\[|\/path\/to|user:pw|\.\.\.|example\.com|apps\/web|src\/lib\/server\/auth\.ts/;
 
 /** What each printed command may answer besides 0, and why. */
@@ -34,6 +34,13 @@ let initOutput = "";
 function commandsIn(text: string): string[] {
   // Help examples put their description after two or more spaces.
   return [...text.matchAll(COMMAND)].map((match) => match[0].split(/\s{2,}/)[0]!.trim());
+}
+
+/** README.md and every page of docs/: the user guide. */
+function guideText(): string {
+  const docs = join(REPO_ROOT, "docs");
+  const pages = readdirSync(docs).filter((name) => name.endsWith(".md")).map((name) => join(docs, name));
+  return [join(REPO_ROOT, "README.md"), ...pages].map((path) => readFileSync(path, "utf8")).join("\n");
 }
 
 /** Text files of the app that we wrote or edited (not dependencies, builds or the database). */
@@ -83,11 +90,11 @@ describe("every command we print, run where we print it", () => {
     expect(version).toEqual({ code: 0, output: `${JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")).version}\n` });
   });
 
-  it("what auth-init printed, what the generated files name, and README's commands for an app all work", () => {
+  it("what auth-init printed, what the generated files name, and the commands README and docs/ give for an app all work", () => {
     const doctor = runPrinted("npx @gatehouse/cli doctor");
-    const readme = commandsIn(readFileSync(join(REPO_ROOT, "README.md"), "utf8"));
-    const commands = [...new Set([...commandsIn(initOutput), ...commandsIn(appTexts(app)), ...commandsIn(doctor.output), ...forThisApp([...readme, ...helpExamples()])])];
-    // The ones this app must give: the generated schema names migrate; the README gives secret, doctor, add-provider.
+    const guide = commandsIn(guideText());
+    const commands = [...new Set([...commandsIn(initOutput), ...commandsIn(appTexts(app)), ...commandsIn(doctor.output), ...forThisApp([...guide, ...helpExamples()])])];
+    // The ones this app must give: the generated schema names migrate; README and docs/ give secret, doctor, add-provider.
     expect(commands).toEqual(expect.arrayContaining(["npx @gatehouse/cli migrate", "npx @gatehouse/cli secret --rotate", "npx @gatehouse/cli add-provider github"]));
     const failures: string[] = [];
     for (const command of commands) {

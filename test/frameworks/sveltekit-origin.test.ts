@@ -60,7 +60,7 @@ describe("SvelteKitAuth handle: the origin rule on POSTs to the auth routes", ()
   });
 
   it("Apple's form_post callback, posted from Apple's page, is not refused: the handler turns it into a GET of the same URL", async () => {
-    // SvelteKit's own check must allow the origin first (kit.csrf.trustedOrigins, README); the hook then lets it through.
+    // SvelteKit's own check must allow the origin first (kit.csrf.trustedOrigins, docs/providers.md); the hook then lets it through.
     const fields = { code: "the-code", state: "the-state" };
     const res = await post({ origin: "https://appleid.apple.com", "sec-fetch-site": "cross-site" }, "/auth/callback/apple", fields);
     expect(res.status).toBe(303);

@@ -1,5 +1,5 @@
 /**
- * The CLI as users get it before it is on npm, following the README's
+ * The CLI as users get it before it is on npm, following docs/cli.md's
  * "Installing before gatehouse is on npm": `npm run pack` packs this checkout's
  * CLI and runtime, an app installs both tarballs (offline), and every command
  * runs as we print it, `npx @gatehouse/cli ...`, from the app's own copy. It
@@ -37,7 +37,7 @@ type Manifest = {
 const manifest = (dir: string): Manifest => JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Manifest;
 
 beforeAll(async () => {
-  // The README's commands: pack in the checkout (the global setup built it), then install in the app, runtime first.
+  // docs/cli.md's commands: pack in the checkout (the global setup built it), then install in the app, runtime first.
   await run("npm", ["run", "pack", "--", packed], { cwd: REPO_ROOT });
   cpSync(template, app, { recursive: true });
   await run("npm", ["install", "--no-audit", "--no-fund", tarball("runtime")], { cwd: app, timeoutMs: 300_000 });

@@ -101,6 +101,6 @@ function nextSteps(framework: Framework, installCommand: string | undefined, rem
   }
   steps.push("Build and start the app as before: signed-in users stay signed in (the same AUTH_SECRET, session cookies and database).");
   if (plan.kept.length > 0) steps.push("The imports listed as kept still come from Auth.js and work as they did; each line says why it stayed.");
-  steps.push("What gatehouse does differently on purpose (error pages, host trust, getToken, createActionURL): README, \"Moving from Auth.js\".");
+  steps.push("What gatehouse does differently on purpose (error pages, host trust, getToken, createActionURL): gatehouse's docs/migrating-from-authjs.md, \"Moving from Auth.js\".");
   return steps;
 }

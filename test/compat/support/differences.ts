@@ -1,7 +1,7 @@
 /**
  * The deliberate differences from Auth.js (`@auth/core` 0.41.3), in one list:
- * what differs and why (security or correctness). README's "Moving from
- * Auth.js" has a bullet for each (`readme` is its opening words; a test checks
+ * what differs and why (security or correctness). "Moving from Auth.js"
+ * (docs/migrating-from-authjs.md) has a bullet for each (`readme` is its opening words; a test checks
  * it is there), and test/compat/*.test.ts assert each one explicitly, so a
  * difference that disappears is noticed.
  */
