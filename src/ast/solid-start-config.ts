@@ -2,14 +2,15 @@
  * Registers a request middleware file in a SolidStart app's config: the options
  * of the `solidStart(...)` Vite plugin in `vite.config.ts` (SolidStart 2), or of
  * `defineConfig(...)` from `@solidjs/start/config` in `app.config.ts` (SolidStart
- * 1.x). Text in, text out, idempotent (a config that already names the file comes
- * back unchanged). A shape it cannot edit safely — options that are not an object
- * literal, another middleware file already registered — is refused with what to
- * do by hand; a file that does not parse, with where it breaks. The edit is a
- * splice of the original text, so the rest of the file keeps its formatting
- * byte for byte.
+ * 1.x); and, in SolidStart 1.x, a Nitro plugin in `server.plugins` of those options
+ * (vinxi hands `server` to Nitro). Text in, text out, idempotent (a config that
+ * already names the file comes back unchanged). A shape it cannot edit safely —
+ * options that are not an object literal, another middleware file already
+ * registered — is refused with what to do by hand; a file that does not parse,
+ * with where it breaks. The edit is a splice of the original text, so the rest of
+ * the file keeps its formatting byte for byte.
  */
-import { Node, Project, SyntaxKind, type CallExpression, type ObjectLiteralExpression, type SourceFile } from "ts-morph";
+import { Node, Project, SyntaxKind, type ArrayLiteralExpression, type CallExpression, type ObjectLiteralExpression, type SourceFile } from "ts-morph";
 import { doesNotParse, importQuote, parseOrSyntaxError, type EditResult } from "./source.js";
 
 const CONFIG_MODULE = "@solidjs/start/config";
@@ -26,13 +27,7 @@ export const OTHER_MIDDLEWARE = "it registers another middleware file";
  * // -> { ok: true, text: 'export default defineConfig({ plugins: [solidStart({ middleware: "./src/middleware.ts" }), nitro()] });' }
  */
 export function registerMiddleware(source: string, path: string): EditResult {
-  const project = new Project({
-    useInMemoryFileSystem: true,
-    // Only this file's syntax matters: no lib files, no imports resolved (much faster).
-    skipLoadingLibFiles: true,
-    compilerOptions: { noLib: true, noResolve: true },
-  });
-  const parsed = parseOrSyntaxError({ path: "config.ts", text: source }, project);
+  const parsed = parseConfig(source);
   if ("syntaxError" in parsed) return doesNotParse(parsed.syntaxError);
   const { file } = parsed;
   const byHand = `add \`middleware: ${quoted(path, source)}\` to SolidStart's options by hand`;
@@ -62,10 +57,75 @@ export function registerMiddleware(source: string, path: string): EditResult {
       reason: `${OTHER_MIDDLEWARE} (${value.getLiteralText()}): add \`authMiddleware(authConfig, { protectedPaths: [...] })\` from @gatehouse/runtime/solid-start to that file's onRequest by hand`,
     };
   }
-  if (options.getProperties().some((p) => Node.isSpreadAssignment(p))) {
+  if (hasSpread(options)) {
     return { ok: false, reason: `the options of ${name}(...) spread another object, which may set middleware already: ${byHand}` };
   }
   return { ok: true, text: addEntry(source, options, entry) };
+}
+
+/**
+ * Adds the Nitro plugin file `path` to `server: { plugins: [...] }` in the options
+ * of SolidStart 1.x's `defineConfig(...)` (app.config.ts), creating `server` or
+ * `plugins` when absent and keeping the entries already there. `path` is written as
+ * given (vinxi passes a path starting with `./` to Nitro as a file of the app; one
+ * without is looked up as a package); an entry naming the same file with or without
+ * `./` counts as done.
+ *
+ * @example
+ * registerServerPlugin('export default defineConfig({ middleware: "src/middleware.ts" });', "./src/lib/server/close-database.ts")
+ * // -> { ok: true, text: 'export default defineConfig({ middleware: "src/middleware.ts", server: { plugins: ["./src/lib/server/close-database.ts"] } });' }
+ */
+export function registerServerPlugin(source: string, path: string): EditResult {
+  const parsed = parseConfig(source);
+  if ("syntaxError" in parsed) return doesNotParse(parsed.syntaxError);
+  const entry = quoted(path, source);
+  const byHand = `add ${entry} to \`server: { plugins: [...] }\` in SolidStart's options by hand`;
+  const refuse = (why: string): EditResult => ({ ok: false, reason: `${why}: ${byHand}` });
+
+  const found = optionsCall(parsed.file);
+  if (typeof found === "string") return refuse(found);
+  const { call, name } = found;
+  // SolidStart 2's Nitro plugins go in nitro.config.ts; its solidStart(...) options have no `server`.
+  if (name !== "defineConfig") return refuse(`it has no defineConfig(...) from ${CONFIG_MODULE} (SolidStart 1.x)`);
+  const options = call.getArguments()[0];
+  if (!options) {
+    const close = call.getLastChildByKindOrThrow(SyntaxKind.CloseParenToken).getStart();
+    return { ok: true, text: splice(source, close, `{ server: { plugins: [${entry}] } }`) };
+  }
+  if (!Node.isObjectLiteralExpression(options)) return refuse(`the options of ${name}(...) are not an object literal`);
+
+  const server = options.getProperty("server");
+  if (!server) {
+    if (hasSpread(options)) return refuse(`the options of ${name}(...) spread another object, which may set server already`);
+    return { ok: true, text: addEntry(source, options, `server: { plugins: [${entry}] }`) };
+  }
+  const serverOptions = Node.isPropertyAssignment(server) ? server.getInitializer() : undefined;
+  if (!Node.isObjectLiteralExpression(serverOptions)) return refuse("its server option is not an object literal");
+
+  const plugins = serverOptions.getProperty("plugins");
+  if (!plugins) {
+    if (hasSpread(serverOptions)) return refuse("its server option spreads another object, which may set plugins already");
+    return { ok: true, text: addEntry(source, serverOptions, `plugins: [${entry}]`) };
+  }
+  const list = Node.isPropertyAssignment(plugins) ? plugins.getInitializer() : undefined;
+  if (!Node.isArrayLiteralExpression(list)) return refuse("its server.plugins option is not an array literal");
+  const named = list.getElements().some((element) => (Node.isStringLiteral(element) || Node.isNoSubstitutionTemplateLiteral(element)) && samePath(element.getLiteralText(), path));
+  if (named) return { ok: true, text: source };
+  return { ok: true, text: addEntry(source, list, entry) };
+}
+
+function parseConfig(source: string): ReturnType<typeof parseOrSyntaxError> {
+  const project = new Project({
+    useInMemoryFileSystem: true,
+    // Only this file's syntax matters: no lib files, no imports resolved (much faster).
+    skipLoadingLibFiles: true,
+    compilerOptions: { noLib: true, noResolve: true },
+  });
+  return parseOrSyntaxError({ path: "config.ts", text: source }, project);
+}
+
+function hasSpread(options: ObjectLiteralExpression): boolean {
+  return options.getProperties().some((p) => Node.isSpreadAssignment(p));
 }
 
 /** The call whose first argument holds SolidStart's options, or why there is none. */
@@ -102,11 +162,12 @@ function optionsCall(file: SourceFile): { call: CallExpression; name: string } |
   return `it has no solidStart(...) plugin (SolidStart 2) or defineConfig(...) from ${CONFIG_MODULE} (SolidStart 1.x)`;
 }
 
-/** Adds `entry` as the last property, in the object's own layout (one line or one property per line, trailing comma or not). */
-function addEntry(source: string, options: ObjectLiteralExpression, entry: string): string {
-  const properties = options.getProperties();
+/** Adds `entry` as the last property or element, in the literal's own layout (one line or one entry per line, trailing comma or not). */
+function addEntry(source: string, options: ObjectLiteralExpression | ArrayLiteralExpression, entry: string): string {
+  const array = Node.isArrayLiteralExpression(options);
+  const properties: Node[] = array ? options.getElements() : options.getProperties();
   const close = options.getEnd() - 1;
-  if (properties.length === 0) return splice(source, options.getStart(), `{ ${entry} }`, options.getEnd());
+  if (properties.length === 0) return splice(source, options.getStart(), array ? `[${entry}]` : `{ ${entry} }`, options.getEnd());
   const last = properties[properties.length - 1]!;
   const comma = last.getNextSiblingIfKind(SyntaxKind.CommaToken);
   const lastEnd = comma ? comma.getEnd() : last.getEnd();

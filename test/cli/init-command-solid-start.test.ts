@@ -71,13 +71,16 @@ describe("auth-init in a SolidStart app (built binary)", () => {
     expect(run.stdout).toContain("AUTH_URL");
   });
 
-  it("SolidStart 1.x: the middleware goes into app.config.ts; the dev server is vinxi's on port 3000", () => {
+  it("SolidStart 1.x: the middleware and the Nitro plugin that closes the database go into app.config.ts; the dev server is vinxi's on port 3000", () => {
     const dir = app("v1");
     const run = init(YES, dir);
     expect(run.code).toBe(0);
     for (const path of FILES) expect(existsSync(join(dir, path))).toBe(true);
     expect(existsSync(join(dir, "nitro.config.ts"))).toBe(false);
-    expect(read(dir, "app.config.ts")).toBe(`import { defineConfig } from "@solidjs/start/config";\n\nexport default defineConfig({ middleware: "src/middleware.ts" });\n`);
+    expect(read(dir, "app.config.ts")).toBe(
+      `import { defineConfig } from "@solidjs/start/config";\n\nexport default defineConfig({ middleware: "src/middleware.ts", server: { plugins: ["./src/lib/server/close-database.ts"] } });\n`,
+    );
+    expect(read(dir, "src/lib/server/close-database.ts")).toContain(`nitroApp.hooks.hook("close", closeDatabase);`);
     expect(run.stdout).toContain("http://localhost:3000/signup");
     expect(run.stdout).not.toContain("Node.js 22");
   });

@@ -100,11 +100,66 @@ describe("planInit for SolidStart", () => {
     expect(oauthOnly).not.toContain("startup-checks");
   });
 
-  it("SolidStart 1.x: the middleware is registered in defineConfig({...}) of app.config.ts; vinxi's Nitro keeps PGlite external by itself", () => {
+  it("SolidStart 1.x: the middleware and the Nitro plugin that closes the database are registered in defineConfig({...}) of app.config.ts; vinxi's Nitro keeps PGlite external by itself", () => {
     const p = plan(fixture("v1"));
-    expect(after(p, "app.config.ts")).toBe(`import { defineConfig } from "@solidjs/start/config";\n\nexport default defineConfig({ middleware: "src/middleware.ts" });\n`);
+    expect(after(p, "app.config.ts")).toBe(
+      `import { defineConfig } from "@solidjs/start/config";\n\nexport default defineConfig({ middleware: "src/middleware.ts", server: { plugins: ["./src/lib/server/close-database.ts"] } });\n`,
+    );
     expect(paths(p)).not.toContain("nitro.config.ts");
     expect(paths(p)).not.toContain("vite.config.ts");
+    // Nitro 2's plugin: a plain function of the Nitro app (nitropack is not the app's dependency), on its `close` hook.
+    const plugin = after(p, "src/lib/server/close-database.ts")!;
+    expect(plugin).toContain(`export default function closeDatabaseOnClose(nitroApp: NitroApp): void {\n  nitroApp.hooks.hook("close", closeDatabase);\n}`);
+    expect(plugin).not.toMatch(/from "nitro"|definePlugin/);
+    expect(after(p, "src/lib/server/db.ts")).toContain("The server calls it as it stops, after its last request: the Nitro plugin src/lib/server/close-database.ts calls it.");
+    // No database, nothing to close.
+    const none = plan(fixture("v1"), { providers: ["github"], adapter: "none", strategy: "jwt" });
+    expect(paths(none)).not.toContain("src/lib/server/close-database.ts");
+    expect(after(none, "app.config.ts")).not.toContain("server:");
+  });
+
+  it("SolidStart 1.x: the app's own server options and Nitro plugins are kept, the plugin added after them", () => {
+    const config = `import { defineConfig } from "@solidjs/start/config";
+
+export default defineConfig({
+  server: {
+    preset: "node-server",
+    plugins: ["./src/plugins/metrics.ts"],
+  },
+});
+`;
+    const p = plan(fixture("v1", { "app.config.ts": config }));
+    expect(after(p, "app.config.ts")).toBe(`import { defineConfig } from "@solidjs/start/config";
+
+export default defineConfig({
+  server: {
+    preset: "node-server",
+    plugins: ["./src/plugins/metrics.ts", "./src/lib/server/close-database.ts"],
+  },
+  middleware: "src/middleware.ts",
+});
+`);
+    expect(p.kept).toEqual([]);
+    // Server options without plugins get them.
+    const own = plan(fixture("v1", { "app.config.ts": config.replace(`    plugins: ["./src/plugins/metrics.ts"],\n`, "") }));
+    expect(after(own, "app.config.ts")).toContain(`  server: {\n    preset: "node-server",\n    plugins: ["./src/lib/server/close-database.ts"],\n  },\n`);
+  });
+
+  it("SolidStart 1.x: server options it cannot edit safely: the middleware is still registered; the plugin entry to add is said", () => {
+    const config = `import { defineConfig } from "@solidjs/start/config";\n\nconst server = { preset: "node-server" };\nexport default defineConfig({ server });\n`;
+    const p = plan(fixture("v1", { "app.config.ts": config }));
+    expect(after(p, "app.config.ts")).toContain(`defineConfig({ server, middleware: "src/middleware.ts" })`);
+    expect(p.kept).toEqual([
+      {
+        path: "app.config.ts",
+        reason:
+          "its server option is not an object literal: add \"./src/lib/server/close-database.ts\" to `server: { plugins: [...] }` in SolidStart's options by hand, or the server exits on SIGTERM or Ctrl-C with the database still open (a PGlite folder is left as after a crash)",
+      },
+    ]);
+    // No config at all: both entries are said.
+    expect(plan(fixture("v1", { "app.config.ts": null })).kept).toEqual([
+      { path: "app.config.ts", reason: expect.stringContaining('and the Nitro plugin with `server: { plugins: ["./src/lib/server/close-database.ts"] }`') },
+    ]);
   });
 
   it("the dev server's origin in the next steps is the major's: Vite's 5173 for 2, vinxi's 3000 for 1.x", () => {
@@ -297,8 +352,12 @@ describe("planInit for SolidStart", () => {
     const config = `import { defineConfig } from "@solidjs/start/config";\n\nexport default defineConfig({ middleware: "./src/server/middleware.ts" });\n`;
     const p = plan(fixture("v1", { "app.config.ts": config }));
     expect(paths(p)).not.toContain("src/middleware.ts");
-    expect(paths(p)).not.toContain("app.config.ts");
     expect(p.kept).toEqual([{ path: "app.config.ts", reason: expect.stringContaining("it registers another middleware file (./src/server/middleware.ts)") }]);
+    // The Nitro plugin that closes the database is still registered; the middleware entry stays the app's.
+    expect(after(p, "app.config.ts")).toBe(
+      `import { defineConfig } from "@solidjs/start/config";\n\nexport default defineConfig({ middleware: "./src/server/middleware.ts", server: { plugins: ["./src/lib/server/close-database.ts"] } });\n`,
+    );
+    expect(paths(plan(fixture("v1", { "app.config.ts": config }), { providers: ["github"], adapter: "none", strategy: "jwt" }))).not.toContain("app.config.ts");
   });
 
   it("a config it cannot edit safely, or none, is reported with the entry to add by hand", () => {

@@ -4,9 +4,10 @@
  * wrapper would be the one signalled), opens its database at a request, gets
  * SIGTERM (or SIGINT, Ctrl-C's signal), and exits with code 0 within a few
  * seconds; a PGlite folder is left closed (no postmaster.pid: PGlite removes it
- * on a clean close) and opens again. SvelteKit (adapter-node) on PGlite, SQLite and
- * a database of its own on the PostgreSQL server (when DATABASE_URL names one);
- * SolidStart 2 (Vite + Nitro) on PGlite.
+ * on a clean close) and opens again. SvelteKit (adapter-node) on PGlite, SQLite and,
+ * when DATABASE_URL names a PostgreSQL server, a database of its own there and the
+ * hosted store (a branch of another such database); SolidStart 2 (Vite + Nitro 3)
+ * and 1.x (vinxi, Nitro 2) on PGlite.
  */
 import { PGlite } from "@electric-sql/pglite";
 import { spawn } from "node:child_process";
@@ -17,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authInitBin } from "../cli/support/cli.js";
 import { createTestDatabase, type TestDatabase } from "../adapters/support/postgres-server.js";
 import { freePort, run } from "./support/processes.js";
-import { buildNodeBin, buildSolidStart } from "./support/solid-start-app.js";
+import { buildNodeBin, buildSolidStart, type SolidStartVersion } from "./support/solid-start-app.js";
 
 /** How long a server may take to exit after the signal: adapter-node and Nitro close idle connections at once. */
 const EXIT_WITHIN_MS = 5000;
@@ -35,7 +36,9 @@ type Framework = "sveltekit" | "solid-start";
 interface Variant {
   name: string;
   framework: Framework;
-  adapter: "pglite" | "sqlite" | "postgres";
+  /** SolidStart's major: the fixture app auth-init sets up (`test/cli/fixtures/solid-start-v<major>`). */
+  major?: SolidStartVersion;
+  adapter: "pglite" | "sqlite" | "postgres" | "hosted-store";
 }
 interface App {
   variant: Variant;
@@ -48,8 +51,14 @@ const serverUrl = process.env.DATABASE_URL;
 const VARIANTS: Variant[] = [
   { name: "sveltekit-pglite", framework: "sveltekit", adapter: "pglite" },
   { name: "sveltekit-sqlite", framework: "sveltekit", adapter: "sqlite" },
-  ...(serverUrl ? [{ name: "sveltekit-postgres", framework: "sveltekit", adapter: "postgres" } as const] : []),
-  { name: "solid-start-pglite", framework: "solid-start", adapter: "pglite" },
+  ...(serverUrl
+    ? ([
+        { name: "sveltekit-postgres", framework: "sveltekit", adapter: "postgres" },
+        { name: "sveltekit-hosted-store", framework: "sveltekit", adapter: "hosted-store" },
+      ] as const)
+    : []),
+  { name: "solid-start-pglite", framework: "solid-start", major: "2", adapter: "pglite" },
+  { name: "solid-start-1-pglite", framework: "solid-start", major: "1", adapter: "pglite" },
 ];
 const AUTH_PATH: Record<Framework, string> = { sveltekit: "/auth", "solid-start": "/api/auth" };
 const ENTRY: Record<Framework, string> = { sveltekit: "build", "solid-start": join(".output", "server", "index.mjs") };
@@ -64,8 +73,9 @@ async function makeApp(variant: Variant): Promise<App> {
   const started = Date.now();
   let database: TestDatabase | undefined;
   const adapterArgs = ["--adapter", variant.adapter];
-  if (variant.adapter === "postgres") {
-    database = await createTestDatabase(serverUrl!, "shutdown");
+  if (variant.adapter === "postgres" || variant.adapter === "hosted-store") {
+    // The hosted store's branch ("main", auth-init's default) is a schema of this database.
+    database = await createTestDatabase(serverUrl!, variant.adapter === "postgres" ? "shutdown" : "shutdown_store");
     adapterArgs.push("--database-url", database.url);
   }
   let dir: string;
@@ -75,13 +85,14 @@ async function makeApp(variant: Variant): Promise<App> {
     dir = join(work, variant.name);
     await run("npm", ["run", "build"], { cwd: dir, env: { NODE_ENV: "production" } });
   } else {
+    const major = variant.major!;
     dir = join(work, variant.name);
-    cpSync(new URL("../cli/fixtures/solid-start-v2/", import.meta.url), dir, { recursive: true });
-    const nodeBin = buildNodeBin();
-    nodeBin.catch(() => undefined); // awaited by the build
+    cpSync(new URL(`../cli/fixtures/solid-start-v${major}/`, import.meta.url), dir, { recursive: true });
+    const nodeBin = major === "2" ? buildNodeBin() : undefined;
+    nodeBin?.catch(() => undefined); // awaited by the build
     await run(process.execPath, [authInitBin, "--yes", ...adapterArgs], { cwd: dir, env: NPM, timeoutMs: 600_000 });
     // The fixture's document has a <title> of its own, which auth-init keeps (and says so); harmless here.
-    await buildSolidStart(dir, "2", nodeBin);
+    await buildSolidStart(dir, major, nodeBin);
   }
   console.log(`[e2e] shutdown ${variant.name}: made and built in ${seconds(started)} s`);
   return { variant, dir, database };

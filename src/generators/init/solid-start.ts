@@ -2,10 +2,12 @@
  * SolidStart (2 on Vite + Nitro, 1.x on vinxi): `src/auth.ts` (the config
  * object), the catch-all API route, sign-in/sign-out/sign-up pages, a
  * protected page and an account page, a request middleware registered in the
- * app's config (`vite.config.ts` for 2, `app.config.ts` for 1.x), and the
+ * app's config (`vite.config.ts` for 2, `app.config.ts` for 1.x), the Nitro
+ * plugin that closes the database as the server stops (registered in
+ * `nitro.config.ts` for 2, in `app.config.ts`'s `server.plugins` for 1.x), and the
  * `<MetaProvider>` the pages' `<Title>` needs, in the root layout of `src/app.tsx`.
  */
-import { OTHER_MIDDLEWARE, registerMiddleware } from "../../ast/solid-start-config.js";
+import { OTHER_MIDDLEWARE, registerMiddleware, registerServerPlugin } from "../../ast/solid-start-config.js";
 import { addAuthHeader } from "../../ast/solid-start-header.js";
 import type { EditResult } from "../../ast/sveltekit-hooks.js";
 import { addMetaProvider, META_MODULE } from "../../ast/solid-start-meta.js";
@@ -23,8 +25,12 @@ const PAGE_DEPENDENCIES: Record<string, string> = { [META_MODULE]: "^0.29.4" };
 const NITRO_CONFIG = "nitro.config.ts";
 /** The Nitro plugin (SolidStart 2) that makes the production checks as the server starts. */
 const STARTUP_CHECKS = "src/lib/server/startup-checks.ts";
-/** The Nitro plugin (SolidStart 2) that closes the database as the server stops. */
+/** The Nitro plugin that closes the database as the server stops. */
 const CLOSE_DATABASE = "src/lib/server/close-database.ts";
+/** How app.config.ts (1.x) names it: vinxi passes a path starting with ./ to Nitro as a file, any other as a package. */
+const CLOSE_DATABASE_ENTRY = `./${CLOSE_DATABASE}`;
+/** What a SolidStart 1.x server without the plugin does on SIGTERM or Ctrl-C. */
+const UNCLOSED = "or the server exits on SIGTERM or Ctrl-C with the database still open (a PGlite folder is left as after a crash)";
 const PGLITE = "@electric-sql/pglite";
 const SIMPLEWEBAUTHN = "@simplewebauthn/server";
 const NODEMAILER = "nodemailer";
@@ -66,8 +72,9 @@ export function solidStart(context: LayoutContext = {}): FrameworkLayout {
     clientModule: "@gatehouse/runtime/solid-start/client",
     libDir: "src/lib/server",
     // SolidStart's dev servers (vinxi, and Vite + Nitro) load .env into process.env for server code.
-    // SolidStart 2 loads the app's server code at the first request: its checks at startup are a Nitro plugin.
-    data: { envImport: "", env: "process.env", startupChecks: major === 2, shutdownHook: major === 2 ? `the Nitro plugin ${CLOSE_DATABASE} calls it` : "call it from a Nitro plugin's `close` hook (app.config.ts: `server.plugins`)" },
+    // SolidStart 2 loads the app's server code at the first request: its checks at startup are a Nitro plugin
+    // (1.x's loads src/auth.ts, which makes them, as it starts). `vinxi`: 1.x's Nitro 2, whose plugins differ from Nitro 3's.
+    data: { envImport: "", env: "process.env", startupChecks: major === 2, vinxi: major === 1, shutdownHook: `the Nitro plugin ${CLOSE_DATABASE} calls it` },
 
     dependencies: () => ({ ...PAGE_DEPENDENCIES }),
 
@@ -91,8 +98,8 @@ export function solidStart(context: LayoutContext = {}): FrameworkLayout {
         ...(data.credentials ? ["src/routes/signup.tsx", "src/routes/forgot-password.tsx", "src/routes/reset-password.tsx"] : []),
         // Email + password accounts: the production mail check, and (2) the Nitro plugin that runs it at startup.
         ...(data.credentials ? ["src/lib/server/mail-settings.ts", ...(major === 2 ? [STARTUP_CHECKS] : [])] : []),
-        // (2) The Nitro plugin that closes the database as the server stops.
-        ...(data.hasAdapter && major === 2 ? [CLOSE_DATABASE] : []),
+        // The Nitro plugin that closes the database as the server stops (nitro.config.ts or app.config.ts lists it).
+        ...(data.hasAdapter ? [CLOSE_DATABASE] : []),
         // The app's own Nitro config is kept: see edits.
         ...((tracedDeps(data, major).length > 0 || (data.hasAdapter && major === 2)) && project.files[NITRO_CONFIG] == null ? [NITRO_CONFIG] : []),
       ];
@@ -126,10 +133,12 @@ export function solidStart(context: LayoutContext = {}): FrameworkLayout {
       // The app's own middleware is never rewritten; one that already runs ours (a re-run) needs nothing.
       if (own != null && !own.includes("authMiddleware(")) edits.push({ path: MIDDLEWARE, ok: false, reason: OWN_MIDDLEWARE });
       const config = configFile(project, major);
-      if (config) edits.push({ path: config, ...registerMiddleware(project.files[config]!, MIDDLEWARE_ENTRY[major]) });
+      const closePlugin = data.hasAdapter && major === 1;
+      if (config) edits.push(...configEdits(config, project.files[config]!, major, closePlugin));
       else {
         const expected = CONFIG_FILES[major][0]!;
-        edits.push({ path: expected, ok: false, reason: `no SolidStart config found: register the middleware by hand with \`middleware: "${MIDDLEWARE_ENTRY[major]}"\` in SolidStart's options` });
+        const plugin = closePlugin ? `, and the Nitro plugin with \`server: { plugins: ["${CLOSE_DATABASE_ENTRY}"] }\` (${UNCLOSED})` : "";
+        edits.push({ path: expected, ok: false, reason: `no SolidStart config found: register the middleware by hand with \`middleware: "${MIDDLEWARE_ENTRY[major]}"\` in SolidStart's options${plugin}` });
       }
       return edits;
     },
@@ -170,6 +179,22 @@ export function solidStart(context: LayoutContext = {}): FrameworkLayout {
 function tracedDeps(data: InitTemplateData, major: 1 | 2): string[] {
   if (major !== 2) return [];
   return [...(data.pglite ? [PGLITE] : []), ...(data.sendsMail ? [NODEMAILER] : []), ...(data.passkey ? [SIMPLEWEBAUTHN] : [])];
+}
+
+/**
+ * SolidStart's config with the middleware registered and, when `closePlugin` (1.x with a
+ * database), the Nitro plugin that closes the database in `server.plugins`: one edit of the
+ * file with what could be added, and a refusal for each entry that could not.
+ */
+function configEdits(path: string, text: string, major: 1 | 2, closePlugin: boolean): FileEdit[] {
+  const middleware = registerMiddleware(text, MIDDLEWARE_ENTRY[major]);
+  if (!closePlugin || (!middleware.ok && middleware.syntaxError)) return [{ path, ...middleware }];
+  const withMiddleware = middleware.ok ? middleware.text : text;
+  const plugin = registerServerPlugin(withMiddleware, CLOSE_DATABASE_ENTRY);
+  const edits: FileEdit[] = [{ path, ok: true, text: plugin.ok ? plugin.text : withMiddleware }];
+  if (!middleware.ok) edits.push({ path, ...middleware });
+  if (!plugin.ok) edits.push({ path, ok: false, reason: `${plugin.reason}, ${UNCLOSED}` });
+  return edits;
 }
 
 /**

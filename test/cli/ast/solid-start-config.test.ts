@@ -1,10 +1,10 @@
 /**
- * `registerMiddleware`: input -> expected output fixtures for the shapes a
+ * `registerMiddleware` and `registerServerPlugin`: input -> expected output fixtures for the shapes a
  * SolidStart config takes (SolidStart 2's vite.config.ts, 1.x's app.config.ts),
  * each also run a second time (no change); shapes it refuses, with the reason.
  */
 import { describe, expect, it } from "vitest";
-import { registerMiddleware } from "../../../src/ast/solid-start-config.js";
+import { registerMiddleware, registerServerPlugin } from "../../../src/ast/solid-start-config.js";
 
 const V2 = "./src/middleware.ts";
 const V1 = "src/middleware.ts";
@@ -191,5 +191,64 @@ describe("registerMiddleware refuses what it cannot edit safely, saying what to 
 
   it("the reason names the entry to add by hand", () => {
     expect(refused(`import { defineConfig } from "vite";\nexport default defineConfig({});\n`)).toContain('`middleware: "./src/middleware.ts"`');
+  });
+});
+
+describe("registerServerPlugin in app.config.ts (SolidStart 1.x)", () => {
+  const PLUGIN = "./src/lib/server/close-database.ts";
+  const pluginAdded = (source: string): string => {
+    const first = registerServerPlugin(source, PLUGIN);
+    if (!first.ok) throw new Error(first.reason);
+    expect(registerServerPlugin(first.text, PLUGIN)).toEqual({ ok: true, text: first.text });
+    return first.text;
+  };
+  const pluginRefused = (source: string): string => {
+    const result = registerServerPlugin(source, PLUGIN);
+    if (result.ok) throw new Error(`expected a refusal, got:\n${result.text}`);
+    return result.reason;
+  };
+  const HEAD = `import { defineConfig } from "@solidjs/start/config";\n\n`;
+
+  it("no options, no server option, server options without plugins: each gets what is missing", () => {
+    expect(pluginAdded(`${HEAD}export default defineConfig();\n`)).toBe(`${HEAD}export default defineConfig({ server: { plugins: ["./src/lib/server/close-database.ts"] } });\n`);
+    expect(pluginAdded(`${HEAD}export default defineConfig({ middleware: "src/middleware.ts" });\n`)).toBe(
+      `${HEAD}export default defineConfig({ middleware: "src/middleware.ts", server: { plugins: ["./src/lib/server/close-database.ts"] } });\n`,
+    );
+    expect(pluginAdded(`${HEAD}export default defineConfig({\n  server: {\n    preset: "node-server"\n  }\n});\n`)).toBe(
+      `${HEAD}export default defineConfig({\n  server: {\n    preset: "node-server",\n    plugins: ["./src/lib/server/close-database.ts"]\n  }\n});\n`,
+    );
+  });
+
+  it("the app's own plugins are kept, ours appended in the list's layout; the file's single quotes are followed", () => {
+    expect(pluginAdded(`${HEAD}export default defineConfig({ server: { plugins: ["./src/plugins/metrics.ts"] } });\n`)).toBe(
+      `${HEAD}export default defineConfig({ server: { plugins: ["./src/plugins/metrics.ts", "./src/lib/server/close-database.ts"] } });\n`,
+    );
+    expect(pluginAdded(`${HEAD}export default defineConfig({\n  server: {\n    plugins: [\n      "./src/plugins/a.ts",\n      "./src/plugins/b.ts",\n    ],\n  },\n});\n`)).toBe(
+      `${HEAD}export default defineConfig({\n  server: {\n    plugins: [\n      "./src/plugins/a.ts",\n      "./src/plugins/b.ts",\n      "./src/lib/server/close-database.ts",\n    ],\n  },\n});\n`,
+    );
+    expect(pluginAdded(`import { defineConfig } from '@solidjs/start/config';\nexport default defineConfig({ server: { plugins: [] } });\n`)).toBe(
+      `import { defineConfig } from '@solidjs/start/config';\nexport default defineConfig({ server: { plugins: ['./src/lib/server/close-database.ts'] } });\n`,
+    );
+  });
+
+  it("the plugin already listed, with or without ./, is left byte for byte", () => {
+    for (const value of ["./src/lib/server/close-database.ts", "src/lib/server/close-database.ts"]) {
+      const input = `${HEAD}export default defineConfig({ server: { plugins: ["./a.ts", "${value}"] } });\n`;
+      expect(registerServerPlugin(input, PLUGIN)).toEqual({ ok: true, text: input });
+    }
+  });
+
+  it.each([
+    ["server options in a variable", `${HEAD}const server = {};\nexport default defineConfig({ server });\n`, "its server option is not an object literal"],
+    ["plugins in a variable", `${HEAD}const plugins = [];\nexport default defineConfig({ server: { plugins } });\n`, "its server.plugins option is not an array literal"],
+    ["options spreading another object", `${HEAD}export default defineConfig({ ...shared });\n`, "spread another object, which may set server already"],
+    ["server options spreading another object", `${HEAD}export default defineConfig({ server: { ...shared } });\n`, "spreads another object, which may set plugins already"],
+    ["options in a variable", `${HEAD}const options = {};\nexport default defineConfig(options);\n`, "not an object literal"],
+    ["SolidStart 2's plugin (its Nitro plugins go in nitro.config.ts)", `import { solidStart } from "@solidjs/start/config";\nexport default { plugins: [solidStart()] };\n`, "it has no defineConfig(...)"],
+    ["a file that does not parse", `${HEAD}export default defineConfig({ server: { };\n`, "does not parse"],
+  ])("refuses %s, naming the entry to add by hand", (_name, input, reason) => {
+    const said = pluginRefused(input);
+    expect(said).toContain(reason);
+    if (!reason.includes("parse")) expect(said).toContain('add "./src/lib/server/close-database.ts" to `server: { plugins: [...] }` in SolidStart\'s options by hand');
   });
 });
