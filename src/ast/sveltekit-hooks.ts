@@ -12,8 +12,16 @@ export type { EditResult } from "./source.js";
 
 const AUTH_HANDLE = "authHandle";
 const APP_HANDLE = "appHandle";
+/** SvelteKit's type of a handle, as JSDoc writes it. */
+const HANDLE_TYPE = "{import('@sveltejs/kit').Handle}";
 
-export function composeAuthHandle(source: string, authModule = "./auth"): EditResult {
+/**
+ * `javascript`: the hooks file is JavaScript. Its own `handle` had its type from
+ * SvelteKit by its name (the language tools type an exported `handle`); renamed,
+ * it gets it from a JSDoc `@type` instead, or a type-checked app (checkJs) says
+ * its parameters are implicitly `any`.
+ */
+export function composeAuthHandle(source: string, authModule = "./auth", { javascript = false }: { javascript?: boolean } = {}): EditResult {
   const project = new Project({
     useInMemoryFileSystem: true,
     // Only this file's syntax matters: no lib files, no imports resolved (much faster).
@@ -49,13 +57,11 @@ export function composeAuthHandle(source: string, authModule = "./auth"): EditRe
   if (file.getVariableDeclaration(APP_HANDLE) || file.getFunction(APP_HANDLE)) {
     return { ok: false, reason: `it already declares \`${APP_HANDLE}\`: add the auth handle by hand` };
   }
-  if (declaration) {
-    declaration.rename(APP_HANDLE);
-    declaration.getVariableStatementOrThrow().setIsExported(false);
-  } else {
-    fn!.rename(APP_HANDLE);
-    fn!.setIsExported(false);
-  }
+  const own = declaration ? declaration.getVariableStatementOrThrow() : fn!;
+  if (declaration) declaration.rename(APP_HANDLE);
+  else fn!.rename(APP_HANDLE);
+  own.setIsExported(false);
+  if (javascript && !own.getJsDocs().some((doc) => /@type\b/.test(doc.getText()))) own.addJsDoc({ tags: [{ tagName: "type", text: HANDLE_TYPE }] });
   addSequenceImport(file);
   addAuthImport(file, authModule, `handle as ${AUTH_HANDLE}`);
   file.addStatements(`\nexport const handle = sequence(${AUTH_HANDLE}, ${APP_HANDLE});`);

@@ -3,7 +3,7 @@
  * plan the edit, print it (`--dry-run`) or apply it, then the callback URLs.
  */
 import { readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import type { Command } from "commander";
 import { findProvider, providerCatalog } from "@gatehouse/runtime/providers/catalog";
 import { applyPlan } from "../engine/apply.js";
@@ -17,9 +17,12 @@ import { UnparsableFileError } from "../plan/plan.js";
 import { colorsFor } from "../ui/colors.js";
 import { dryRunReport, nextStepsReport, summaryReport } from "../ui/plan-report.js";
 import type { AddProviderOptions } from "./add-provider.js";
+import { appFolder } from "./app-folder.js";
+
+const DEFAULT_CONFIG = "src/auth.ts";
 
 export async function runAddProvider(ids: string[], options: AddProviderOptions, command: Command): Promise<void> {
-  const dir = resolve(options.cwd);
+  const dir = appFolder(command, options.cwd);
   const c = colorsFor(process.stdout);
   const wanted = [...new Set(ids.map((id) => id.trim().toLowerCase()))];
   const unknown = wanted.filter((id) => !findProvider(id));
@@ -36,14 +39,15 @@ export async function runAddProvider(ids: string[], options: AddProviderOptions,
     command.error(`error: ${password.id} comes with pages (sign-up, forgot and reset password): set it up with auth-init, which writes them; add-provider edits only the config`, { exitCode: 2, code: "auth.usage" });
   }
 
-  const result = planAddProviders({ entries, configPath: options.config, read: (path) => readOrNull(join(dir, path)), ...appLayout(dir) });
+  const { configPath, ...layout } = appLayout(dir, options.config);
+  const result = planAddProviders({ entries, configPath, read: (path) => readOrNull(join(dir, path)), ...layout });
   if (!result.ok) {
     // A module that does not parse is not edited "by hand" around: the user fixes it first (one line, exit 1).
     if ("unparsable" in result && result.unparsable) throw new UnparsableFileError([result.unparsable]);
     if ("needsAdapter" in result) command.error(`error: ${result.reason}`, { exitCode: 1, code: "auth.adapter" });
     command.error(`error: cannot edit the config safely: ${result.reason}. Nothing was changed. Add it by hand:\n${result.byHand}`, { exitCode: 1, code: "auth.edit" });
   }
-  for (const entry of result.present) console.log(`${entry.name} is already in ${options.config}.`);
+  for (const entry of result.present) console.log(`${entry.name} is already in ${configPath}.`);
   if (options.dryRun) {
     console.log(dryRunReport(result.plan, c));
   } else {
@@ -55,18 +59,26 @@ export async function runAddProvider(ids: string[], options: AddProviderOptions,
 }
 
 /**
- * Where the app serves auth in development and its sign-in page, from its
- * framework (and its major version: SolidStart 1 and 2 differ in dev port).
+ * Where the app serves auth in development, its sign-in page and its config
+ * module, from the project's picture: its framework (SolidStart 1 and 2 differ
+ * in dev port), where it keeps its source and in which language.
  */
-function appLayout(dir: string): Pick<AddProviderInput, "authBaseUrl" | "signIn" | "installCommand"> {
+function appLayout(dir: string, config: string | undefined): Pick<AddProviderInput, "authBaseUrl" | "signIn" | "installCommand" | "configPath"> {
   const project = readProject(dir, DETECT_PATHS);
   const detection = detect(project);
   const installCommand = `${detection.packageManager} install`;
   const framework = detection.frameworks[0];
-  if (!framework) return { authBaseUrl: "<your origin>/auth", installCommand };
-  const layout = layoutFor(framework.id, { major: framework.major, project });
+  if (!framework) return { authBaseUrl: "<your origin>/auth", installCommand, configPath: config ?? DEFAULT_CONFIG };
+  const layout = layoutFor(framework.id, { major: framework.major, project, source: detection.source });
   const signIn = { page: layout.signInPage, button: layout.signInButton, clientModule: layout.clientModule };
-  return { authBaseUrl: `${layout.devOrigin}${layout.authPath}`, signIn, installCommand };
+  return { authBaseUrl: `${layout.devOrigin}${layout.authPath}`, signIn, installCommand, configPath: config ?? existingConfig(project.dir, layout.authConfig) };
+}
+
+/** The config module auth-init wrote: where the layout says, or in the other language (an app that changed language since). */
+function existingConfig(dir: string, placed: string | undefined): string {
+  const path = placed ?? DEFAULT_CONFIG;
+  const other = path.endsWith(".js") ? path.replace(/\.js$/, ".ts") : path.replace(/\.ts$/, ".js");
+  return readOrNull(join(dir, path)) === null && readOrNull(join(dir, other)) !== null ? other : path;
 }
 
 function readOrNull(path: string): string | null {

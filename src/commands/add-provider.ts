@@ -5,7 +5,8 @@ import type { Command } from "commander";
 
 export interface AddProviderOptions {
   cwd: string;
-  config: string;
+  /** Absent: the app's src/auth.ts (auth.js in a JavaScript app, under SvelteKit's `files.src`). */
+  config?: string;
   dryRun?: boolean;
 }
 
@@ -35,7 +36,7 @@ export function registerAddProvider(program: Command): void {
   program
     .command("add-provider <ids...>")
     .description("add sign-in providers to the app's auth config")
-    .option("--config <path>", "the auth config module, relative to --cwd", "src/auth.ts")
+    .option("--config <path>", "the auth config module, relative to --cwd (default: src/auth.ts, or auth.js in a JavaScript app)")
     .option("--dry-run", "print the changes with diffs; write nothing")
     .option("--cwd <dir>", "the app's directory", ".")
     .addHelpText("after", EXAMPLES)

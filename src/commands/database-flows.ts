@@ -20,11 +20,12 @@ import { layoutFor } from "../generators/init/plan.js";
 import { colorsFor } from "../ui/colors.js";
 import type { DoctorOptions } from "./doctor.js";
 import type { MigrateOptions } from "./migrate.js";
+import { appFolder } from "./app-folder.js";
 
 const AUTH_CONFIG = "src/auth.ts";
 
 export async function runMigrate(options: MigrateOptions, command: Command): Promise<void> {
-  const dir = resolve(options.cwd);
+  const dir = appFolder(command, options.cwd);
   const c = colorsFor(process.stdout);
   let url: string | undefined;
   try {
@@ -54,7 +55,7 @@ export async function runMigrate(options: MigrateOptions, command: Command): Pro
 }
 
 export async function runDoctor(options: DoctorOptions, command: Command): Promise<void> {
-  const dir = resolve(options.cwd);
+  const dir = appFolder(command, options.cwd);
   const c = colorsFor(process.stdout);
   const { detection, lookup, env, envFileExists, packageJson } = readApp(dir);
   let databaseStatus: DoctorInput["databaseStatus"];
@@ -64,14 +65,15 @@ export async function runDoctor(options: DoctorOptions, command: Command): Promi
     else if (inUse) databaseStatus = { inUse };
     else databaseStatus = await runDatabaseTask(dir, lookup.target, "status", schemaPath(detection));
   }
-  const configPath = join(dir, AUTH_CONFIG);
+  const authConfigPath = appModule(detection, AUTH_CONFIG);
+  const configPath = join(dir, authConfigPath);
   const findings = diagnose({
     detection,
     env,
     envFileExists,
     envText: readOrNull(join(dir, ".env")),
     gitignore: readOrNull(join(dir, ".gitignore")),
-    authConfig: existsSync(configPath) ? { path: AUTH_CONFIG, text: readFileSync(configPath, "utf8") } : null,
+    authConfig: existsSync(configPath) ? { path: authConfigPath, text: readFileSync(configPath, "utf8") } : null,
     installedRuntime: installedVersion(dir, "@gatehouse/runtime"),
     packageJson,
     cliVersion: cliVersion(),
@@ -99,7 +101,7 @@ function readApp(
   const detection = detect(project);
   const { values, fileExists } = readAppEnv(dir);
   const pkg = project.files["package.json"];
-  const dbModulePath = libPath(detection, "db.ts");
+  const dbModulePath = appModule(detection, "src/lib/server/db.ts");
   const dbModule = dbModulePath ? readOrNull(join(dir, dbModulePath)) ?? undefined : undefined;
   const lookup: DatabaseLookup = pkg ? appDatabase({ packageJson: pkg, env: values, databaseUrl, dbModule }) : { found: false, reason: "no package.json" };
   return { detection, lookup, env: values, envFileExists: fileExists, packageJson: pkg ?? null };
@@ -124,15 +126,16 @@ function notCreated(dir: string, target: DatabaseTarget): boolean {
   return false;
 }
 
-/** The app's schema module, where auth-init writes it for this framework. */
+/** The app's schema module, where auth-init writes it for this app. */
 function schemaPath(detection: Detection): string | undefined {
-  return libPath(detection, "schema.ts");
+  return detection.frameworks[0] ? appModule(detection, "src/lib/server/schema.ts") : undefined;
 }
 
-/** A module of the app's server lib folder (db.ts, schema.ts), where auth-init writes it for this framework. */
-function libPath(detection: Detection, name: string): string | undefined {
+/** A module auth-init writes (as its templates name it), where it wrote it in this app: its source folders and language. */
+function appModule(detection: Detection, path: string): string {
   const framework = detection.frameworks[0];
-  return framework ? `${layoutFor(framework.id, { major: framework.major }).libDir}/${name}` : undefined;
+  const layout = framework ? layoutFor(framework.id, { major: framework.major, source: detection.source }) : undefined;
+  return layout?.place?.(path) ?? path;
 }
 
 function readOrNull(path: string): string | null {

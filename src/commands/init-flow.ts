@@ -5,7 +5,7 @@
  * anything else that stops the run with 1; nothing is written before the plan is
  * complete, and a failure while writing leaves no half-written file.
  */
-import { relative, resolve } from "node:path";
+import { relative } from "node:path";
 import type { Command } from "commander";
 import { applyPlan, assertPlanWritable } from "../engine/apply.js";
 import { warnTightened } from "./loose-env-warning.js";
@@ -32,14 +32,15 @@ import {
 } from "../generators/init/answers.js";
 import { initPaths, planInit } from "../generators/init/plan.js";
 import { generateSecret } from "../generators/secret.js";
-import { refuseUnparsable } from "../plan/plan.js";
+import { refuseUnparsable, UnparsableFileError } from "../plan/plan.js";
 import { colorsFor } from "../ui/colors.js";
 import { dryRunReport, nextStepsReport, nothingToDo, summaryReport } from "../ui/plan-report.js";
 import type { InitOptions } from "./init.js";
+import { appFolder } from "./app-folder.js";
 
 export async function runInit(dirArgument: string | undefined, options: InitOptions, command: Command): Promise<void> {
   try {
-    const dir = resolve(options.cwd, dirArgument ?? ".");
+    const dir = appFolder(command, options.cwd, dirArgument ?? ".");
     if (options.from !== undefined) {
       const { moveFromAuthjs } = await import("./from-authjs-flow.js");
       await moveFromAuthjs(dir, options);
@@ -85,7 +86,8 @@ async function initApp(dir: string, options: InitOptions): Promise<void> {
   checkAnswers(answers);
 
   const sources = gatehouseSources(options.runtime, cliVersion());
-  project = readProject(dir, [...DETECT_PATHS, ...initPaths(framework)]);
+  refuseUnknownSource(detection, framework);
+  project = readProject(dir, [...DETECT_PATHS, ...initPaths(framework, detection.source)]);
   const plan = planInit({
     answers,
     project,
@@ -96,6 +98,7 @@ async function initApp(dir: string, options: InitOptions): Promise<void> {
     secret: generateSecret(),
     frameworkMajor: detection.frameworks.find((f) => f.id === framework)?.major,
     nodeVersion: process.versions.node,
+    source: detection.source,
   });
   // Before the dry run too: a plan around a file that does not parse is not one to show or apply.
   refuseUnparsable(plan);
@@ -146,6 +149,18 @@ function requireFlags(flags: InitFlags, detection: Detection, empty: boolean): v
   if (missing.length > 0) {
     throw new UsageError(`not running in a terminal, so auth-init cannot ask: pass ${missing.join(", ")} (or --yes to take the defaults)`);
   }
+}
+
+/**
+ * A SvelteKit config whose `files` cannot be read (computed, or a config that
+ * does not parse): writing by guess would put the auth routes where SvelteKit
+ * never looks, so nothing is written.
+ */
+function refuseUnknownSource(detection: Detection, framework: Framework): void {
+  const problem = detection.sourceProblem;
+  if (!problem || framework !== "sveltekit") return;
+  if (problem.syntaxError) throw new UnparsableFileError([{ path: problem.path, language: "TypeScript", ...problem.syntaxError }]);
+  throw new Error(`cannot tell where SvelteKit keeps this app's source: ${problem.reason}. Write the locations as plain strings (e.g. files: { routes: 'src/pages' }), then run auth-init again; nothing was changed`);
 }
 
 function onlyFramework(detection: Detection): Framework | undefined {

@@ -1,11 +1,13 @@
 /**
- * What kind of app a project is, from its files: framework (and major version),
- * package manager (and the workspace it belongs to), TypeScript, and auth files
- * that already exist. Pure: it reads a `ProjectSnapshot`.
+ * The picture of an app every command reads, from its files: framework (and
+ * major version), package manager (and the workspace it belongs to), where its
+ * source lives and in which language, its env files, and auth files that
+ * already exist. Pure: it reads a `ProjectSnapshot`.
  */
 import { LOCKS } from "package-manager-detector/constants";
 import { normalizeAgentVersion, resolveAgent } from "package-manager-detector/detect";
 import type { FolderFacts, ProjectSnapshot } from "../engine/project.js";
+import { DEFAULT_SOURCE, readSourceLayout, SOURCE_LAYOUT_PATHS, type SourceLayout, type SourceLayoutProblem } from "./source-layout.js";
 
 export type Framework = "sveltekit" | "solid-start";
 export type PackageManager = "npm" | "pnpm" | "yarn" | "bun";
@@ -22,7 +24,12 @@ export interface Detection {
   packageManager: PackageManager;
   /** Where `packageManager` was read, and the monorepo the app is in (`detect` always sets it). */
   workspace?: Workspace;
-  typescript: boolean;
+  /** Where the app keeps its source and in which language; the defaults when `sourceProblem` is set. */
+  source: SourceLayout;
+  /** The SvelteKit config says where its source is in a way that cannot be read: nothing may be written by guess. */
+  sourceProblem?: SourceLayoutProblem;
+  /** Which of the env files the commands read and write exist (`.env`, `.env.example`, `.env.local`). */
+  envFiles: string[];
   /** Auth files of a previous run or of another library, relative paths. */
   existingAuth: string[];
 }
@@ -58,8 +65,10 @@ const AUTH_FILES = [
   "src/routes/api/auth/[...solidauth].js",
 ];
 
+const ENV_FILES = [".env", ".env.example", ".env.local"];
+
 /** Every path `detect` looks at, for `readProject`. */
-export const DETECT_PATHS: readonly string[] = ["package.json", "tsconfig.json", ...Object.keys(LOCKS), ...AUTH_FILES];
+export const DETECT_PATHS: readonly string[] = [...new Set(["package.json", ...SOURCE_LAYOUT_PATHS, ...ENV_FILES, ...Object.keys(LOCKS), ...AUTH_FILES])];
 
 export function detect(project: ProjectSnapshot): Detection {
   const pkg = parsePackageJson(project.files["package.json"]);
@@ -80,9 +89,16 @@ export function detect(project: ProjectSnapshot): Detection {
     // package-manager-detector knows deno and others too; the CLI installs with these four, else npm.
     packageManager: found && SUPPORTED.includes(found.name) ? (found.name as PackageManager) : "npm",
     workspace: { ...(found ? { packageManagerFrom: { dir: found.dir, file: found.file } } : {}), ...(root ? { root } : {}) },
-    typescript: project.files["tsconfig.json"] != null || deps.typescript !== undefined,
+    ...sourceOf(project, frameworks),
+    envFiles: ENV_FILES.filter((path) => project.files[path] != null),
     existingAuth: AUTH_FILES.filter((path) => project.files[path] != null),
   };
+}
+
+/** SvelteKit's config decides where its source is (when SvelteKit is among the app's frameworks). */
+function sourceOf(project: ProjectSnapshot, frameworks: DetectedFramework[]): Pick<Detection, "source" | "sourceProblem"> {
+  const read = readSourceLayout(project, frameworks.some((f) => f.id === "sveltekit") ? "sveltekit" : frameworks[0]?.id);
+  return "problem" in read ? { source: DEFAULT_SOURCE, sourceProblem: read.problem } : { source: read.layout };
 }
 
 interface PackageJson {

@@ -46,11 +46,12 @@ describe("detect", () => {
     expect(detect(project({ "package.json": corepack, "package-lock.json": "{}" })).packageManager).toBe("pnpm");
   });
 
-  it("sees TypeScript from tsconfig.json or the dependency, and lists auth files that exist", () => {
+  it("sees the language from tsconfig.json or jsconfig.json (checkJs: type-checked), lists env files and auth files that exist", () => {
     const base = pkg({ devDependencies: { "@sveltejs/kit": "^2" } });
-    expect(detect(project({ "package.json": base })).typescript).toBe(false);
-    expect(detect(project({ "package.json": base, "tsconfig.json": "{}" })).typescript).toBe(true);
-    expect(detect(project({ "package.json": pkg({ devDependencies: { typescript: "^5" } }) })).typescript).toBe(true);
+    expect(detect(project({ "package.json": base, "tsconfig.json": "{}" })).source).toMatchObject({ language: "ts", typeChecked: true });
+    expect(detect(project({ "package.json": base, "jsconfig.json": '{ "compilerOptions": { "checkJs": true } }' })).source).toMatchObject({ language: "js", typeChecked: true });
+    expect(detect(project({ "package.json": base, "jsconfig.json": "{}" })).source).toMatchObject({ language: "js", typeChecked: false });
+    expect(detect(project({ "package.json": base, ".env": "", ".env.local": "" })).envFiles).toEqual([".env", ".env.local"]);
     const withAuth = detect(project({ "package.json": base, "src/auth.ts": "", "src/hooks.server.ts": "export const handle = 1;" }));
     expect(withAuth.existingAuth).toEqual(["src/auth.ts", "src/hooks.server.ts"]);
   });

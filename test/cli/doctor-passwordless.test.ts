@@ -7,13 +7,14 @@
 import { describe, expect, it } from "vitest";
 import type { DatabaseLookup } from "../../src/generators/app-database.js";
 import { diagnose, type DoctorInput } from "../../src/generators/doctor.js";
+import { DEFAULT_SOURCE } from "../../src/generators/source-layout.js";
 
 const PGLITE: DatabaseLookup = { found: true, target: { kind: "pglite", dir: ".pglite" } };
 const NO_DATABASE: DatabaseLookup = { found: false, reason: "the app has no database driver (pg, @electric-sql/pglite or better-sqlite3) in package.json" };
 
 function findings(config: string, env: Record<string, string> = {}, database: DatabaseLookup = PGLITE, packageJson?: string) {
   const input: DoctorInput = {
-    detection: { hasPackageJson: true, frameworks: [{ id: "sveltekit", major: 2 }], packageManager: "npm", typescript: true, existingAuth: [] },
+    detection: { hasPackageJson: true, frameworks: [{ id: "sveltekit", major: 2 }], packageManager: "npm", source: DEFAULT_SOURCE, envFiles: [".env"], existingAuth: [] },
     env: { AUTH_SECRET: "x".repeat(43), ...env },
     envFileExists: true,
     gitignore: ".env\n",

@@ -5,6 +5,7 @@
 import type { EditResult } from "../../ast/source.js";
 import type { ProjectSnapshot } from "../../engine/project.js";
 import type { Framework } from "../detect.js";
+import type { SourceLayout } from "../source-layout.js";
 import type { TemplateData } from "../templates.js";
 
 export interface NewFile {
@@ -35,6 +36,14 @@ export interface FrameworkLayout {
   clientModule: string;
   /** Where db.ts, schema.ts and passwords.ts go. */
   libDir: string;
+  /**
+   * Where a file the templates name (`src/lib/auth.css`) goes in this app: its
+   * source folders, its language (`.js` for `.ts` in a JavaScript app). Absent:
+   * where the templates say.
+   */
+  place?(path: string): string;
+  /** The config module (src/auth.ts), when the app keeps it elsewhere or in JavaScript. */
+  authConfig?: string;
   /** Template values only this framework sets (env access, module paths). */
   data: TemplateData;
   newFiles(data: InitTemplateData, project: ProjectSnapshot): NewFile[];
@@ -55,6 +64,8 @@ export interface LayoutContext {
   nodeVersion?: string;
   /** The app; absent when only listing the paths a plan may read. */
   project?: ProjectSnapshot;
+  /** Where the app keeps its source, and in which language (SvelteKit reads it from its config). */
+  source?: SourceLayout;
 }
 
 /** The values every template sees. */

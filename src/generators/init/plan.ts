@@ -15,6 +15,8 @@ import { addToPackageJson } from "../package-json.js";
 import { adapterRequirement, isPasskey, needsAdapter, providerPackages } from "../passwordless.js";
 import { envKeyComment, isOAuthProvider, providerSetupSteps } from "../provider-setup.js";
 import { SECRET_KEY } from "../secret.js";
+import { moduleToJavaScript, svelteToJavaScript } from "../javascript.js";
+import { writesJavaScript, type SourceLayout } from "../source-layout.js";
 import { render, type TemplateSource } from "../templates.js";
 import { DEFAULT_SQLITE_PATH, type InitAnswers } from "./answers.js";
 import type { FrameworkLayout, InitTemplateData, LayoutContext } from "./layout.js";
@@ -28,7 +30,7 @@ const AUTH_CONFIG = "src/auth.ts";
 const MIN_PASSWORD_LENGTH = 8;
 
 const LAYOUTS: Record<InitAnswers["framework"], (context: LayoutContext) => FrameworkLayout> = {
-  sveltekit: () => svelteKit,
+  sveltekit: svelteKit,
   "solid-start": solidStart,
 };
 
@@ -50,15 +52,17 @@ export interface InitInput {
   frameworkMajor?: number;
   /** The Node.js running auth-init, for notes on what the framework needs of it. */
   nodeVersion?: string;
+  /** Where the app keeps its source and in which language (the project's picture); the templates' own places when absent. */
+  source?: SourceLayout;
 }
 
 export function layoutFor(framework: InitAnswers["framework"], context: LayoutContext = {}): FrameworkLayout {
   return LAYOUTS[framework](context);
 }
 
-/** Every file `planInit` may read for this framework: give them to `readProject`. */
-export function initPaths(framework: InitAnswers["framework"]): string[] {
-  const layout = layoutFor(framework);
+/** Every file `planInit` may read for this framework (where this app keeps its source): give them to `readProject`. */
+export function initPaths(framework: InitAnswers["framework"], source?: SourceLayout): string[] {
+  const layout = layoutFor(framework, { source });
   const all: InitAnswers = { framework, providers: ["password"], strategy: "jwt", adapter: "pglite", databaseUrl: "", accountPage: true };
   const data = templateData(all, layout);
   const empty: ProjectSnapshot = { dir: "", exists: false, empty: true, files: {} };
@@ -68,13 +72,13 @@ export function initPaths(framework: InitAnswers["framework"]): string[] {
 
 export function planInit(input: InitInput): Plan {
   const { answers, project } = input;
-  const layout = layoutFor(answers.framework, { major: input.frameworkMajor, nodeVersion: input.nodeVersion, project });
+  const layout = layoutFor(answers.framework, { major: input.frameworkMajor, nodeVersion: input.nodeVersion, project, source: input.source });
   const data = templateData(answers, layout);
   const plan = emptyPlan();
   const file = (path: string) => project.files[path];
 
   for (const { path, template } of [...layout.newFiles(data, project), ...libFiles(layout, data)]) {
-    const text = render(input.templates, template, { ...layout.data, ...data });
+    const text = inLanguageOf(path, template, input.source, render(input.templates, template, { ...layout.data, ...data }));
     // The report says `kept <path>: <reason>`: the reason does not name the path again.
     addNewFile(plan, path, file(path), text, "it exists and differs from what auth-init writes");
   }
@@ -165,12 +169,24 @@ function localDatabaseFolder(answers: InitAnswers): string[] {
 
 /** The pages' stylesheet; the database module and its schema, and the pages' messages, shared by every framework. */
 function libFiles(layout: FrameworkLayout, data: InitTemplateData) {
-  const style = { path: "src/lib/auth.css", template: "shared/lib/auth.css.hbs" };
+  const place = layout.place ?? ((path: string) => path);
+  const style = { path: place("src/lib/auth.css"), template: "shared/lib/auth.css.hbs" };
   if (!data.hasAdapter) return [style];
-  const server = ["db.ts", "schema.ts"].map((name) => ({ path: `${layout.libDir}/${name}`, template: `shared/lib/${name}.hbs` }));
+  const server = ["db.ts", "schema.ts"].map((name) => ({ path: place(`src/lib/server/${name}`), template: `shared/lib/${name}.hbs` }));
   // Outside the server folder: the pages (browser code too) read it.
-  const messages = data.credentials || data.accountPage ? [{ path: "src/lib/auth-messages.ts", template: "shared/lib/auth-messages.ts.hbs" }] : [];
+  const messages = data.credentials || data.accountPage ? [{ path: place("src/lib/auth-messages.ts"), template: "shared/lib/auth-messages.ts.hbs" }] : [];
   return [style, ...server, ...messages];
+}
+
+/**
+ * A rendered template in the language of the place it goes: a TypeScript module
+ * placed as `.js`, and the components of a JavaScript app nothing type-checks, lose their types.
+ * (SolidStart's layout places everything as TypeScript: its pages are TSX.)
+ */
+function inLanguageOf(path: string, template: string, source: SourceLayout | undefined, text: string): string {
+  if (template.endsWith(".ts.hbs") && path.endsWith(".js")) return moduleToJavaScript(text);
+  if (template.endsWith(".svelte.hbs") && source && writesJavaScript(source)) return svelteToJavaScript(text);
+  return text;
 }
 
 function envEntries(answers: InitAnswers, providers: ProviderCatalogEntry[], secret: string): EnvEntry[] {
@@ -225,9 +241,10 @@ function nextSteps(answers: InitAnswers, layout: FrameworkLayout, providers: Pro
   const empty = plan.env.filter((e) => !e.filled).map((e) => e.key);
   const filled = (key: string) => !empty.includes(key);
   const addable = providers.filter((p) => p.type !== "credentials");
-  if (addable.length > 0 && plan.kept.some((kept) => kept.path === AUTH_CONFIG)) {
+  const config = layout.authConfig ?? AUTH_CONFIG;
+  if (addable.length > 0 && plan.kept.some((kept) => kept.path === config)) {
     // A re-run with more providers: the config is the user's now, and add-provider edits it in place.
-    steps.push(`${AUTH_CONFIG} is your own and was kept: if it lacks them, add the providers with \`npx @gatehouse/cli add-provider ${addable.map((p) => p.id).join(" ")}\`, which edits it in place.`);
+    steps.push(`${config} is your own and was kept: if it lacks them, add the providers with \`npx @gatehouse/cli add-provider ${addable.map((p) => p.id).join(" ")}\`, which edits it in place.`);
   }
   steps.push(...providerSetupSteps(providers, `${layout.devOrigin}${layout.authPath}`, filled));
   const needing = providers.filter(needsAdapter);

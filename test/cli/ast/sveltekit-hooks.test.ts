@@ -117,3 +117,31 @@ export { handle } from "./auth";
     expect(composeAuthHandle('export { handle } from "./auth";\nexport function x( {\n').ok).toBe(false);
   });
 });
+
+describe("composeAuthHandle in a JavaScript hooks file", () => {
+  const javascript = (source: string, authModule = "./auth") => {
+    const first = composeAuthHandle(source, authModule, { javascript: true });
+    if (!first.ok) throw new Error(first.reason);
+    expect(composeAuthHandle(first.text, authModule, { javascript: true })).toEqual({ ok: true, text: first.text });
+    return first.text;
+  };
+
+  it("the renamed handle keeps SvelteKit's type through JSDoc (checkJs typed it by its exported name)", () => {
+    const text = javascript("export async function handle({ event, resolve }) {\n\treturn resolve(event);\n}\n");
+    expect(text).toContain("/** @type {import('@sveltejs/kit').Handle} */\nasync function appHandle({ event, resolve }) {");
+    expect(text).toContain("export const handle = sequence(authHandle, appHandle);");
+    const arrow = javascript("export const handle = async ({ event, resolve }) => resolve(event);\n", "../auth");
+    expect(arrow).toContain("@type {import('@sveltejs/kit').Handle}");
+    expect(arrow).toContain("from \"../auth\"");
+  });
+
+  it("a JSDoc type the app already wrote is kept, not doubled", () => {
+    const text = javascript("/** @type {import('@sveltejs/kit').Handle} */\nexport const handle = ({ event, resolve }) => resolve(event);\n");
+    expect(text.match(/@type/g)).toHaveLength(1);
+  });
+
+  it("a TypeScript file gets no JSDoc: its annotation goes with it", () => {
+    const ts = composeAuthHandle("export const handle: Handle = ({ event, resolve }) => resolve(event);\n");
+    expect(ts.ok && ts.text).not.toContain("@type");
+  });
+});
