@@ -12,6 +12,7 @@ import { readProject } from "../engine/project.js";
 import { looseEnvWarning, replaceSecretCommand } from "../generators/file-modes.js";
 import { isIgnored } from "../generators/gitignore.js";
 import { generateSecret, setAuthSecret, type SecretEdit } from "../generators/secret.js";
+import { appFolder } from "./app-folder.js";
 
 interface SecretOptions {
   raw?: boolean;
@@ -64,6 +65,7 @@ export function registerSecret(program: Command): void {
       const envPath = envFilePath(this, options);
       const secret = generateSecret();
       if (options.raw) return void console.log(secret);
+      appFolder(this, options.cwd ?? ".");
       refuseOutsideApp(this, options);
       await writeSecret(this, secret, envPath, { rotate: Boolean(options.rotate), yes: Boolean(options.yes) });
     });

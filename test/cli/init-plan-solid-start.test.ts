@@ -366,7 +366,7 @@ export default defineConfig({
       { path: "vite.config.ts", reason: expect.stringContaining('add `middleware: "./src/middleware.ts"` to SolidStart\'s options by hand') },
     ]);
     expect(plan(fixture("v2", { "vite.config.ts": null })).kept).toEqual([
-      { path: "vite.config.ts", reason: expect.stringContaining("no SolidStart config found") },
+      { path: "vite.config.ts", reason: expect.stringContaining("it does not exist, nor does any other SolidStart config") },
     ]);
   });
 
@@ -516,7 +516,7 @@ export default defineConfig({
     const p = plan(fixture("v2", { "src/app.tsx": own }));
     expect(paths(p)).not.toContain("src/app.tsx");
     expect(p.kept).toEqual([{ path: "src/app.tsx", reason: expect.stringMatching(/^its <Router>'s root is `Layout`, not an inline function: wrap what your app's root layout returns in <MetaProvider>.*; and put <AuthHeader \/> from \.\/lib\/auth-header at its top$/) }]);
-    expect(plan(fixture("v2", { "src/app.tsx": null })).kept).toEqual([{ path: "src/app.tsx", reason: expect.stringContaining("no src/app.tsx found: wrap your app's root layout in <MetaProvider>") }]);
+    expect(plan(fixture("v2", { "src/app.tsx": null })).kept).toEqual([{ path: "src/app.tsx", reason: expect.stringContaining("it does not exist: wrap your app's root layout in <MetaProvider>") }]);
   });
 
   it("a <title> in src/entry-server.tsx (browsers show it instead of the pages'): kept, with what to do; it stays said until it is gone", () => {

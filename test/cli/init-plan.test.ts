@@ -521,6 +521,8 @@ describe("answers", () => {
     expect(parseProviders(" Credentials,password,credentials ")).toEqual(["password"]);
     expect(parseProviders("github,credentials")).toEqual(["github", "password"]);
     expect(() => parseProviders("password,nope")).toThrow(/unknown provider "nope": known ones are password, email, passkey, apple, auth0/);
+    // A typo gets the id it was probably meant to be, as add-provider does.
+    expect(() => parseProviders("password,gihub")).toThrow(/unknown provider "gihub" \(did you mean github\?\): known ones are password, email/);
     expect(() => parseProviders("credentials,nope")).toThrow(/unknown provider "nope": known ones are password, email/);
     expect(parseProviders("email,Passkey,github")).toEqual(["email", "passkey", "github"]);
     expect(() => parseProviders(",")).toThrow(UsageError);

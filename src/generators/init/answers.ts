@@ -5,6 +5,7 @@
 import { findProvider, providerCatalog } from "@gatehouse/runtime/providers/catalog";
 import type { Framework } from "../detect.js";
 import { adapterRequirement } from "../passwordless.js";
+import { closestMatch } from "../suggest.js";
 import { ADAPTERS, FRAMEWORKS, STRATEGIES, type AdapterChoice, type Strategy } from "./choices.js";
 
 export { ADAPTERS, FRAMEWORKS, STRATEGIES, type AdapterChoice, type Strategy };
@@ -78,7 +79,10 @@ export function parseProviders(value: string): string[] {
   if (ids.length === 0) throw new UsageError("--providers needs at least one provider id");
   const unknown = ids.filter((id) => !findProvider(id));
   if (unknown.length > 0) {
-    throw new UsageError(`unknown provider${unknown.length > 1 ? "s" : ""} ${unknown.map((id) => `"${id}"`).join(", ")}: known ones are ${providerCatalog.map((p) => p.id).join(", ")}`);
+    const known = providerCatalog.map((p) => p.id);
+    const guesses = unknown.map((id) => closestMatch(id, known)).filter((id) => id !== undefined);
+    const guess = guesses.length > 0 ? ` (did you mean ${guesses.join(", ")}?)` : "";
+    throw new UsageError(`unknown provider${unknown.length > 1 ? "s" : ""} ${unknown.map((id) => `"${id}"`).join(", ")}${guess}: known ones are ${known.join(", ")}`);
   }
   return ids;
 }

@@ -126,7 +126,7 @@ export function solidStart(context: LayoutContext = {}): FrameworkLayout {
       }
       const app = project.files[APP];
       if (app != null) edits.push({ path: APP, ...rootLayoutEdit(app) });
-      else edits.push({ path: APP, ok: false, reason: `no ${APP} found: wrap your app's root layout in <MetaProvider> from ${META_MODULE} by hand (the auth pages set their titles with <Title>, and do not render without it), and put <AuthHeader /> from ./lib/auth-header at its top` });
+      else edits.push({ path: APP, ok: false, reason: `it does not exist: wrap your app's root layout in <MetaProvider> from ${META_MODULE} by hand (the auth pages set their titles with <Title>, and do not render without it), and put <AuthHeader /> from ./lib/auth-header at its top` });
       // Browsers show a document's first <title>: one written in the document itself comes before the pages'.
       if (/<title[\s>]/.test(project.files[ENTRY_SERVER] ?? "")) edits.push({ path: ENTRY_SERVER, ok: false, reason: OWN_TITLE });
       const own = project.files[MIDDLEWARE];
@@ -138,7 +138,7 @@ export function solidStart(context: LayoutContext = {}): FrameworkLayout {
       else {
         const expected = CONFIG_FILES[major][0]!;
         const plugin = closePlugin ? `, and the Nitro plugin with \`server: { plugins: ["${CLOSE_DATABASE_ENTRY}"] }\` (${UNCLOSED})` : "";
-        edits.push({ path: expected, ok: false, reason: `no SolidStart config found: register the middleware by hand with \`middleware: "${MIDDLEWARE_ENTRY[major]}"\` in SolidStart's options${plugin}` });
+        edits.push({ path: expected, ok: false, reason: `it does not exist, nor does any other SolidStart config: register the middleware by hand with \`middleware: "${MIDDLEWARE_ENTRY[major]}"\` in SolidStart's options${plugin}` });
       }
       return edits;
     },
