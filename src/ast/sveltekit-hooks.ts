@@ -114,6 +114,7 @@ function lastImportIndex(file: SourceFile): number {
 
 /** Whether the file's import specifiers are written with single quotes. */
 function usesSingleQuotes(source: string): boolean {
-  const quote = /^\s*(?:import|export)\b[^;'"]*?(?:from\s+)?(['"])/m.exec(source)?.[1];
-  return quote === "'";
+  // The imports' quotes; a file without imports, its first string's; none at all, sv's (single).
+  const quote = /^\s*(?:import|export)\b[^;'"]*?(?:from\s+)?(['"])/m.exec(source)?.[1] ?? /['"]/.exec(source.replace(/\/\/.*|\/\*[\s\S]*?\*\//g, ""))?.[0];
+  return quote !== '"';
 }

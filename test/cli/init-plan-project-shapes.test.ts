@@ -57,7 +57,7 @@ describe("a JavaScript app (jsconfig.json, nothing type-checks it)", () => {
     expect(created(p)).not.toContain("src/hooks.server.ts");
     const hooks = textOf(p, "src/hooks.server.js")!;
     expect(hooks).toContain("export const handle = sequence(authHandle, appHandle);");
-    expect(hooks).toContain("from \"./auth\"");
+    expect(hooks).toContain("from './auth';");
     expect(hooks).toContain("/** @type {import('@sveltejs/kit').Handle} */");
   });
 

@@ -51,8 +51,9 @@ export const handle = sequence(authHandle, appHandle);
   return resolve(event);
 }
 `;
-    expect(composed(input)).toBe(`import { sequence } from "@sveltejs/kit/hooks";
-import { handle as authHandle } from "./auth";
+    // No imports to follow: sv's single quotes.
+    expect(composed(input)).toBe(`import { sequence } from '@sveltejs/kit/hooks';
+import { handle as authHandle } from './auth';
 
 async function appHandle({ event, resolve }) {
   return resolve(event);
@@ -87,8 +88,10 @@ export const handle = sequence(authHandle, i18n, logger);
   console.error(error);
 };
 
-export { handle } from "./auth";
+export { handle } from './auth';
 `);
+    // A file that writes its strings in double quotes gets double quotes.
+    expect(composed('export const handleError = () => console.error("failed");\n')).toContain('export { handle } from "./auth";');
   });
 
   it("files that already run the auth handle come back byte for byte", () => {
@@ -132,7 +135,7 @@ describe("composeAuthHandle in a JavaScript hooks file", () => {
     expect(text).toContain("export const handle = sequence(authHandle, appHandle);");
     const arrow = javascript("export const handle = async ({ event, resolve }) => resolve(event);\n", "../auth");
     expect(arrow).toContain("@type {import('@sveltejs/kit').Handle}");
-    expect(arrow).toContain("from \"../auth\"");
+    expect(arrow).toContain("from '../auth'");
   });
 
   it("a JSDoc type the app already wrote is kept, not doubled", () => {
