@@ -5,11 +5,14 @@
  */
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { seedBetterSqlite3Prebuild } from "./better-sqlite3-prebuild.js";
 
 export function setup(): void {
+  const root = fileURLToPath(new URL("../", import.meta.url));
+  // Before the workers start: they, and the installs they run, inherit the setting.
+  seedBetterSqlite3Prebuild(root);
   // For a focused run of tests that import only the runtime's sources (never the bins or dist/).
   if (process.env.GATEHOUSE_SKIP_BUILD === "1") return;
-  const root = fileURLToPath(new URL("../", import.meta.url));
   const build = spawnSync("npm", ["run", "build"], { cwd: root, encoding: "utf8", timeout: 300_000 });
   if (build.status !== 0) {
     // The compiler's own messages, not a dump of buffers.

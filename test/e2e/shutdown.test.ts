@@ -7,7 +7,7 @@
  * on a clean close) and opens again. SvelteKit (adapter-node) on PGlite, SQLite and,
  * when DATABASE_URL names a PostgreSQL server, a database of its own there and the
  * hosted store (a branch of another such database); SolidStart 2 (Vite + Nitro 3)
- * and 1.x (vinxi, Nitro 2) on PGlite.
+ * on the same four; SolidStart 1.x (vinxi, Nitro 2) on PGlite.
  */
 import { PGlite } from "@electric-sql/pglite";
 import { spawn } from "node:child_process";
@@ -58,6 +58,15 @@ const VARIANTS: Variant[] = [
       ] as const)
     : []),
   { name: "solid-start-pglite", framework: "solid-start", major: "2", adapter: "pglite" },
+  // Nitro 3's server exits once nothing holds the process: a pool's open connections would.
+  { name: "solid-start-sqlite", framework: "solid-start", major: "2", adapter: "sqlite" },
+  ...(serverUrl
+    ? ([
+        { name: "solid-start-postgres", framework: "solid-start", major: "2", adapter: "postgres" },
+        { name: "solid-start-hosted-store", framework: "solid-start", major: "2", adapter: "hosted-store" },
+      ] as const)
+    : []),
+  // Nitro 2 (vinxi) exits by itself after its close hook: what matters there is that PGlite was closed cleanly.
   { name: "solid-start-1-pglite", framework: "solid-start", major: "1", adapter: "pglite" },
 ];
 const AUTH_PATH: Record<Framework, string> = { sveltekit: "/auth", "solid-start": "/api/auth" };
