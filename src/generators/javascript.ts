@@ -7,7 +7,16 @@
  * disappears with its line. Comments, blank lines and indentation are the
  * template's own.
  */
-import tsBlankSpace from "ts-blank-space";
+import { createRequire } from "node:module";
+import tsBlankSpace, { blankSourceFile } from "ts-blank-space";
+import type * as TypeScript from "typescript";
+
+/**
+ * The TypeScript that ts-blank-space itself uses (its dependency), for parsing
+ * TSX: a syntax tree from another copy (the app's own TypeScript, another
+ * version) would have other node kinds.
+ */
+const ts = createRequire(createRequire(import.meta.url).resolve("ts-blank-space"))("typescript") as typeof TypeScript;
 
 /** Thrown for TypeScript that has no JavaScript form without a compiler (an enum, a namespace): a template bug, caught by the tests. */
 export class UnerasableTypeScriptError extends Error {
@@ -17,11 +26,14 @@ export class UnerasableTypeScriptError extends Error {
   }
 }
 
-/** A TypeScript module as JavaScript. */
-export function moduleToJavaScript(typescript: string): string {
-  const blanked = tsBlankSpace(typescript, (node) => {
+/** A TypeScript module as JavaScript; `jsx`: a TSX module (SolidStart's pages) as JSX. */
+export function moduleToJavaScript(typescript: string, { jsx = false }: { jsx?: boolean } = {}): string {
+  const refuse = (node: TypeScript.Node) => {
     throw new UnerasableTypeScriptError(typescript.slice(node.pos, node.end).trim().split("\n")[0]!);
-  });
+  };
+  const blanked = jsx
+    ? blankSourceFile(ts.createSourceFile("module.tsx", typescript, { languageVersion: ts.ScriptTarget.ESNext }, false, ts.ScriptKind.TSX), refuse)
+    : tsBlankSpace(typescript, refuse);
   return closeBlanks(typescript, blanked);
 }
 

@@ -46,7 +46,7 @@ export const SOURCE_LAYOUT_PATHS: readonly string[] = [...LANGUAGE_CONFIGS, ...V
 
 export function readSourceLayout(project: ProjectSnapshot, framework?: string): { layout: SourceLayout } | { problem: SourceLayoutProblem } {
   const language = languageOf(project);
-  // SolidStart keeps src/ (its pages are written in TSX whatever the language: a limitation, docs/cli.md).
+  // SolidStart has no setting for where its source is: src/.
   if (framework !== "sveltekit") return { layout: { ...DEFAULT_SOURCE, ...language } };
   const files = kitFiles(project);
   if ("problem" in files) return files;
@@ -65,11 +65,11 @@ export function readSourceLayout(project: ProjectSnapshot, framework?: string): 
 /**
  * A path as auth-init's templates name it (`src/routes/signin/+page.server.ts`,
  * `src/lib/server/db.ts`, `src/hooks.server.ts`), where this app keeps it, in
- * the language auth-init writes for it (`writesJavaScript`).
+ * the language auth-init writes for it (`writesJavaScript`: `.js` for `.ts`, `.jsx` for `.tsx`).
  */
 export function placeIn(source: SourceLayout, path: string): string {
   const moved = relocate(source, path);
-  return writesJavaScript(source) && !moved.endsWith(".d.ts") ? moved.replace(/\.ts$/, ".js") : moved;
+  return writesJavaScript(source) && !moved.endsWith(".d.ts") ? moved.replace(/\.ts$/, ".js").replace(/\.tsx$/, ".jsx") : moved;
 }
 
 /**

@@ -132,3 +132,40 @@ export default defineConfig({
     expect(detect(readProject(dir, DETECT_PATHS)).sourceProblem).toMatchObject({ path: "vite.config.ts", reason: expect.stringMatching(/files\.routes/) });
   });
 });
+
+describe("a JavaScript SolidStart app (jsconfig.json, .jsx files)", () => {
+  const answers: InitAnswers = { framework: "solid-start", providers: ["password", "github"], strategy: "database", adapter: "pglite", databaseUrl: "", accountPage: true };
+  const solidPlan = (dir: string): Plan => {
+    const detection = detect(readProject(dir, DETECT_PATHS));
+    const project = readProject(dir, [...DETECT_PATHS, ...initPaths("solid-start", detection.source)]);
+    return planInit({ answers, project, packageManager: "npm", templates: packageTemplates, runtimeSpec: "^0.1.0", cliSpec: "^0.1.0", secret: "s".repeat(43), source: detection.source, frameworkMajor: 2 });
+  };
+  const dir = join(work, "solid-js");
+  cpSync(join(root, "test/cli/fixtures/solid-start-v2-js"), dir, { recursive: true });
+  const p = solidPlan(dir);
+
+  it("every new module is JavaScript (.js, pages .jsx), with nothing left to erase", () => {
+    const paths = created(p);
+    expect(paths).toEqual(expect.arrayContaining(["src/auth.js", "src/middleware.js", "src/routes/signin.jsx", "src/routes/api/auth/[...solidauth].js", "src/lib/server/db.js", "src/lib/server/close-database.js", "src/lib/auth-header.jsx", "nitro.config.js"]));
+    expect(paths.filter((path) => /\.tsx?$/.test(path))).toEqual([]);
+    for (const path of paths.filter((path) => /\.jsx?$/.test(path))) {
+      expect(moduleToJavaScript(textOf(p, path)!, { jsx: path.endsWith(".jsx") }), path).toBe(textOf(p, path));
+    }
+  });
+
+  it("the app's own files are edited in their language; the configs name the JavaScript files", () => {
+    expect(textOf(p, "src/app.jsx")).toContain("<MetaProvider>");
+    expect(textOf(p, "vite.config.js")).toContain('middleware: "./src/middleware.js"');
+    expect(textOf(p, "nitro.config.js")).toContain('"./src/lib/server/close-database.js"');
+    expect(textOf(p, "nitro.config.js")).toContain('"./src/lib/server/startup-checks.js"');
+    expect(p.changes.map((c) => c.path)).not.toContain("src/app.tsx");
+  });
+
+  it("running again changes nothing", () => {
+    for (const change of p.changes) {
+      mkdirSync(dirname(join(dir, change.path)), { recursive: true });
+      writeFileSync(join(dir, change.path), change.after);
+    }
+    expect(solidPlan(dir).changes).toEqual([]);
+  });
+});

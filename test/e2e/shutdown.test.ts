@@ -7,7 +7,8 @@
  * on a clean close) and opens again. SvelteKit (adapter-node) on PGlite, SQLite and,
  * when DATABASE_URL names a PostgreSQL server, a database of its own there and the
  * hosted store (a branch of another such database); SolidStart 2 (Vite + Nitro 3)
- * on the same four; SolidStart 1.x (vinxi, Nitro 2) on PGlite.
+ * on the same four (on SQLite a JavaScript app, .js and .jsx files written by
+ * auth-init); SolidStart 1.x (vinxi, Nitro 2) on PGlite.
  */
 import { PGlite } from "@electric-sql/pglite";
 import { spawn } from "node:child_process";
@@ -16,6 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authInitBin } from "../cli/support/cli.js";
+import { listSourceFiles } from "../../src/engine/project.js";
 import { createTestDatabase, type TestDatabase } from "../adapters/support/postgres-server.js";
 import { freePort, run } from "./support/processes.js";
 import { buildNodeBin, buildSolidStart, type SolidStartVersion } from "./support/solid-start-app.js";
@@ -39,6 +41,8 @@ interface Variant {
   /** SolidStart's major: the fixture app auth-init sets up (`test/cli/fixtures/solid-start-v<major>`). */
   major?: SolidStartVersion;
   adapter: "pglite" | "sqlite" | "postgres" | "hosted-store";
+  /** A JavaScript app (SolidStart 2's fixture in JavaScript): auth-init writes JavaScript into it. */
+  javascript?: boolean;
 }
 interface App {
   variant: Variant;
@@ -59,7 +63,8 @@ const VARIANTS: Variant[] = [
     : []),
   { name: "solid-start-pglite", framework: "solid-start", major: "2", adapter: "pglite" },
   // Nitro 3's server exits once nothing holds the process: a pool's open connections would.
-  { name: "solid-start-sqlite", framework: "solid-start", major: "2", adapter: "sqlite" },
+  // In JavaScript: the .js and .jsx files auth-init writes there build and run.
+  { name: "solid-start-js-sqlite", framework: "solid-start", major: "2", adapter: "sqlite", javascript: true },
   ...(serverUrl
     ? ([
         { name: "solid-start-postgres", framework: "solid-start", major: "2", adapter: "postgres" },
@@ -96,7 +101,7 @@ async function makeApp(variant: Variant): Promise<App> {
   } else {
     const major = variant.major!;
     dir = join(work, variant.name);
-    cpSync(new URL(`../cli/fixtures/solid-start-v${major}/`, import.meta.url), dir, { recursive: true });
+    cpSync(new URL(`../cli/fixtures/solid-start-v${major}${variant.javascript ? "-js" : ""}/`, import.meta.url), dir, { recursive: true });
     const nodeBin = major === "2" ? buildNodeBin() : undefined;
     nodeBin?.catch(() => undefined); // awaited by the build
     await run(process.execPath, [authInitBin, "--yes", ...adapterArgs], { cwd: dir, env: NPM, timeoutMs: 600_000 });
@@ -190,6 +195,15 @@ afterAll(async () => {
   if (process.env.KEEP_E2E_APPS) console.log(`[e2e] shutdown apps kept in ${work}`);
   else rmSync(work, { recursive: true, force: true });
 }, 120_000);
+
+describe.each(VARIANTS.filter((variant) => variant.javascript))("$name: a JavaScript app", (variant) => {
+  it("auth-init wrote JavaScript: no .ts or .tsx file in the app", () => {
+    const dir = apps.get(variant.name)!.dir;
+    const typescript = listSourceFiles(dir).filter((path) => /\.tsx?$/.test(path) && !path.endsWith(".d.ts"));
+    expect(typescript).toEqual([]);
+    expect(existsSync(join(dir, "src", "middleware.js"))).toBe(true);
+  });
+});
 
 describe.each(VARIANTS)("$name: the built server, its database open", (variant) => {
   const app = () => apps.get(variant.name)!;

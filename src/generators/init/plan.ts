@@ -181,10 +181,10 @@ function libFiles(layout: FrameworkLayout, data: InitTemplateData) {
 /**
  * A rendered template in the language of the place it goes: a TypeScript module
  * placed as `.js`, and the components of a JavaScript app nothing type-checks, lose their types.
- * (SolidStart's layout places everything as TypeScript: its pages are TSX.)
  */
 function inLanguageOf(path: string, template: string, source: SourceLayout | undefined, text: string): string {
   if (template.endsWith(".ts.hbs") && path.endsWith(".js")) return moduleToJavaScript(text);
+  if (template.endsWith(".tsx.hbs") && path.endsWith(".jsx")) return moduleToJavaScript(text, { jsx: true });
   if (template.endsWith(".svelte.hbs") && source && writesJavaScript(source)) return svelteToJavaScript(text);
   return text;
 }

@@ -12,6 +12,7 @@ import { addAuthHeader } from "../../ast/solid-start-header.js";
 import type { EditResult } from "../../ast/sveltekit-hooks.js";
 import { addMetaProvider, META_MODULE } from "../../ast/solid-start-meta.js";
 import type { ProjectSnapshot } from "../../engine/project.js";
+import { DEFAULT_SOURCE, placeIn, type SourceLayout } from "../source-layout.js";
 import type { FileEdit, FrameworkLayout, InitTemplateData, LayoutContext, NewFile } from "./layout.js";
 
 const MIDDLEWARE = "src/middleware.ts";
@@ -28,7 +29,6 @@ const STARTUP_CHECKS = "src/lib/server/startup-checks.ts";
 /** The Nitro plugin that closes the database as the server stops. */
 const CLOSE_DATABASE = "src/lib/server/close-database.ts";
 /** How app.config.ts (1.x) names it: vinxi passes a path starting with ./ to Nitro as a file, any other as a package. */
-const CLOSE_DATABASE_ENTRY = `./${CLOSE_DATABASE}`;
 /** What a SolidStart 1.x server without the plugin does on SIGTERM or Ctrl-C. */
 const UNCLOSED = "or the server exits on SIGTERM or Ctrl-C with the database still open (a PGlite folder is left as after a crash)";
 const PGLITE = "@electric-sql/pglite";
@@ -45,8 +45,47 @@ const CONFIG_FILES: Record<1 | 2, readonly string[]> = {
   2: ["vite.config.ts", "vite.config.mts", "vite.config.js", "vite.config.mjs"],
   1: ["app.config.ts", "app.config.js", "app.config.mjs"],
 };
-/** How each major's config names the middleware file (as their docs write it). */
-const MIDDLEWARE_ENTRY: Record<1 | 2, string> = { 2: "./src/middleware.ts", 1: "src/middleware.ts" };
+/**
+ * Where this app has (or gets) the files the templates name: its own in whichever
+ * language they are, new ones in the app's (`placeIn`: `.jsx`/`.js` in a JavaScript
+ * app), and the entries its configs give them.
+ */
+interface AppFiles {
+  middleware: string;
+  app: string;
+  entryServer: string;
+  nitroConfig: string;
+  startupChecks: string;
+  closeDatabase: string;
+  /** How each major's config names the middleware file (as their docs write it: `./` for 2, none for 1.x). */
+  middlewareEntry: string;
+  /** How a Nitro config names the plugin that closes the database (`./`: vinxi takes a bare path for a package). */
+  closeDatabaseEntry: string;
+}
+
+function appFiles(source: SourceLayout, project: ProjectSnapshot | undefined, major: 1 | 2): AppFiles {
+  const place = (path: string) => placeIn(source, path);
+  // The app's own file in either language (a JavaScript app's src/app.jsx), else where a new one goes.
+  const own = (path: string) => [path, placeIn({ ...source, language: "js", typeChecked: false }, path)].find((candidate) => project?.files[candidate] != null) ?? place(path);
+  const middleware = own(MIDDLEWARE);
+  const closeDatabase = place(CLOSE_DATABASE);
+  return {
+    middleware,
+    app: own(APP),
+    entryServer: own(ENTRY_SERVER),
+    nitroConfig: own(NITRO_CONFIG),
+    startupChecks: place(STARTUP_CHECKS),
+    closeDatabase,
+    middlewareEntry: major === 2 ? `./${middleware}` : middleware,
+    closeDatabaseEntry: `./${closeDatabase}`,
+  };
+}
+
+/** Every path `appFiles` may name, for reading the project before its language is known. */
+function bothLanguages(path: string): string[] {
+  return [path, path.replace(/\.tsx$/, ".jsx").replace(/\.ts$/, ".js")];
+}
+
 const DEV_ORIGIN: Record<1 | 2, string> = { 2: "http://localhost:5173", 1: "http://localhost:3000" };
 /** Nitro's node-server output; it does not read .env by itself (Node 20.6+ can). */
 const SERVER_ENTRY = ".output/server/index.mjs";
@@ -56,13 +95,16 @@ const V2_MIN_NODE = 22;
 
 export function solidStart(context: LayoutContext = {}): FrameworkLayout {
   const major = solidStartMajor(context);
+  const source = context.source ?? DEFAULT_SOURCE;
+  const place = (path: string) => placeIn(source, path);
+  const files = appFiles(source, context.project, major);
   return {
     id: "solid-start",
     name: "SolidStart",
     authPath: "/api/auth",
     devOrigin: DEV_ORIGIN[major],
-    paths: [MIDDLEWARE, NITRO_CONFIG, APP, ENTRY_SERVER, ...CONFIG_FILES[2], ...CONFIG_FILES[1]],
-    signInPage: "src/routes/signin.tsx",
+    paths: [...[MIDDLEWARE, NITRO_CONFIG, APP, ENTRY_SERVER].flatMap(bothLanguages), ...CONFIG_FILES[2], ...CONFIG_FILES[1]],
+    signInPage: place("src/routes/signin.tsx"),
     // csrfToken and callbackUrl are the accessors every sign-in page auth-init writes declares. Plain markup with
     // auth.css's classes (the page may not import AuthField); outlined, a second choice, as on that page.
     signInButton: ({ id, name, type }) =>
@@ -71,15 +113,21 @@ export function solidStart(context: LayoutContext = {}): FrameworkLayout {
         : `<form method="post" action="/api/auth/signin/${id}" class="auth-secondary">${HIDDEN_FIELDS}<button type="submit">Sign in with ${name}</button></form>`,
     clientModule: "@gatehouse/runtime/solid-start/client",
     libDir: "src/lib/server",
+    place,
+    authConfig: place("src/auth.ts"),
     // SolidStart's dev servers (vinxi, and Vite + Nitro) load .env into process.env for server code.
     // SolidStart 2 loads the app's server code at the first request: its checks at startup are a Nitro plugin
     // (1.x's loads src/auth.ts, which makes them, as it starts). `vinxi`: 1.x's Nitro 2, whose plugins differ from Nitro 3's.
-    data: { envImport: "", env: "process.env", startupChecks: major === 2, vinxi: major === 1, shutdownHook: `the Nitro plugin ${CLOSE_DATABASE} calls it` },
+    data: { envImport: "", env: "process.env", startupChecks: major === 2, vinxi: major === 1, shutdownHook: `the Nitro plugin ${files.closeDatabase} calls it`,
+      // What nitro.config lists (and app.config.ts for 1.x): the plugins in the app's language.
+      startupChecksEntry: `./${files.startupChecks}`,
+      closeDatabaseEntry: files.closeDatabaseEntry,
+    },
 
     dependencies: () => ({ ...PAGE_DEPENDENCIES }),
 
     newFiles(data: InitTemplateData, project): NewFile[] {
-      const files = [
+      const paths = [
         "src/auth.ts",
         // The labelled input every page's forms use (its error under it, tied to it for screen readers).
         ...(data.signInFields || data.accountPage ? ["src/lib/auth-field.tsx"] : []),
@@ -89,7 +137,7 @@ export function solidStart(context: LayoutContext = {}): FrameworkLayout {
         "src/lib/session.ts",
         "src/lib/server/auth-handler.ts",
         // The app's own middleware (or another file its config registers) is kept: see edits.
-        ...(project.files[MIDDLEWARE] == null && !registersOtherMiddleware(project, major) ? [MIDDLEWARE] : []),
+        ...(project.files[files.middleware] == null && !registersOtherMiddleware(project, major, files) ? [MIDDLEWARE] : []),
         "src/routes/signin.tsx",
         "src/routes/signout.tsx",
         "src/routes/protected.tsx",
@@ -101,14 +149,14 @@ export function solidStart(context: LayoutContext = {}): FrameworkLayout {
         // The Nitro plugin that closes the database as the server stops (nitro.config.ts or app.config.ts lists it).
         ...(data.hasAdapter ? [CLOSE_DATABASE] : []),
         // The app's own Nitro config is kept: see edits.
-        ...((tracedDeps(data, major).length > 0 || (data.hasAdapter && major === 2)) && project.files[NITRO_CONFIG] == null ? [NITRO_CONFIG] : []),
+        ...((tracedDeps(data, major).length > 0 || (data.hasAdapter && major === 2)) && project.files[files.nitroConfig] == null ? [NITRO_CONFIG] : []),
       ];
-      return files.map((path) => ({ path, template: `solid-start/${path}.hbs` }));
+      return paths.map((path) => ({ path: place(path), template: `solid-start/${path}.hbs` }));
     },
 
     edits(project, data): FileEdit[] {
       const edits: FileEdit[] = [];
-      const nitroConfig = project.files[NITRO_CONFIG];
+      const nitroConfig = project.files[files.nitroConfig];
       if (nitroConfig != null) {
         const untraced = tracedDeps(data, major).filter((name) => !nitroConfig.includes(name));
         const missing: string[] = [];
@@ -116,29 +164,29 @@ export function solidStart(context: LayoutContext = {}): FrameworkLayout {
           const why = untraced.map((name) => TRACE_REASON[name]).join(" and ");
           missing.push(`\`traceDeps: [${untraced.map((name) => `"${name}"`).join(", ")}]\` to it, or the built server ${why}`);
         }
-        if (data.credentials && major === 2 && !nitroConfig.includes(STARTUP_CHECKS)) {
-          missing.push(`\`plugins: ["./${STARTUP_CHECKS}"]\` to it, or a production server without a mail server starts and fails at its first request`);
+        if (data.credentials && major === 2 && !nitroConfig.includes(files.startupChecks)) {
+          missing.push(`\`plugins: ["./${files.startupChecks}"]\` to it, or a production server without a mail server starts and fails at its first request`);
         }
-        if (data.hasAdapter && major === 2 && !nitroConfig.includes(CLOSE_DATABASE)) {
-          missing.push(`\`"./${CLOSE_DATABASE}"\` to its \`plugins\`, or the server does not exit on SIGTERM or Ctrl-C once the database is open`);
+        if (data.hasAdapter && major === 2 && !nitroConfig.includes(files.closeDatabase)) {
+          missing.push(`\`"${files.closeDatabaseEntry}"\` to its \`plugins\`, or the server does not exit on SIGTERM or Ctrl-C once the database is open`);
         }
-        if (missing.length > 0) edits.push({ path: NITRO_CONFIG, ok: false, reason: `it is the app's own: add ${missing.join("; add ")}` });
+        if (missing.length > 0) edits.push({ path: files.nitroConfig, ok: false, reason: `it is the app's own: add ${missing.join("; add ")}` });
       }
-      const app = project.files[APP];
-      if (app != null) edits.push({ path: APP, ...rootLayoutEdit(app) });
-      else edits.push({ path: APP, ok: false, reason: `it does not exist: wrap your app's root layout in <MetaProvider> from ${META_MODULE} by hand (the auth pages set their titles with <Title>, and do not render without it), and put <AuthHeader /> from ./lib/auth-header at its top` });
+      const app = project.files[files.app];
+      if (app != null) edits.push({ path: files.app, ...rootLayoutEdit(app) });
+      else edits.push({ path: files.app, ok: false, reason: `it does not exist: wrap your app's root layout in <MetaProvider> from ${META_MODULE} by hand (the auth pages set their titles with <Title>, and do not render without it), and put <AuthHeader /> from ./lib/auth-header at its top` });
       // Browsers show a document's first <title>: one written in the document itself comes before the pages'.
-      if (/<title[\s>]/.test(project.files[ENTRY_SERVER] ?? "")) edits.push({ path: ENTRY_SERVER, ok: false, reason: OWN_TITLE });
-      const own = project.files[MIDDLEWARE];
+      if (/<title[\s>]/.test(project.files[files.entryServer] ?? "")) edits.push({ path: files.entryServer, ok: false, reason: ownTitle(files.app) });
+      const own = project.files[files.middleware];
       // The app's own middleware is never rewritten; one that already runs ours (a re-run) needs nothing.
-      if (own != null && !own.includes("authMiddleware(")) edits.push({ path: MIDDLEWARE, ok: false, reason: OWN_MIDDLEWARE });
+      if (own != null && !own.includes("authMiddleware(")) edits.push({ path: files.middleware, ok: false, reason: OWN_MIDDLEWARE });
       const config = configFile(project, major);
       const closePlugin = data.hasAdapter && major === 1;
-      if (config) edits.push(...configEdits(config, project.files[config]!, major, closePlugin));
+      if (config) edits.push(...configEdits(config, project.files[config]!, files, closePlugin));
       else {
         const expected = CONFIG_FILES[major][0]!;
-        const plugin = closePlugin ? `, and the Nitro plugin with \`server: { plugins: ["${CLOSE_DATABASE_ENTRY}"] }\` (${UNCLOSED})` : "";
-        edits.push({ path: expected, ok: false, reason: `it does not exist, nor does any other SolidStart config: register the middleware by hand with \`middleware: "${MIDDLEWARE_ENTRY[major]}"\` in SolidStart's options${plugin}` });
+        const plugin = closePlugin ? `, and the Nitro plugin with \`server: { plugins: ["${files.closeDatabaseEntry}"] }\` (${UNCLOSED})` : "";
+        edits.push({ path: expected, ok: false, reason: `it does not exist, nor does any other SolidStart config: register the middleware by hand with \`middleware: "${files.middlewareEntry}"\` in SolidStart's options${plugin}` });
       }
       return edits;
     },
@@ -186,11 +234,11 @@ function tracedDeps(data: InitTemplateData, major: 1 | 2): string[] {
  * database), the Nitro plugin that closes the database in `server.plugins`: one edit of the
  * file with what could be added, and a refusal for each entry that could not.
  */
-function configEdits(path: string, text: string, major: 1 | 2, closePlugin: boolean): FileEdit[] {
-  const middleware = registerMiddleware(text, MIDDLEWARE_ENTRY[major]);
+function configEdits(path: string, text: string, files: AppFiles, closePlugin: boolean): FileEdit[] {
+  const middleware = registerMiddleware(text, files.middlewareEntry);
   if (!closePlugin || (!middleware.ok && middleware.syntaxError)) return [{ path, ...middleware }];
   const withMiddleware = middleware.ok ? middleware.text : text;
-  const plugin = registerServerPlugin(withMiddleware, CLOSE_DATABASE_ENTRY);
+  const plugin = registerServerPlugin(withMiddleware, files.closeDatabaseEntry);
   const edits: FileEdit[] = [{ path, ok: true, text: plugin.ok ? plugin.text : withMiddleware }];
   if (!middleware.ok) edits.push({ path, ...middleware });
   if (!plugin.ok) edits.push({ path, ok: false, reason: `${plugin.reason}, ${UNCLOSED}` });
@@ -211,7 +259,7 @@ function rootLayoutEdit(app: string): EditResult {
 /** The hidden fields of every form the sign-in page posts to the handler. */
 const HIDDEN_FIELDS = `<input type="hidden" name="csrfToken" value={csrfToken() ?? ""} /><input type="hidden" name="callbackUrl" value={callbackUrl()} />`;
 
-const OWN_TITLE = `it has a <title> of its own, which browsers show instead of each page's <Title>: remove it, and give the app its default title with <Title> from ${META_MODULE} in ${APP}'s root layout`;
+const ownTitle = (app: string) => `it has a <title> of its own, which browsers show instead of each page's <Title>: remove it, and give the app its default title with <Title> from ${META_MODULE} in ${app}'s root layout`;
 
 const OWN_MIDDLEWARE =
   "it is the app's own: add `authMiddleware(authConfig, { protectedPaths: [\"/protected\"], signInPage: \"/signin\" })` (from @gatehouse/runtime/solid-start, with authConfig from ./auth) to its createMiddleware({ onRequest: [...] })";
@@ -228,10 +276,10 @@ function configFile(project: ProjectSnapshot, major: 1 | 2): string | undefined 
 }
 
 /** The config registers a middleware file other than ours: we neither create src/middleware.ts nor edit the config. */
-function registersOtherMiddleware(project: ProjectSnapshot, major: 1 | 2): boolean {
+function registersOtherMiddleware(project: ProjectSnapshot, major: 1 | 2, files: AppFiles): boolean {
   const config = configFile(project, major);
   if (!config) return false;
-  const result = registerMiddleware(project.files[config]!, MIDDLEWARE_ENTRY[major]);
+  const result = registerMiddleware(project.files[config]!, files.middlewareEntry);
   return !result.ok && result.reason.startsWith(OTHER_MIDDLEWARE);
 }
 
