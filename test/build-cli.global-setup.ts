@@ -9,7 +9,7 @@ import { seedBetterSqlite3Prebuild } from "./better-sqlite3-prebuild.js";
 
 export function setup(): void {
   const root = fileURLToPath(new URL("../", import.meta.url));
-  // Before the workers start: they, and the installs they run, inherit the setting.
+  // The SQLite apps' installs unpack this checkout's better-sqlite3 instead of compiling it.
   seedBetterSqlite3Prebuild(root);
   // For a focused run of tests that import only the runtime's sources (never the bins or dist/).
   if (process.env.GATEHOUSE_SKIP_BUILD === "1") return;
