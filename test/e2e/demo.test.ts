@@ -4,6 +4,7 @@
  * server: the confirmation link is printed on the console (development mail),
  * and following it with the password signs in. Driven in headless Chromium.
  */
+import { PGlite } from "@electric-sql/pglite";
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -74,4 +75,16 @@ describe.skipIf(!hasChromium)("npm run demo", () => {
     expect(await page.locator("main p").first().innerText()).toContain(`Signed in as ${NAME}`);
     await shot(page, "signed-in");
   }, 180_000);
+
+  it("Ctrl-C (SIGINT to its process group, as a terminal sends it) stops the demo within a few seconds; its database opens again with the account", async () => {
+    const tookMs = await server.interrupt("SIGINT");
+    expect(tookMs, server.output()).toBeLessThan(5000);
+    // The development server is stopped, not asked to close the database: PGlite opens the folder again as after a crash.
+    const db = new PGlite(join(work, "app", ".pglite"));
+    try {
+      expect((await db.query<{ email: string }>("SELECT email FROM users")).rows).toEqual([{ email: EMAIL }]);
+    } finally {
+      await db.close();
+    }
+  }, 60_000);
 });

@@ -47,6 +47,12 @@ export interface RunningServer {
   /** Everything the server printed so far. */
   output: () => string;
   stop: () => Promise<void>;
+  /**
+   * Sends `signal` to its process group, as a terminal's Ctrl-C (SIGINT) does, and
+   * resolves with how long it took to exit (Infinity when it did not within 20 s,
+   * and was killed).
+   */
+  interrupt: (signal: NodeJS.Signals) => Promise<number>;
 }
 
 /** Signals the child's process group (it is its leader), or the child alone if the group is gone. */
@@ -85,6 +91,20 @@ export async function startServer(
       signalGroup(child, "SIGTERM");
       setTimeout(() => signalGroup(child, "SIGKILL"), 5000).unref();
     });
+  const interrupt = (signal: NodeJS.Signals) =>
+    new Promise<number>((resolve) => {
+      if (exited) return resolve(0);
+      const sent = Date.now();
+      const killer = setTimeout(() => {
+        signalGroup(child, "SIGKILL");
+        resolve(Infinity);
+      }, 20_000);
+      child.once("exit", () => {
+        clearTimeout(killer);
+        resolve(Date.now() - sent);
+      });
+      signalGroup(child, signal);
+    });
   const deadline = Date.now() + readyTimeoutMs;
   for (;;) {
     if (exited) throw new Error(`${command} ${args.join(" ")} exited before answering:\n${output}`);
@@ -99,5 +119,5 @@ export async function startServer(
       await new Promise((r) => setTimeout(r, 200));
     }
   }
-  return { origin: `http://localhost:${port}`, port, output: () => output, stop };
+  return { origin: `http://localhost:${port}`, port, output: () => output, stop, interrupt };
 }
