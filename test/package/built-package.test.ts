@@ -51,16 +51,16 @@ describe("built @gatehouse/runtime", () => {
       const core = await import("@gatehouse/runtime");
       const jwt = await import("@gatehouse/runtime/jwt");
       const providers = await import("@gatehouse/runtime/providers");
-      const credentials = await import("@gatehouse/runtime/providers/credentials");
+      const catalog = await import("@gatehouse/runtime/providers/catalog");
       console.log(JSON.stringify({
         core: ["Auth", "setEnvDefaults", "createActionURL", "isAuthAction", "skipCSRFCheck", "raw", "AuthError", "CredentialsSignin", "MissingCSRF", "UntrustedHost"].filter((n) => !(n in core)),
         jwt: ["encode", "decode", "getToken"].filter((n) => !(n in jwt)),
         providers: typeof providers.Credentials,
-        credentials: typeof credentials.Credentials,
+        catalog: Array.isArray(catalog.providerCatalog),
         defaultExport: "default" in core || "default" in providers,
       }));`;
     const result = JSON.parse(node(["--input-type=module", "-e", script]));
-    expect(result).toEqual({ core: [], jwt: [], providers: "function", credentials: "function", defaultExport: false });
+    expect(result).toEqual({ core: [], jwt: [], providers: "function", catalog: true, defaultExport: false });
   });
 
   it("the framework entries resolve: SolidStart imports in plain Node, SvelteKit's (which import $app/*) point at built files", () => {

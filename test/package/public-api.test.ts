@@ -1,0 +1,54 @@
+/**
+ * The public API of `@gatehouse/runtime`: every entry of its exports map and
+ * every name (value or type) it exports, read by TypeScript from the built
+ * declaration files, as an app's editor sees them. The list is stored
+ * (`__snapshots__/public-api.test.ts.snap`): a name added, removed or an entry
+ * that starts publishing internals shows as a change of it, to make on purpose
+ * (`npx vitest run test/package/public-api.test.ts -u`). Entries are named one
+ * by one: no pattern (`./providers/*`) publishes every module of a folder.
+ */
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
+import { beforeAll, describe, expect, it } from "vitest";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const runtime = join(root, "runtime");
+type Entry = string | { types?: string; default?: string; svelte?: string };
+const exportsMap = (JSON.parse(readFileSync(join(runtime, "package.json"), "utf8")) as { exports: Record<string, Entry> }).exports;
+
+beforeAll(() => {
+  // The declaration files the exports map points at, fresh.
+  execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", "runtime/tsconfig.build.json"], { cwd: root, timeout: 120_000 });
+}, 130_000);
+
+/** Every exported name of each module, sorted: values and types alike, as the checker resolves re-exports. */
+function exportedNames(files: Record<string, string>): Record<string, string[]> {
+  const program = ts.createProgram(Object.values(files), { noEmit: true, skipLibCheck: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022 });
+  const checker = program.getTypeChecker();
+  return Object.fromEntries(
+    Object.entries(files).map(([entry, file]) => {
+      const source = program.getSourceFile(file);
+      const symbol = source && checker.getSymbolAtLocation(source);
+      return [entry, symbol ? checker.getExportsOfModule(symbol).map((s) => s.getName()).sort() : ["<no declarations>"]];
+    }),
+  );
+}
+
+describe("@gatehouse/runtime's public API", () => {
+  it("names every entry one by one: no pattern publishes a folder's internals, and only the migrations' SQL files are shipped by pattern", () => {
+    const patterns = Object.keys(exportsMap).filter((entry) => entry.includes("*"));
+    expect(patterns).toEqual(["./migrations/postgres/*", "./migrations/sqlite/*", "./migrations/hosted-store/*"]);
+  });
+
+  it("exports these names from these entries", () => {
+    const declarations = Object.fromEntries(
+      Object.entries(exportsMap)
+        .filter(([entry, target]) => !entry.includes("*") && typeof target === "object" && target.types)
+        .map(([entry, target]) => [entry, join(runtime, (target as { types: string }).types)]),
+    );
+    expect(exportedNames(declarations)).toMatchSnapshot();
+  });
+});
