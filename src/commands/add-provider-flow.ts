@@ -18,6 +18,7 @@ import { colorsFor } from "../ui/colors.js";
 import { dryRunReport, nextStepsReport, summaryReport } from "../ui/plan-report.js";
 import type { AddProviderOptions } from "./add-provider.js";
 import { appFolder } from "./app-folder.js";
+import { inBothLanguages } from "../generators/source-layout.js";
 
 const DEFAULT_CONFIG = "src/auth.ts";
 
@@ -75,10 +76,8 @@ function appLayout(dir: string, config: string | undefined): Pick<AddProviderInp
 }
 
 /** The config module auth-init wrote: where the layout says, or in the other language (an app that changed language since). */
-function existingConfig(dir: string, placed: string | undefined): string {
-  const path = placed ?? DEFAULT_CONFIG;
-  const other = path.endsWith(".js") ? path.replace(/\.js$/, ".ts") : path.replace(/\.ts$/, ".js");
-  return readOrNull(join(dir, path)) === null && readOrNull(join(dir, other)) !== null ? other : path;
+function existingConfig(dir: string, placed: string): string {
+  return [placed, ...inBothLanguages(placed)].find((path) => readOrNull(join(dir, path)) !== null) ?? placed;
 }
 
 function readOrNull(path: string): string | null {

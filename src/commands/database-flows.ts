@@ -135,7 +135,7 @@ function schemaPath(detection: Detection): string | undefined {
 function appModule(detection: Detection, path: string): string {
   const framework = detection.frameworks[0];
   const layout = framework ? layoutFor(framework.id, { major: framework.major, source: detection.source }) : undefined;
-  return layout?.place?.(path) ?? path;
+  return layout?.place(path) ?? path;
 }
 
 function readOrNull(path: string): string | null {

@@ -92,6 +92,16 @@ function relocate(source: SourceLayout, path: string): string {
   return path;
 }
 
+/**
+ * A module's path in both languages, the TypeScript one first: `x.ts` and `x.js`,
+ * `x.tsx` and `x.jsx`. The app's own files may be in either, whatever the app's
+ * language (a JavaScript app can keep a TypeScript hooks file, and the reverse).
+ */
+export function inBothLanguages(path: string): [string, string] {
+  const typescript = path.replace(/\.js$/, ".ts").replace(/\.jsx$/, ".tsx");
+  return [typescript, typescript.replace(/\.ts$/, ".js").replace(/\.tsx$/, ".jsx")];
+}
+
 /** An import specifier from the module at `from` to the module at `to` (app paths, extensions dropped): `../../auth`. */
 export function importBetween(from: string, to: string): string {
   const specifier = posix.relative(posix.dirname(from), to.replace(/\.(ts|js)$/, ""));
@@ -103,7 +113,7 @@ function languageOf(project: ProjectSnapshot): Pick<SourceLayout, "language" | "
   const jsconfig = project.files["jsconfig.json"];
   // sv's JavaScript apps have a jsconfig.json; "JavaScript with JSDoc" turns checkJs on.
   if (jsconfig != null) return { language: "js", typeChecked: /"checkJs"\s*:\s*true/.test(jsconfig) };
-  return DEFAULT_SOURCE;
+  return { language: DEFAULT_SOURCE.language, typeChecked: DEFAULT_SOURCE.typeChecked };
 }
 
 function kitFiles(project: ProjectSnapshot): KitFilesOptions | { problem: SourceLayoutProblem } {

@@ -34,16 +34,13 @@ export interface FrameworkLayout {
   signInButton(provider: { id: string; name: string; type?: string }): string;
   /** The module whose `signIn` runs a passkey sign-in in the browser. */
   clientModule: string;
-  /** Where db.ts, schema.ts and passwords.ts go. */
-  libDir: string;
   /**
-   * Where a file the templates name (`src/lib/auth.css`) goes in this app: its
-   * source folders, its language (`.js` for `.ts` in a JavaScript app). Absent:
-   * where the templates say.
+   * Where a file the templates name (`src/lib/server/db.ts`) goes in this app:
+   * its source folders, its language (`.js` for `.ts` in a JavaScript app).
    */
-  place?(path: string): string;
-  /** The config module (src/auth.ts), when the app keeps it elsewhere or in JavaScript. */
-  authConfig?: string;
+  place(path: string): string;
+  /** The config module: `src/auth.ts`, placed. */
+  authConfig: string;
   /** Template values only this framework sets (env access, module paths). */
   data: TemplateData;
   newFiles(data: InitTemplateData, project: ProjectSnapshot): NewFile[];

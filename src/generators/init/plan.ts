@@ -25,8 +25,6 @@ import { svelteKit } from "./sveltekit.js";
 import { DRIVER_VERSIONS } from "./versions.js";
 
 export const PGLITE_DIR = ".pglite";
-/** The config module every framework's auth-init writes (and `auth add-provider` edits by default). */
-const AUTH_CONFIG = "src/auth.ts";
 const MIN_PASSWORD_LENGTH = 8;
 
 const LAYOUTS: Record<InitAnswers["framework"], (context: LayoutContext) => FrameworkLayout> = {
@@ -169,7 +167,7 @@ function localDatabaseFolder(answers: InitAnswers): string[] {
 
 /** The pages' stylesheet; the database module and its schema, and the pages' messages, shared by every framework. */
 function libFiles(layout: FrameworkLayout, data: InitTemplateData) {
-  const place = layout.place ?? ((path: string) => path);
+  const { place } = layout;
   const style = { path: place("src/lib/auth.css"), template: "shared/lib/auth.css.hbs" };
   if (!data.hasAdapter) return [style];
   const server = ["db.ts", "schema.ts"].map((name) => ({ path: place(`src/lib/server/${name}`), template: `shared/lib/${name}.hbs` }));
@@ -241,7 +239,7 @@ function nextSteps(answers: InitAnswers, layout: FrameworkLayout, providers: Pro
   const empty = plan.env.filter((e) => !e.filled).map((e) => e.key);
   const filled = (key: string) => !empty.includes(key);
   const addable = providers.filter((p) => p.type !== "credentials");
-  const config = layout.authConfig ?? AUTH_CONFIG;
+  const config = layout.authConfig;
   if (addable.length > 0 && plan.kept.some((kept) => kept.path === config)) {
     // A re-run with more providers: the config is the user's now, and add-provider edits it in place.
     steps.push(`${config} is your own and was kept: if it lacks them, add the providers with \`npx @gatehouse/cli add-provider ${addable.map((p) => p.id).join(" ")}\`, which edits it in place.`);

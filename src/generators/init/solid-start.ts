@@ -12,7 +12,7 @@ import { addAuthHeader } from "../../ast/solid-start-header.js";
 import type { EditResult } from "../../ast/sveltekit-hooks.js";
 import { addMetaProvider, META_MODULE } from "../../ast/solid-start-meta.js";
 import type { ProjectSnapshot } from "../../engine/project.js";
-import { DEFAULT_SOURCE, placeIn, type SourceLayout } from "../source-layout.js";
+import { DEFAULT_SOURCE, inBothLanguages, placeIn, type SourceLayout } from "../source-layout.js";
 import type { FileEdit, FrameworkLayout, InitTemplateData, LayoutContext, NewFile } from "./layout.js";
 
 const MIDDLEWARE = "src/middleware.ts";
@@ -66,7 +66,7 @@ interface AppFiles {
 function appFiles(source: SourceLayout, project: ProjectSnapshot | undefined, major: 1 | 2): AppFiles {
   const place = (path: string) => placeIn(source, path);
   // The app's own file in either language (a JavaScript app's src/app.jsx), else where a new one goes.
-  const own = (path: string) => [path, placeIn({ ...source, language: "js", typeChecked: false }, path)].find((candidate) => project?.files[candidate] != null) ?? place(path);
+  const own = (path: string) => inBothLanguages(path).find((candidate) => project?.files[candidate] != null) ?? place(path);
   const middleware = own(MIDDLEWARE);
   const closeDatabase = place(CLOSE_DATABASE);
   return {
@@ -79,11 +79,6 @@ function appFiles(source: SourceLayout, project: ProjectSnapshot | undefined, ma
     middlewareEntry: major === 2 ? `./${middleware}` : middleware,
     closeDatabaseEntry: `./${closeDatabase}`,
   };
-}
-
-/** Every path `appFiles` may name, for reading the project before its language is known. */
-function bothLanguages(path: string): string[] {
-  return [path, path.replace(/\.tsx$/, ".jsx").replace(/\.ts$/, ".js")];
 }
 
 const DEV_ORIGIN: Record<1 | 2, string> = { 2: "http://localhost:5173", 1: "http://localhost:3000" };
@@ -103,7 +98,7 @@ export function solidStart(context: LayoutContext = {}): FrameworkLayout {
     name: "SolidStart",
     authPath: "/api/auth",
     devOrigin: DEV_ORIGIN[major],
-    paths: [...[MIDDLEWARE, NITRO_CONFIG, APP, ENTRY_SERVER].flatMap(bothLanguages), ...CONFIG_FILES[2], ...CONFIG_FILES[1]],
+    paths: [...[MIDDLEWARE, NITRO_CONFIG, APP, ENTRY_SERVER].flatMap(inBothLanguages), ...CONFIG_FILES[2], ...CONFIG_FILES[1]],
     signInPage: place("src/routes/signin.tsx"),
     // csrfToken and callbackUrl are the accessors every sign-in page auth-init writes declares. Plain markup with
     // auth.css's classes (the page may not import AuthField); outlined, a second choice, as on that page.
@@ -112,7 +107,6 @@ export function solidStart(context: LayoutContext = {}): FrameworkLayout {
         ? `<form method="post" action="/api/auth/signin/${id}" class="auth-secondary">${HIDDEN_FIELDS}<div class="auth-field"><label for="link-email">Email</label><input id="link-email" name="email" type="email" autocomplete="email" required /></div><button type="submit">Email me a sign-in link</button></form>`
         : `<form method="post" action="/api/auth/signin/${id}" class="auth-secondary">${HIDDEN_FIELDS}<button type="submit">Sign in with ${name}</button></form>`,
     clientModule: "@gatehouse/runtime/solid-start/client",
-    libDir: "src/lib/server",
     place,
     authConfig: place("src/auth.ts"),
     // SolidStart's dev servers (vinxi, and Vite + Nitro) load .env into process.env for server code.

@@ -9,7 +9,7 @@ import { composeAuthHandle } from "../../ast/sveltekit-hooks.js";
 import { addAuthHeader } from "../../ast/sveltekit-layout.js";
 import { listedDependencies } from "../package-json.js";
 import type { ProjectSnapshot } from "../../engine/project.js";
-import { DEFAULT_SOURCE, importBetween, placeIn } from "../source-layout.js";
+import { DEFAULT_SOURCE, importBetween, inBothLanguages, placeIn } from "../source-layout.js";
 import type { FileEdit, FrameworkLayout, InitTemplateData, LayoutContext, NewFile } from "./layout.js";
 
 /** Where the templates put things; `placeIn` moves them where the app keeps its source, in its language. */
@@ -24,13 +24,11 @@ export function svelteKit(context: LayoutContext = {}): FrameworkLayout {
   const place = (path: string) => placeIn(source, path);
   const authConfig = place(AUTH_CONFIG);
   const layout = place(LAYOUT);
-  // The app's own files may be either language: a JavaScript app can have a TypeScript hooks file, and the reverse.
-  const both = (path: string) => [`${path}.ts`, `${path}.js`];
-  const hooks = both(source.hooksServer);
+  const hooks = inBothLanguages(`${source.hooksServer}.ts`);
   /** The root layout's server load: the session, for the header. */
-  const layoutServer = both(`${source.routes}/+layout.server`);
+  const layoutServer = inBothLanguages(`${source.routes}/+layout.server.ts`);
   /** A universal root load replaces what the server load gives the pages unless it passes it on. */
-  const layoutUniversal = both(`${source.routes}/+layout`);
+  const layoutUniversal = inBothLanguages(`${source.routes}/+layout.ts`);
   const signInPage = place("src/routes/signin/+page.svelte");
   return {
     id: "sveltekit",
@@ -46,7 +44,6 @@ export function svelteKit(context: LayoutContext = {}): FrameworkLayout {
         ? `<SignIn provider="${id}" class="auth-secondary"><div class="auth-field"><label for="link-email">Email</label><input id="link-email" name="email" type="email" autocomplete="email" required /></div>{#snippet submitButton()}Email me a sign-in link{/snippet}</SignIn>`
         : `<SignIn provider="${id}" class="auth-secondary">{#snippet submitButton()}Sign in with ${name}{/snippet}</SignIn>`,
     clientModule: "@gatehouse/runtime/sveltekit/client",
-    libDir: `${source.lib}/server`,
     place,
     authConfig,
     data: {
