@@ -327,6 +327,64 @@ describe("two first sign-ins of the same new person at once", () => {
   });
 });
 
+describe("a refusal does not wait out a race that cannot happen", () => {
+  /** The number of getUserByAccount calls the handler makes through `config`'s adapter. */
+  function countAccountLookups(config: AuthConfig): { count: () => number } {
+    const adapter = config.adapter as Adapter;
+    const original = adapter.getUserByAccount!.bind(adapter);
+    let calls = 0;
+    adapter.getUserByAccount = (key) => {
+      calls++;
+      return original(key);
+    };
+    return { count: () => calls };
+  }
+
+  it("with createUserWithAccount (user and account stored together): one more look, at once, then OAuthAccountNotLinked", async () => {
+    const { config, adapter } = setup();
+    await adapter.createUser({ id: "", email: "ida@example.test", emailVerified: new Date() });
+    const lookups = countAccountLookups(config);
+    const { callback } = await signInThroughProvider(config, new CookieJar(), "oidc", { login: "ida" });
+    expect(locationOf(callback).searchParams.get("error")).toBe("OAuthAccountNotLinked");
+    // The first look, then the one re-look: no half-second of retries before the answer.
+    expect(lookups.count()).toBe(2);
+  });
+
+  it("without it (Auth.js adapters): the looks over about half a second, since a concurrent sign-in links after it creates", async () => {
+    const { config, adapter } = setup();
+    delete (config.adapter as Adapter).createUserWithAccount;
+    await adapter.createUser({ id: "", email: "ivy@example.test", emailVerified: new Date() });
+    const lookups = countAccountLookups(config);
+    const { callback } = await signInThroughProvider(config, new CookieJar(), "oidc", { login: "ivy" });
+    expect(locationOf(callback).searchParams.get("error")).toBe("OAuthAccountNotLinked");
+    expect(lookups.count()).toBe(5);
+  });
+
+  it("a concurrent first sign-in that stored the user and account between this one's two lookups: found at the re-look, both signed in as one user", async () => {
+    const { config, adapter, events } = setup();
+    const [late, early] = await Promise.all(
+      [new CookieJar(), new CookieJar()].map(async (jar) => {
+        const { authorizationUrl } = await startSignIn(config, jar, "oidc");
+        return { jar, result: await authorize(authorizationUrl, { login: "tess" }) };
+      }),
+    );
+    // The late browser has found no linked account; before it looks the address up, the early
+    // browser's whole first sign-in runs and stores the user with the account.
+    let earlyCallback: Response | undefined;
+    let lookups = 0;
+    (config.adapter as Adapter).getUserByEmail = async (email) => {
+      if (++lookups === 1) earlyCallback = await returnToCallback(config, early!.jar, early!.result);
+      return adapter.getUserByEmail(email);
+    };
+    const lateCallback = await returnToCallback(config, late!.jar, late!.result);
+    for (const callback of [earlyCallback!, lateCallback]) expect(locationOf(callback).href).toBe(`${ORIGIN}/`);
+    for (const { jar } of [late!, early!]) expect((await fetchSession(config, jar)).body.user.email).toBe("tess@example.test");
+    expect(lookups).toBe(2);
+    expect(events.filter((e) => e.name === "createUser")).toHaveLength(1);
+    expect(events.filter((e) => e.name === "signIn").map((e) => e.message.isNewUser)).toEqual([true, false]);
+  });
+});
+
 describe("a database that fails half-way", () => {
   it("createUserWithAccount failing stores nothing and fires no event; the next sign-in starts clean", async () => {
     const { config, adapter, logs, events } = setup();

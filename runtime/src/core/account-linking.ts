@@ -90,14 +90,21 @@ export function tokenUpdate(account: Account): AdapterAccountUpdate {
 const RACE_BACKOFF_MS = [20, 60, 150, 300];
 
 /**
- * The user linked to `key`, looking a few times over about half a second: a
- * concurrent first sign-in of the same account creates the user, then links the
- * account, and between the two this request would see a user it cannot place.
+ * The user linked to `key` after a concurrent first sign-in of the same account
+ * may have stored it. An adapter with `createUserWithAccount` stores the user and
+ * the account in one transaction, so whatever a concurrent sign-in created is
+ * visible whole: one more look, at once. Without it (Auth.js adapters) the user
+ * is created, then the account linked, and between the two this request would
+ * see a user it cannot place: it looks a few times over about half a second.
+ * A refusal (the address taken by someone who never linked this account) thus
+ * answers at once on our adapters.
  */
 async function waitForLinkedUser(ctx: RequestContext, key: Pick<Account, "provider" | "providerAccountId">): Promise<AdapterUser | null> {
-  for (const delay of RACE_BACKOFF_MS) {
-    await new Promise((resolve) => setTimeout(resolve, delay));
-    const user = await callAdapter(ctx.config.adapter!, "getUserByAccount", { provider: key.provider, providerAccountId: key.providerAccountId });
+  const adapter = ctx.config.adapter!;
+  const waits = typeof adapter.createUserWithAccount === "function" ? [0] : RACE_BACKOFF_MS;
+  for (const delay of waits) {
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+    const user = await callAdapter(adapter, "getUserByAccount", { provider: key.provider, providerAccountId: key.providerAccountId });
     if (user) return user;
   }
   return null;
