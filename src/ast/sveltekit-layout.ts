@@ -8,8 +8,16 @@
  * where it breaks; one that never renders `children` is left alone with what
  * to add by hand.
  */
-import { parse, type AST } from "svelte/compiler";
+import { createRequire } from "node:module";
+import type * as SvelteCompiler from "svelte/compiler";
+import type { AST } from "svelte/compiler";
 import { doesNotParse, type EditResult } from "./source.js";
+
+/** Svelte's parser, loaded when a layout is edited: not every CLI run needs it. */
+function parse(source: string, options: { modern: true }): AST.Root {
+  const compiler = createRequire(import.meta.url)("svelte/compiler") as typeof SvelteCompiler;
+  return compiler.parse(source, options);
+}
 
 export const AUTH_HEADER = "AuthHeader";
 const BY_HAND = `add \`import ${AUTH_HEADER} from '$lib/${AUTH_HEADER}.svelte';\` to its <script> and \`<${AUTH_HEADER} />\` above \`{@render children()}\` by hand`;

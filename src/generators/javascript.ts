@@ -8,15 +8,34 @@
  * template's own.
  */
 import { createRequire } from "node:module";
-import tsBlankSpace, { blankSourceFile } from "ts-blank-space";
+import type * as TsBlankSpace from "ts-blank-space";
 import type * as TypeScript from "typescript";
 
+interface Eraser {
+  blank: typeof TsBlankSpace.default;
+  blankSourceFile: typeof TsBlankSpace.blankSourceFile;
+  /**
+   * The TypeScript that ts-blank-space itself uses (its dependency), for parsing
+   * TSX: a syntax tree from another copy (the app's own TypeScript, another
+   * version) would have other node kinds.
+   */
+  ts: typeof TypeScript;
+}
+
+let eraser: Eraser | undefined;
+
 /**
- * The TypeScript that ts-blank-space itself uses (its dependency), for parsing
- * TSX: a syntax tree from another copy (the app's own TypeScript, another
- * version) would have other node kinds.
+ * ts-blank-space and its TypeScript, loaded on first use: loading them is half a
+ * second of every CLI run, and only an app written in JavaScript needs them.
  */
-const ts = createRequire(createRequire(import.meta.url).resolve("ts-blank-space"))("typescript") as typeof TypeScript;
+function loadEraser(): Eraser {
+  if (eraser) return eraser;
+  const require = createRequire(import.meta.url);
+  const module = require("ts-blank-space") as typeof TsBlankSpace;
+  const ts = createRequire(require.resolve("ts-blank-space"))("typescript") as typeof TypeScript;
+  eraser = { blank: module.default, blankSourceFile: module.blankSourceFile, ts };
+  return eraser;
+}
 
 /** Thrown for TypeScript that has no JavaScript form without a compiler (an enum, a namespace): a template bug, caught by the tests. */
 export class UnerasableTypeScriptError extends Error {
@@ -31,9 +50,10 @@ export function moduleToJavaScript(typescript: string, { jsx = false }: { jsx?: 
   const refuse = (node: TypeScript.Node) => {
     throw new UnerasableTypeScriptError(typescript.slice(node.pos, node.end).trim().split("\n")[0]!);
   };
+  const { blank, blankSourceFile, ts } = loadEraser();
   const blanked = jsx
     ? blankSourceFile(ts.createSourceFile("module.tsx", typescript, { languageVersion: ts.ScriptTarget.ESNext }, false, ts.ScriptKind.TSX), refuse)
-    : tsBlankSpace(typescript, refuse);
+    : blank(typescript, refuse);
   return closeBlanks(typescript, blanked);
 }
 
