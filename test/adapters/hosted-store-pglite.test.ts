@@ -5,7 +5,6 @@
  * the direct links, the record metadata, and the one-statement methods. One
  * PGlite per file: opening one is slow.
  */
-import { readFileSync } from "node:fs";
 import type { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // Relative imports: the package's exports map (which the typechecker reads) may not list this entry yet.
@@ -21,7 +20,6 @@ import { fromPGlite } from "../../runtime/src/adapters/postgres/pglite.js";
 import { runAdapterConformance } from "./conformance.js";
 import { postgresAddedColumns } from "./support/added-columns.js";
 import { checkAdoptionDeletesPassword, checkPasswordRecords } from "./support/hosted-store-checks.js";
-import { modulePathOf, readSqlFiles, renderModule } from "./support/inline-migrations.mjs";
 import { openPGlite } from "./support/pglite.js";
 
 const ALL = migrations.map((m) => m.name);
@@ -188,18 +186,6 @@ describe("migrate() on PGlite", () => {
     const client = new HostedStoreClient({ client: db, branch: 'x"; DROP SCHEMA main CASCADE; --' });
     await expect(migrate(client)).rejects.toMatchObject({ code: "invalid_branch" });
     expect(await tables("main")).toEqual(SVC_TABLES);
-  });
-});
-
-describe("inlined migrations", () => {
-  it("migrations.ts is generated from the .sql files on disk (run test/adapters/support/inline-migrations.mjs)", () => {
-    expect(readFileSync(modulePathOf("hosted-store"), "utf8")).toBe(renderModule(readSqlFiles("hosted-store"), "hosted-store"));
-  });
-
-  it("the module's migrations equal the .sql files, in order", () => {
-    const files = readSqlFiles("hosted-store");
-    expect(files.map((f) => f.name)).toEqual(["0001_init", "0002_user_passwords", "0003_account_management"]);
-    expect(migrations).toEqual(files);
   });
 });
 

@@ -3,14 +3,12 @@
  * the shared conformance suite, `migrate()`, the inlined migrations, and the
  * PGlite wrapper. One PGlite per file: opening one is slow.
  */
-import { readFileSync } from "node:fs";
 import type { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // Relative imports: vitest.config.ts aliases only the root, jwt and providers entries of @gatehouse/runtime.
 import { PostgresAdapter, PostgresAdapterError, migrate, migrations, type SqlClient } from "../../runtime/src/adapters/postgres/index.js";
 import { fromPGlite } from "../../runtime/src/adapters/postgres/pglite.js";
 import { runAdapterConformance } from "./conformance.js";
-import { modulePath, readSqlFiles, renderModule } from "./support/inline-migrations.mjs";
 import { openPGlite } from "./support/pglite.js";
 import { postgresAddedColumns } from "./support/added-columns.js";
 import {
@@ -79,18 +77,6 @@ describe("migrate() on PGlite", () => {
     inFreshSchema(async () => {
       expect(await migrate(pglite)).toEqual({ applied: migrations.map((m) => m.name) });
     }));
-});
-
-describe("inlined migrations", () => {
-  it("migrations.ts is generated from the .sql files on disk (run test/adapters/support/inline-migrations.mjs)", () => {
-    expect(readFileSync(modulePath, "utf8")).toBe(renderModule(readSqlFiles()));
-  });
-
-  it("the module's migrations equal the .sql files, in order", () => {
-    const files = readSqlFiles();
-    expect(files.map((f) => f.name)).toEqual(["0001_init", "0002_rate_limits", "0003_user_passwords", "0004_account_management"]);
-    expect(migrations).toEqual(files);
-  });
 });
 
 describe("PostgresAdapter on PGlite, beyond the suite", () => {

@@ -17,7 +17,6 @@ import type { BetterSqlite3Like } from "@gatehouse/runtime/adapters/sqlite/bette
 import type { DatabaseSyncLike } from "@gatehouse/runtime/adapters/sqlite/node-sqlite";
 import { runAdapterConformance } from "./conformance.js";
 import { sqliteAddedColumns } from "./support/added-columns.js";
-import { modulePathOf, readSqlFiles, renderModule } from "./support/inline-migrations.mjs";
 
 /** A connection of either driver, as the tests open and close it. */
 type Connection = (BetterSqlite3Like | DatabaseSyncLike) & { close(): void };
@@ -311,18 +310,6 @@ for (const driver of drivers) {
   adoptionTests(driver);
   passwordTests(driver);
 }
-
-describe("inlined sqlite migrations", () => {
-  it("migrations.ts is generated from the .sql files on disk (run test/adapters/support/inline-migrations.mjs)", () => {
-    expect(readFileSync(modulePathOf("sqlite"), "utf8")).toBe(renderModule(readSqlFiles("sqlite"), "sqlite"));
-  });
-
-  it("the module's migrations equal the .sql files, in order", () => {
-    const files = readSqlFiles("sqlite");
-    expect(files.map((f) => f.name)).toEqual(["0001_init", "0002_rate_limits", "0003_user_passwords", "0004_account_management"]);
-    expect(migrations).toEqual(files);
-  });
-});
 
 describe.skipIf(Boolean(drivers[0]!.skip))("database round trips (better-sqlite3)", () => {
   it("getSessionAndUser is two reads by key (both rows whole: SQLite cannot carry one inside the other), no write", async () => {

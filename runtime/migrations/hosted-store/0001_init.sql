@@ -1,29 +1,21 @@
--- gatehouse hosted-store schema (the svc_ tables), migration 0001.
+-- gatehouse hosted-store schema (the svc_ tables), migration 0001: the Auth.js
+-- tables and passkeys.
 --
--- The tables and fields of the specification's hosted-store schema, exactly:
--- every field optional and nullable, camelCase for the service's own fields,
--- snake_case for OAuth values, links as foreign keys to the linked record's id.
--- What the store adds to every record (its "record metadata"):
---   id          text, the record id; a UUID unless the writer gives one
---   created_at  when the record was created
---   updated_at  when it was last updated     } kept by the svc_touch() trigger,
---   version     0, then +1 on every update   } whoever writes
--- What the adapter contract needs and the specification leaves open:
---   - unique email, unique (provider, "providerAccountId"), unique
---     "sessionToken", unique (identifier, token): lookups by them find at most
---     one record, also when two requests race;
---   - every link cascades on delete: deleting a user removes its accounts,
---     sessions, authenticators and their join rows;
---   - a join row's user is the user its account or session links to: the
---     composite foreign keys below make the database refuse anything else, and
---     carry a session or account moved to another user over to its join row.
--- And one extension, not in the specification: svc_authenticators (WebAuthn),
--- so the adapter implements the whole contract.
+-- The tables and fields of the specification's hosted-store schema: every
+-- field nullable, camelCase for the service's own fields, snake_case for OAuth
+-- values, links as foreign keys to the linked record's id, and the record
+-- metadata (id, created_at, updated_at, version; svc_touch() keeps the last
+-- two). What the adapter contract needs and the specification leaves open:
+-- unique lookups, links that cascade on delete, and join records whose user is
+-- the one their account or session links to (the composite foreign keys).
+-- svc_authenticators (WebAuthn) is our extension.
 --
--- Runs inside the branch's schema: `migrate()` sets search_path to it, so no
--- name here is schema-qualified. Every statement checks before it changes
+-- Runs inside the branch's schema; every statement checks before it changes
 -- something, so running this file twice is harmless. Needs PostgreSQL 14 or
 -- later (CREATE OR REPLACE TRIGGER).
+--
+-- Generated from runtime/src/schema/auth-schema.ts (the schema, written once)
+-- by the runtime's build: edit that file, never this one.
 
 CREATE OR REPLACE FUNCTION svc_touch() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -33,6 +25,7 @@ BEGIN
 END
 $$;
 
+-- One row per person.
 CREATE TABLE IF NOT EXISTS svc_users (
   id text NOT NULL DEFAULT gen_random_uuid()::text PRIMARY KEY,
   created_at timestamptz NOT NULL DEFAULT now(),
@@ -44,7 +37,7 @@ CREATE TABLE IF NOT EXISTS svc_users (
   name text
 );
 
--- expires_at is bigint: seconds since 1970 pass integer's range in 2038.
+-- The OAuth and OIDC accounts linked to a user, with their tokens.
 CREATE TABLE IF NOT EXISTS svc_accounts (
   id text NOT NULL DEFAULT gen_random_uuid()::text PRIMARY KEY,
   created_at timestamptz NOT NULL DEFAULT now(),
@@ -61,10 +54,10 @@ CREATE TABLE IF NOT EXISTS svc_accounts (
   token_type text,
   type text,
   "user" text REFERENCES svc_users (id) ON DELETE CASCADE,
-  -- Only what the join table's composite foreign key points at.
   UNIQUE (id, "user")
 );
 
+-- Database sessions.
 CREATE TABLE IF NOT EXISTS svc_sessions (
   id text NOT NULL DEFAULT gen_random_uuid()::text PRIMARY KEY,
   created_at timestamptz NOT NULL DEFAULT now(),
@@ -76,9 +69,33 @@ CREATE TABLE IF NOT EXISTS svc_sessions (
   UNIQUE (id, "user")
 );
 
--- One join row per account (unique account). (account, "user") must be the
--- account's own (id, "user"): ON UPDATE CASCADE follows a change of the
--- account's user, ON DELETE CASCADE removes the row with the account.
+-- The tokens of email sign-in links, stored hashed.
+CREATE TABLE IF NOT EXISTS "svc_verificationTokens" (
+  id text NOT NULL DEFAULT gen_random_uuid()::text PRIMARY KEY,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now(),
+  version integer NOT NULL DEFAULT 0,
+  expires timestamptz,
+  identifier text,
+  token text
+);
+
+-- WebAuthn credentials (passkeys).
+CREATE TABLE IF NOT EXISTS svc_authenticators (
+  id text NOT NULL DEFAULT gen_random_uuid()::text PRIMARY KEY,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now(),
+  version integer NOT NULL DEFAULT 0,
+  counter bigint,
+  "credentialBackedUp" boolean,
+  "credentialDeviceType" text,
+  "credentialID" text,
+  "credentialPublicKey" text,
+  "providerAccountId" text,
+  transports text,
+  "user" text REFERENCES svc_users (id) ON DELETE CASCADE
+);
+
 CREATE TABLE IF NOT EXISTS svc_users_accounts (
   id text NOT NULL DEFAULT gen_random_uuid()::text PRIMARY KEY,
   created_at timestamptz NOT NULL DEFAULT now(),
@@ -99,58 +116,24 @@ CREATE TABLE IF NOT EXISTS svc_users_sessions (
   FOREIGN KEY (session, "user") REFERENCES svc_sessions (id, "user") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
--- The table name is camelCase as the specification spells it, so it is quoted.
-CREATE TABLE IF NOT EXISTS "svc_verificationTokens" (
-  id text NOT NULL DEFAULT gen_random_uuid()::text PRIMARY KEY,
-  created_at timestamptz NOT NULL DEFAULT now(),
-  updated_at timestamptz NOT NULL DEFAULT now(),
-  version integer NOT NULL DEFAULT 0,
-  expires timestamptz,
-  identifier text,
-  token text
-);
-
--- Our extension: WebAuthn credentials, with the same record metadata and a
--- user link like the specification's tables. counter is bigint: the WebAuthn
--- signature counter is an unsigned 32-bit number, beyond integer's range.
-CREATE TABLE IF NOT EXISTS svc_authenticators (
-  id text NOT NULL DEFAULT gen_random_uuid()::text PRIMARY KEY,
-  created_at timestamptz NOT NULL DEFAULT now(),
-  updated_at timestamptz NOT NULL DEFAULT now(),
-  version integer NOT NULL DEFAULT 0,
-  counter bigint,
-  "credentialBackedUp" boolean,
-  "credentialDeviceType" text,
-  "credentialID" text,
-  "credentialPublicKey" text,
-  "providerAccountId" text,
-  transports text,
-  "user" text REFERENCES svc_users (id) ON DELETE CASCADE
-);
-
--- Lookups the adapter makes on every sign-in and request; unique so that two
--- concurrent sign-ups with one email, or two links of one provider account,
--- cannot both succeed. NULLs are not equal to each other, so records without
--- the field do not collide.
 CREATE UNIQUE INDEX IF NOT EXISTS svc_users_email_key ON svc_users (email);
 CREATE UNIQUE INDEX IF NOT EXISTS svc_accounts_provider_account_key ON svc_accounts (provider, "providerAccountId");
+CREATE INDEX IF NOT EXISTS svc_accounts_user_idx ON svc_accounts ("user");
+CREATE INDEX IF NOT EXISTS svc_users_accounts_user_idx ON svc_users_accounts ("user");
 CREATE UNIQUE INDEX IF NOT EXISTS svc_sessions_session_token_key ON svc_sessions ("sessionToken");
+CREATE INDEX IF NOT EXISTS svc_sessions_user_idx ON svc_sessions ("user");
+CREATE INDEX IF NOT EXISTS svc_users_sessions_user_idx ON svc_users_sessions ("user");
 CREATE UNIQUE INDEX IF NOT EXISTS "svc_verificationTokens_identifier_token_key" ON "svc_verificationTokens" (identifier, token);
 CREATE UNIQUE INDEX IF NOT EXISTS svc_authenticators_credential_id_key ON svc_authenticators ("credentialID");
--- Deleting a user cascades through these, and lists a user's authenticators.
-CREATE INDEX IF NOT EXISTS svc_accounts_user_idx ON svc_accounts ("user");
-CREATE INDEX IF NOT EXISTS svc_sessions_user_idx ON svc_sessions ("user");
-CREATE INDEX IF NOT EXISTS svc_users_accounts_user_idx ON svc_users_accounts ("user");
-CREATE INDEX IF NOT EXISTS svc_users_sessions_user_idx ON svc_users_sessions ("user");
 CREATE INDEX IF NOT EXISTS svc_authenticators_user_idx ON svc_authenticators ("user");
 
 CREATE OR REPLACE TRIGGER svc_users_touch BEFORE UPDATE ON svc_users
   FOR EACH ROW EXECUTE FUNCTION svc_touch();
 CREATE OR REPLACE TRIGGER svc_accounts_touch BEFORE UPDATE ON svc_accounts
   FOR EACH ROW EXECUTE FUNCTION svc_touch();
-CREATE OR REPLACE TRIGGER svc_sessions_touch BEFORE UPDATE ON svc_sessions
-  FOR EACH ROW EXECUTE FUNCTION svc_touch();
 CREATE OR REPLACE TRIGGER svc_users_accounts_touch BEFORE UPDATE ON svc_users_accounts
+  FOR EACH ROW EXECUTE FUNCTION svc_touch();
+CREATE OR REPLACE TRIGGER svc_sessions_touch BEFORE UPDATE ON svc_sessions
   FOR EACH ROW EXECUTE FUNCTION svc_touch();
 CREATE OR REPLACE TRIGGER svc_users_sessions_touch BEFORE UPDATE ON svc_users_sessions
   FOR EACH ROW EXECUTE FUNCTION svc_touch();

@@ -1,28 +1,17 @@
--- gatehouse SQLite schema, migration 0001.
---
--- The tables and columns of the PostgreSQL schema (migrations/postgres), which
--- are Auth.js's: users, accounts, sessions, verification_token, plus
--- authenticators (WebAuthn); the service's own fields camelCase and quoted,
--- the OAuth fields snake_case; text ids. SQLite types:
---
--- - dates (emailVerified, expires) are INTEGER milliseconds since the epoch:
---   exact to the millisecond like a JavaScript Date, compared as numbers;
--- - booleans (credentialBackedUp) are INTEGER 0 or 1;
--- - expires_at is INTEGER seconds, as the adapter contract stores it.
---
--- Tables are STRICT (SQLite >= 3.37; the adapter's RETURNING needs >= 3.35):
--- a value of the wrong type is refused instead of stored as it came.
+-- gatehouse SQLite schema, migration 0001: the Auth.js tables and passkeys.
 --
 -- Foreign keys cascade only on a connection with `PRAGMA foreign_keys = ON`.
--- SQLite turns them off for every new connection; the adapter's wrappers
--- turn them on. Other tools writing to this database must do the same.
+-- SQLite turns them off for every new connection; the adapter's wrappers turn
+-- them on. Other tools writing to this database must do the same.
 --
 -- Every statement checks before it changes something, so this file is safe to
--- run twice. Apply it with `migrate()` from @gatehouse/runtime/adapters/sqlite,
--- or with your own migration tool.
+-- run twice. Apply it with `migrate()` from
+-- @gatehouse/runtime/adapters/sqlite, or with your own migration tool.
+--
+-- Generated from runtime/src/schema/auth-schema.ts (the schema, written once)
+-- by the runtime's build: edit that file, never this one.
 
--- An id is a UUID (version 4) when a row is inserted without one; the adapter
--- passes its own (the caller's, or crypto.randomUUID()).
+-- One row per person.
 CREATE TABLE IF NOT EXISTS users (
   id TEXT NOT NULL PRIMARY KEY DEFAULT (lower(
     hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-' ||
@@ -34,6 +23,7 @@ CREATE TABLE IF NOT EXISTS users (
   image TEXT
 ) STRICT;
 
+-- The OAuth and OIDC accounts linked to a user, with their tokens.
 CREATE TABLE IF NOT EXISTS accounts (
   id INTEGER PRIMARY KEY,
   "userId" TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
@@ -49,6 +39,7 @@ CREATE TABLE IF NOT EXISTS accounts (
   token_type TEXT
 ) STRICT;
 
+-- Database sessions.
 CREATE TABLE IF NOT EXISTS sessions (
   id INTEGER PRIMARY KEY,
   "userId" TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
@@ -56,6 +47,7 @@ CREATE TABLE IF NOT EXISTS sessions (
   "sessionToken" TEXT NOT NULL
 ) STRICT;
 
+-- The tokens of email sign-in links, stored hashed.
 CREATE TABLE IF NOT EXISTS verification_token (
   identifier TEXT NOT NULL,
   expires INTEGER NOT NULL,
@@ -63,8 +55,7 @@ CREATE TABLE IF NOT EXISTS verification_token (
   PRIMARY KEY (identifier, token)
 ) STRICT;
 
--- WebAuthn credentials. counter is INTEGER (64-bit in SQLite): the WebAuthn
--- signature counter is an unsigned 32-bit number.
+-- WebAuthn credentials (passkeys).
 CREATE TABLE IF NOT EXISTS authenticators (
   "credentialID" TEXT NOT NULL PRIMARY KEY,
   "userId" TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
@@ -76,13 +67,12 @@ CREATE TABLE IF NOT EXISTS authenticators (
   transports TEXT
 ) STRICT;
 
--- Lookups the adapter makes on every sign-in and request; unique so that two
--- sign-ups with one email, or two links of one provider account, cannot both
--- succeed. The same index names as the PostgreSQL schema.
 CREATE UNIQUE INDEX IF NOT EXISTS users_email_key ON users (email);
+
 CREATE UNIQUE INDEX IF NOT EXISTS accounts_provider_account_key ON accounts (provider, "providerAccountId");
-CREATE UNIQUE INDEX IF NOT EXISTS sessions_session_token_key ON sessions ("sessionToken");
--- Deleting a user cascades through these; without an index each cascade scans the table.
 CREATE INDEX IF NOT EXISTS accounts_user_id_idx ON accounts ("userId");
+
+CREATE UNIQUE INDEX IF NOT EXISTS sessions_session_token_key ON sessions ("sessionToken");
 CREATE INDEX IF NOT EXISTS sessions_user_id_idx ON sessions ("userId");
+
 CREATE INDEX IF NOT EXISTS authenticators_user_id_idx ON authenticators ("userId");

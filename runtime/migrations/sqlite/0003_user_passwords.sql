@@ -1,21 +1,19 @@
 -- gatehouse SQLite schema, migration 0003: passwords.
 --
--- The password of an email + password account (the sign-up form of an app
--- `auth-init` makes), one row per user: the hash (its parameters stored with
--- it) and when it last changed, INTEGER milliseconds as every date of this
--- schema (the default, from unixepoch('subsec'), needs SQLite >= 3.42).
--- Hashes are kept apart from the users table, so no query for a user (or a
--- session and its user) ever returns one by accident. The row goes with its
--- user (ON DELETE CASCADE, on a connection with foreign keys on); the
--- adapter's `adoptUnprovenUser` deletes it too, when the person who proves the
--- user's email address takes over a user someone else had only claimed it for.
+-- Foreign keys cascade only on a connection with `PRAGMA foreign_keys = ON`.
+-- SQLite turns them off for every new connection; the adapter's wrappers turn
+-- them on. Other tools writing to this database must do the same.
 --
--- The very table that apps made by `auth-init` created themselves until now
--- (their migration `app_0001_user_passwords`): on a database where theirs ran,
--- this changes nothing, and theirs changes nothing after this one. Safe to run
--- twice. Apply it with `migrate()` from @gatehouse/runtime/adapters/sqlite, or
--- with your own migration tool.
+-- Every statement checks before it changes something, so this file is safe to
+-- run twice. Apply it with `migrate()` from
+-- @gatehouse/runtime/adapters/sqlite, or with your own migration tool.
+--
+-- Generated from runtime/src/schema/auth-schema.ts (the schema, written once)
+-- by the runtime's build: edit that file, never this one.
 
+-- The password of an email + password account, one row per user: the hash (its
+-- parameters stored with it) and when it last changed. Kept apart from users,
+-- so no query for a user ever returns a hash.
 CREATE TABLE IF NOT EXISTS user_passwords (
   "userId" TEXT NOT NULL PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
   hash TEXT NOT NULL,

@@ -1,0 +1,130 @@
+/**
+ * The auth schema as the hosted store's svc_ tables (its specification's
+ * shape; see `HostedStoreTable`), on PostgreSQL. Each migration runs inside a
+ * branch's schema (`migrate()` sets search_path to it), so no name is
+ * schema-qualified. Every statement checks before it changes something.
+ */
+import type { Migration } from "../../adapters/sql/migrations.js";
+import type { Column, HostedStoreTable, Index, Schema, Table } from "../model.js";
+import { addedColumnNotes, columnsAddedIn, comment, header, migration, quoted, quotedList, stepsOf, tablesCreatedIn, type NamedStep } from "./sql.js";
+
+const TYPES: Record<Column["type"], string> = {
+  id: "text",
+  serial: "integer",
+  text: "text",
+  integer: "integer",
+  bigint: "bigint",
+  boolean: "boolean",
+  timestamp: "timestamptz",
+};
+
+const USERS = "svc_users";
+
+/** What the store adds to every record: its id, when it was created and updated, and how often. */
+const RECORD_METADATA = [
+  "id text NOT NULL DEFAULT gen_random_uuid()::text PRIMARY KEY",
+  "created_at timestamptz NOT NULL DEFAULT now()",
+  "updated_at timestamptz NOT NULL DEFAULT now()",
+  "version integer NOT NULL DEFAULT 0",
+];
+
+/** Keeps updated_at and version, whoever writes. */
+const TOUCH = `CREATE OR REPLACE FUNCTION svc_touch() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.updated_at := now();
+  NEW.version := OLD.version + 1;
+  RETURN NEW;
+END
+$$;`;
+
+type Hosted = Table & { hostedStore: HostedStoreTable };
+
+export function hostedStoreMigrations(schema: Schema): Migration[] {
+  return stepsOf(schema, "hosted-store").map((step) => renderStep(schema, step));
+}
+
+function renderStep(schema: Schema, step: NamedStep): Migration {
+  const created = tablesCreatedIn(schema, step.id).filter((table): table is Hosted => table.hostedStore !== undefined);
+  const added = columnsAddedIn(schema, step.id).filter(({ table, column }) => table.hostedStore && !column.recordTime);
+  const records = created.flatMap((table) => [table.hostedStore.name, ...(table.hostedStore.join ? [table.hostedStore.join.table] : [])]);
+  const statements = [
+    ...(step.id === "init" ? [TOUCH] : []),
+    ...created.map(createTable),
+    ...created.flatMap((table) => (table.hostedStore.join ? [createJoinTable(table)] : [])),
+    ...(created.length > 0 ? [created.flatMap(indexesOf).join("\n")] : []),
+    ...(records.length > 0 ? [records.map(touchTrigger).join("\n")] : []),
+    ...(added.length > 0 ? [added.map(({ table, column }) => `ALTER TABLE ${quoted(table.hostedStore!.name)} ADD COLUMN IF NOT EXISTS ${fieldDefinition(table.hostedStore!, column)};`).join("\n")] : []),
+  ];
+  const body = [
+    ...addedColumnNotes(added, (table) => table.hostedStore!.name),
+    ...(step.id === "init"
+      ? [
+          "The tables and fields of the specification's hosted-store schema: every field nullable, camelCase for the service's own fields, snake_case for OAuth values, links as foreign keys to the linked record's id, and the record metadata (id, created_at, updated_at, version; svc_touch() keeps the last two). What the adapter contract needs and the specification leaves open: unique lookups, links that cascade on delete, and join records whose user is the one their account or session links to (the composite foreign keys). svc_authenticators (WebAuthn) is our extension.",
+        ]
+      : []),
+  ];
+  const apply = `Runs inside the branch's schema; every statement checks before it changes something, so running this file twice is harmless.${records.length > 0 ? " Needs PostgreSQL 14 or later (CREATE OR REPLACE TRIGGER)." : ""}`;
+  return migration(step, header("gatehouse hosted-store schema (the svc_ tables)", step, body, apply), statements);
+}
+
+/** The table's own key and record times are the record metadata's; a link to a user is the `"user"` field. */
+function fieldsOf(table: Hosted): Column[] {
+  const fields = table.columns
+    .filter((column) => column.since === undefined && !column.recordTime && !isOwnKey(column))
+    .map((column) => (column.referencesUser ? { ...column, name: "user" } : column));
+  if (table.hostedStore.modelOrder) return fields;
+  return fields.sort((a, b) => (a.name.toLowerCase() < b.name.toLowerCase() ? -1 : 1));
+}
+
+/** A key the record id stands in for: a serial, or a text id the table makes itself. */
+function isOwnKey(column: Column): boolean {
+  return column.primaryKey === true && !column.referencesUser && (column.type === "serial" || column.default?.kind === "uuid");
+}
+
+function fieldDefinition(hosted: HostedStoreTable, column: Column): string {
+  const parts = [quoted(column.name), TYPES[column.type]];
+  if (hosted.required?.includes(column.name)) parts.push("NOT NULL");
+  if (column.default?.kind === "number") parts.push(`DEFAULT ${column.default.value}`);
+  if (column.name === "user" && hosted.onePerUser) parts.push("UNIQUE");
+  if (column.name === "user") parts.push(`REFERENCES ${USERS} (id) ON DELETE CASCADE`);
+  return parts.join(" ");
+}
+
+function createTable(table: Hosted): string {
+  const hosted = table.hostedStore;
+  const lines = [...RECORD_METADATA, ...fieldsOf(table).map((column) => fieldDefinition(hosted, column))];
+  // What the join table's composite foreign key points at.
+  if (hosted.join) lines.push('UNIQUE (id, "user")');
+  return `${comment(table.doc)}\nCREATE TABLE IF NOT EXISTS ${quoted(hosted.name)} (\n${lines.map((line) => `  ${line}`).join(",\n")}\n);`;
+}
+
+/** The join record of an account or session and its user: the database refuses one whose user is not the record's. */
+function createJoinTable(table: Hosted): string {
+  const { name, join } = table.hostedStore;
+  const { table: joinName, field } = join!;
+  const lines = [
+    ...RECORD_METADATA,
+    `${quoted(field)} text UNIQUE REFERENCES ${quoted(name)} (id) ON DELETE CASCADE`,
+    `"user" text REFERENCES ${USERS} (id) ON DELETE CASCADE`,
+    `FOREIGN KEY (${quoted(field)}, "user") REFERENCES ${quoted(name)} (id, "user") ON DELETE CASCADE ON UPDATE CASCADE`,
+  ];
+  return `CREATE TABLE IF NOT EXISTS ${quoted(joinName)} (\n${lines.map((line) => `  ${line}`).join(",\n")}\n);`;
+}
+
+/** The table's unique indexes under svc_ names, its key's stand-ins, and a lookup index on each `"user"` field. */
+function indexesOf(table: Hosted): string[] {
+  const hosted = table.hostedStore;
+  const unique: Index[] = [
+    ...table.indexes.filter((index) => index.unique).map((index) => ({ ...index, name: `svc_${index.name}` })),
+    ...(hosted.keyIndexes ?? []),
+  ];
+  const links = table.columns.some((column) => column.referencesUser) && !hosted.onePerUser ? [hosted.name, ...(hosted.join ? [hosted.join.table] : [])] : [];
+  return [
+    ...unique.map((index) => `CREATE UNIQUE INDEX IF NOT EXISTS ${quoted(index.name)} ON ${quoted(hosted.name)} (${quotedList(index.columns)});`),
+    ...links.map((record) => `CREATE INDEX IF NOT EXISTS ${quoted(`${record}_user_idx`)} ON ${quoted(record)} ("user");`),
+  ];
+}
+
+function touchTrigger(record: string): string {
+  return `CREATE OR REPLACE TRIGGER ${quoted(`${record}_touch`)} BEFORE UPDATE ON ${quoted(record)}\n  FOR EACH ROW EXECUTE FUNCTION svc_touch();`;
+}
