@@ -13,4 +13,7 @@ export type { HostedStoreErrorCode } from "./errors.js";
 export { migrate } from "./migrate.js";
 export type { MigrateOptions, Migration } from "./migrate.js";
 export { migrations } from "./migrations.js";
+export { checkSchema } from "./check-schema.js";
+export { SchemaMismatchError } from "../../schema/check.js";
+export type { CheckSchemaOptions, Missing, SchemaReport } from "../../schema/check.js";
 export type { SqlClient, SqlResult } from "../postgres/client.js";

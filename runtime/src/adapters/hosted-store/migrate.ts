@@ -9,7 +9,9 @@
  * changes nothing. Other branches are neither touched nor blocked.
  */
 import type { SqlClient } from "../postgres/client.js";
+import { readSchemaReport, refuseMismatch } from "../../schema/check.js";
 import { applyInTurn, migrationsToApply, nextPending, runMigration, type Migration } from "../sql/migrations.js";
+import { HOSTED_STORE_SHAPE, hostedStoreReader } from "./check-schema.js";
 import { schemaOf, type HostedStoreClient } from "./client.js";
 import { migrations as bundled } from "./migrations.js";
 
@@ -21,6 +23,11 @@ export interface MigrateOptions {
    * Their SQL is written without schema names: it runs with `search_path` set to the branch.
    */
   migrations?: readonly Migration[];
+  /**
+   * Run on a branch whose ledger records migrations this list lacks (a newer
+   * runtime applied them). Default false: `migrate()` refuses, naming them.
+   */
+  allowNewerSchema?: boolean;
 }
 
 /**
@@ -54,7 +61,11 @@ export async function migrate(client: HostedStoreClient, options: MigrateOptions
   const { branch } = await client.getConfig();
   const db = await client.connection();
   const list = migrationsToApply(options.migrations, bundled);
-  return applyInTurn(() => db.transaction((tx) => applyNext(tx, branch, list)));
+  const result = await applyInTurn(() => db.transaction((tx) => applyNext(tx, branch, list)));
+  // The branch must now be one this runtime runs on: refused here, at the app's first use of it, otherwise.
+  const report = await readSchemaReport(hostedStoreReader(db, branch), HOSTED_STORE_SHAPE, list);
+  refuseMismatch(report, { allowNewerSchema: options.allowNewerSchema, where: `branch "${branch}"`, sqlDir: "node_modules/@gatehouse/runtime/migrations/hosted-store/" });
+  return result;
 }
 
 async function applyNext(tx: SqlClient, branch: string, list: readonly Migration[]): Promise<string | null> {

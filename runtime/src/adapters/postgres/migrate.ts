@@ -5,7 +5,9 @@
  * from several processes at once: a transaction-scoped advisory lock makes the
  * runs take turns, and a run that finds everything applied changes nothing.
  */
+import { readSchemaReport, refuseMismatch } from "../../schema/check.js";
 import { applyInTurn, migrationsToApply, nextPending, runMigration, type Migration } from "../sql/migrations.js";
+import { POSTGRES_SHAPE, postgresReader } from "./check-schema.js";
 import type { SqlClient } from "./client.js";
 import { toSqlClient, type PostgresClient } from "./connect.js";
 import { migrations as bundled } from "./migrations.js";
@@ -13,8 +15,17 @@ import { migrations as bundled } from "./migrations.js";
 export type { Migration } from "../sql/migrations.js";
 
 export interface MigrateOptions {
-  /** The migrations to apply, in order. Default: this package's, the same SQL as `migrations/postgres/*.sql`. */
+  /**
+   * The migrations to apply, in order: the whole list the database is migrated with.
+   * Default: this package's, the same SQL as `migrations/postgres/*.sql`. With migrations
+   * of your own, pass `[...migrations, ...yours]`.
+   */
   migrations?: readonly Migration[];
+  /**
+   * Run on a database whose ledger records migrations this list lacks (a newer
+   * runtime applied them). Default false: `migrate()` refuses, naming them.
+   */
+  allowNewerSchema?: boolean;
 }
 
 /**
@@ -64,7 +75,11 @@ const CREATE_LEDGER = `CREATE TABLE IF NOT EXISTS gatehouse_migrations (
 export async function migrate(db: PostgresClient, options: MigrateOptions = {}): Promise<{ applied: string[] }> {
   const client = toSqlClient(db, "migrate");
   const list = migrationsToApply(options.migrations, bundled);
-  return applyInTurn(() => client.transaction((tx) => applyNext(tx, list)));
+  const result = await applyInTurn(() => client.transaction((tx) => applyNext(tx, list)));
+  // The database must now be one this runtime runs on: refused here, at the app's first use of it, otherwise.
+  const report = await readSchemaReport(postgresReader(client), POSTGRES_SHAPE, list);
+  refuseMismatch(report, { allowNewerSchema: options.allowNewerSchema, sqlDir: "node_modules/@gatehouse/runtime/migrations/postgres/" });
+  return result;
 }
 
 async function applyNext(tx: SqlClient, list: readonly Migration[]): Promise<string | null> {

@@ -7,7 +7,9 @@
  * lock before reading the ledger, so the runs take turns and a run that finds
  * everything applied changes nothing.
  */
+import { readSchemaReport, refuseMismatch } from "../../schema/check.js";
 import { applyInTurn, migrationsToApply, nextPending, runMigration, type Migration } from "../sql/migrations.js";
+import { SQLITE_SHAPE, sqliteReader } from "./check-schema.js";
 import type { SqliteClient } from "./client.js";
 import { toSqliteClient, type SqliteConnect, type SqliteDatabase } from "./connect.js";
 import { migrations as bundled } from "./migrations.js";
@@ -21,6 +23,11 @@ export interface MigrateOptions {
    * of its own, and no PRAGMA that SQLite ignores in a transaction (foreign_keys).
    */
   migrations?: readonly Migration[];
+  /**
+   * Run on a database whose ledger records migrations this list lacks (a newer
+   * runtime applied them). Default false: `migrate()` refuses, naming them.
+   */
+  allowNewerSchema?: boolean;
 }
 
 // applied_at in milliseconds since the epoch, like every date of this schema.
@@ -50,7 +57,11 @@ const CREATE_LEDGER = `CREATE TABLE IF NOT EXISTS gatehouse_migrations (
 export async function migrate(db: SqliteDatabase | SqliteConnect, options: MigrateOptions = {}): Promise<{ applied: string[] }> {
   const client = toSqliteClient(db, "migrate");
   const list = migrationsToApply(options.migrations, bundled);
-  return applyInTurn(() => client.transaction((tx) => applyNext(tx, list)));
+  const result = await applyInTurn(() => client.transaction((tx) => applyNext(tx, list)));
+  // The database must now be one this runtime runs on: refused here, at the app's first use of it, otherwise.
+  const report = await readSchemaReport(sqliteReader(client), SQLITE_SHAPE, list);
+  refuseMismatch(report, { allowNewerSchema: options.allowNewerSchema, sqlDir: "node_modules/@gatehouse/runtime/migrations/sqlite/" });
+  return result;
 }
 
 async function applyNext(tx: SqliteClient, list: readonly Migration[]): Promise<string | null> {

@@ -6,7 +6,8 @@
  */
 import type { Migration } from "../../adapters/sql/migrations.js";
 import type { Column, HostedStoreTable, Index, Schema, Table } from "../model.js";
-import { addedColumnNotes, columnsAddedIn, comment, header, migration, quoted, quotedList, stepsOf, tablesCreatedIn, type NamedStep } from "./sql.js";
+import type { ExpectedTable } from "../drift.js";
+import { addedColumnNotes, columnsAddedIn, comment, header, migration, migrationNames, quoted, quotedList, stepsOf, tablesCreatedIn, type NamedStep } from "./sql.js";
 
 const TYPES: Record<Column["type"], string> = {
   id: "text",
@@ -21,6 +22,7 @@ const TYPES: Record<Column["type"], string> = {
 const USERS = "svc_users";
 
 /** What the store adds to every record: its id, when it was created and updated, and how often. */
+const METADATA_FIELDS = ["id", "created_at", "updated_at", "version"];
 const RECORD_METADATA = [
   "id text NOT NULL DEFAULT gen_random_uuid()::text PRIMARY KEY",
   "created_at timestamptz NOT NULL DEFAULT now()",
@@ -51,7 +53,7 @@ function renderStep(schema: Schema, step: NamedStep): Migration {
     ...(step.id === "init" ? [TOUCH] : []),
     ...created.map(createTable),
     ...created.flatMap((table) => (table.hostedStore.join ? [createJoinTable(table)] : [])),
-    ...(created.length > 0 ? [created.flatMap(indexesOf).join("\n")] : []),
+    ...(created.length > 0 ? [created.flatMap(indexesOf).map(createIndex).join("\n")] : []),
     ...(records.length > 0 ? [records.map(touchTrigger).join("\n")] : []),
     ...(added.length > 0 ? [added.map(({ table, column }) => `ALTER TABLE ${quoted(table.hostedStore!.name)} ADD COLUMN IF NOT EXISTS ${fieldDefinition(table.hostedStore!, column)};`).join("\n")] : []),
   ];
@@ -111,8 +113,8 @@ function createJoinTable(table: Hosted): string {
   return `CREATE TABLE IF NOT EXISTS ${quoted(joinName)} (\n${lines.map((line) => `  ${line}`).join(",\n")}\n);`;
 }
 
-/** The table's unique indexes under svc_ names, its key's stand-ins, and a lookup index on each `"user"` field. */
-function indexesOf(table: Hosted): string[] {
+/** The table's unique indexes under svc_ names, its key's stand-ins, and a lookup index on each `"user"` field (the join record's too). */
+function indexesOf(table: Hosted): (Index & { on: string })[] {
   const hosted = table.hostedStore;
   const unique: Index[] = [
     ...table.indexes.filter((index) => index.unique).map((index) => ({ ...index, name: `svc_${index.name}` })),
@@ -120,11 +122,34 @@ function indexesOf(table: Hosted): string[] {
   ];
   const links = table.columns.some((column) => column.referencesUser) && !hosted.onePerUser ? [hosted.name, ...(hosted.join ? [hosted.join.table] : [])] : [];
   return [
-    ...unique.map((index) => `CREATE UNIQUE INDEX IF NOT EXISTS ${quoted(index.name)} ON ${quoted(hosted.name)} (${quotedList(index.columns)});`),
-    ...links.map((record) => `CREATE INDEX IF NOT EXISTS ${quoted(`${record}_user_idx`)} ON ${quoted(record)} ("user");`),
+    ...unique.map((index) => ({ ...index, on: hosted.name })),
+    ...links.map((record) => ({ name: `${record}_user_idx`, columns: ["user"], on: record })),
   ];
+}
+
+function createIndex(index: Index & { on: string }): string {
+  return `CREATE ${index.unique ? "UNIQUE " : ""}INDEX IF NOT EXISTS ${quoted(index.name)} ON ${quoted(index.on)} (${quotedList(index.columns)});`;
 }
 
 function touchTrigger(record: string): string {
   return `CREATE OR REPLACE TRIGGER ${quoted(`${record}_touch`)} BEFORE UPDATE ON ${quoted(record)}\n  FOR EACH ROW EXECUTE FUNCTION svc_touch();`;
+}
+
+/** The svc_ records a fully migrated branch has, each field and index with the migration that makes it. */
+export function hostedStoreShape(schema: Schema): ExpectedTable[] {
+  const names = migrationNames(schema, "hosted-store");
+  return schema.tables
+    .filter((table): table is Hosted => table.hostedStore !== undefined && names.has(table.since))
+    .flatMap((table) => {
+      const made = names.get(table.since)!;
+      const metadata = METADATA_FIELDS.map((name) => ({ name, migration: made }));
+      const fields = table.columns
+        .filter((column) => !column.recordTime && !isOwnKey(column))
+        .map((column) => ({ name: column.referencesUser ? "user" : column.name, migration: names.get(column.since ?? table.since)! }));
+      const indexes = indexesOf(table);
+      const indexesOn = (record: string) => indexes.filter((index) => index.on === record).map((index) => ({ name: index.name, migration: made }));
+      const { join } = table.hostedStore;
+      const joinRecord = join ? [{ name: join.table, migration: made, columns: [...metadata, { name: join.field, migration: made }, { name: "user", migration: made }], indexes: indexesOn(join.table) }] : [];
+      return [{ name: table.hostedStore.name, migration: made, columns: [...metadata, ...fields], indexes: indexesOn(table.hostedStore.name) }, ...joinRecord];
+    });
 }

@@ -4,6 +4,7 @@
  * and the comment blocks.
  */
 import type { Migration } from "../../adapters/sql/migrations.js";
+import type { ExpectedTable } from "../drift.js";
 import type { Column, Dialect, Schema, Step, StepId, Table } from "../model.js";
 
 /** A step of a dialect, with its migration's name (`0004_account_management`: numbered within the dialect). */
@@ -92,4 +93,25 @@ export function asClause(sentence: string): string {
 /** A migration of statements separated by blank lines, after its header. */
 export function migration(step: NamedStep, head: string, statements: readonly string[]): Migration {
   return { name: step.migration, sql: `${head}\n\n${statements.join("\n\n")}\n` };
+}
+
+/** The migration name of each step of `dialect`. */
+export function migrationNames(schema: Schema, dialect: Dialect): Map<StepId, string> {
+  return new Map(stepsOf(schema, dialect).map((step) => [step.id, step.migration]));
+}
+
+/**
+ * The tables a fully migrated PostgreSQL or SQLite database has (the model's
+ * names), each column and index with the migration that makes it.
+ */
+export function modelShape(schema: Schema, dialect: "postgres" | "sqlite"): ExpectedTable[] {
+  const names = migrationNames(schema, dialect);
+  return schema.tables
+    .filter((table) => names.has(table.since))
+    .map((table) => ({
+      name: table.name,
+      migration: names.get(table.since)!,
+      columns: table.columns.map((column) => ({ name: column.name, migration: names.get(column.since ?? table.since)! })),
+      indexes: table.indexes.map((index) => ({ name: index.name, migration: names.get(table.since)! })),
+    }));
 }
