@@ -79,6 +79,7 @@ export async function runDoctor(options: DoctorOptions, command: Command): Promi
     cliVersion: cliVersion(),
     database: lookup,
     ...(databaseStatus ? { databaseStatus } : {}),
+    schemaModule: schemaPath(detection) ?? "src/lib/server/schema.ts",
     fileModes: readFileModes(dir, lookup.found ? lookup.target : undefined),
   });
   for (const finding of findings) {

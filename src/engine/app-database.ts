@@ -16,7 +16,19 @@ export interface DatabaseTaskResult {
   ok: boolean;
   applied: string[];
   pending: string[];
+  /** Migrations the ledger records that the app's schema does not have (status only). */
+  unknown?: string[];
+  /** What the applied migrations made and the database lacks (status only; runtimes with `checkSchema`). */
+  missing?: MissingPiece[];
   error?: string;
+}
+
+/** A table, or a column or index of one, missing although its migration is applied. */
+export interface MissingPiece {
+  table: string;
+  migration: string;
+  column?: string;
+  index?: string;
 }
 
 export async function runDatabaseTask(appDir: string, target: DatabaseTarget, mode: "status" | "migrate", schemaPath: string | undefined): Promise<DatabaseTaskResult> {
@@ -41,7 +53,14 @@ export async function runDatabaseTask(appDir: string, target: DatabaseTarget, mo
   const line = result.stdout.trim().split("\n").at(-1) ?? "";
   try {
     const parsed = JSON.parse(line) as Partial<DatabaseTaskResult>;
-    return { ok: parsed.ok === true, applied: parsed.applied ?? [], pending: parsed.pending ?? [], ...(parsed.error ? { error: parsed.error } : {}) };
+    return {
+      ok: parsed.ok === true,
+      applied: parsed.applied ?? [],
+      pending: parsed.pending ?? [],
+      ...(parsed.unknown ? { unknown: parsed.unknown } : {}),
+      ...(parsed.missing ? { missing: parsed.missing } : {}),
+      ...(parsed.error ? { error: parsed.error } : {}),
+    };
   } catch {
     return { ok: false, applied: [], pending: [], error: `the database task failed:\n${result.all ?? ""}` };
   }

@@ -3,8 +3,8 @@
  * finding says what is wrong (or right) and, when wrong, the fix.
  */
 import { providerCatalog } from "@gatehouse/runtime/providers/catalog";
-import type { DatabaseTaskResult } from "../engine/app-database.js";
-import { describeTarget, reachFix, type DatabaseLookup } from "./app-database.js";
+import type { DatabaseTaskResult, MissingPiece } from "../engine/app-database.js";
+import { describeTarget, reachFix, type DatabaseLookup, type DatabaseTarget } from "./app-database.js";
 import type { Detection } from "./detect.js";
 import { permissionFindings, type FileModeFact } from "./doctor-permissions.js";
 import { isIgnored } from "./gitignore.js";
@@ -34,6 +34,8 @@ export interface DoctorInput {
   database: DatabaseLookup;
   /** The database's migration status; `undefined` when not checked; `inUse` (which processes) when another process has the PGlite folder open, so it was not opened. */
   databaseStatus?: DatabaseTaskResult | { notCreated: true } | { inUse: string };
+  /** Where the app's schema module is (the list of migrations, the app's own after the runtime's), e.g. `src/lib/server/schema.ts`. */
+  schemaModule?: string;
   /** Modes of the env files and the embedded database; empty where modes mean nothing (Windows). */
   fileModes?: FileModeFact[];
 }
@@ -185,7 +187,7 @@ function origin({ env }: DoctorInput): Finding[] {
   }];
 }
 
-function database({ database: lookup, databaseStatus: status, detection }: DoctorInput): Finding[] {
+function database({ database: lookup, databaseStatus: status, detection, schemaModule }: DoctorInput): Finding[] {
   // Which database an app uses is read from its package.json: without one there is nothing to say.
   if (!detection.hasPackageJson) return [];
   if (!lookup.found) {
@@ -199,10 +201,43 @@ function database({ database: lookup, databaseStatus: status, detection }: Docto
     return [{ level: "warning", message: `${where} is in use by ${status.inUse}: not opened, so its migrations were not checked`, fix: "stop the app and run doctor again (the app migrates itself when it starts)" }];
   }
   if (!status.ok) return [{ level: "error", message: `${where} cannot be reached: ${status.error}`, fix: reachFix(lookup.target) }];
-  if (status.pending.length > 0) {
-    return [{ level: "warning", message: `${where} lacks migrations: ${status.pending.join(", ")}`, fix: "run `npx @gatehouse/cli migrate` (the app also applies them when it first opens the database)" }];
+  const findings = drift(where, lookup.target, status, schemaModule ?? "src/lib/server/schema.ts");
+  return findings.length > 0 ? findings : [{ level: "ok", message: `${where} is reachable and migrated` }];
+}
+
+/**
+ * How the database differs from the schema the app's installed runtime expects:
+ * migrations to apply (a warning: the app applies them itself), migrations a
+ * newer runtime applied and pieces missing although applied (problems: the app
+ * refuses to run on either).
+ */
+function drift(where: string, target: DatabaseTarget, status: DatabaseTaskResult, schemaModule: string): Finding[] {
+  const findings: Finding[] = [];
+  if (status.unknown?.length) {
+    findings.push({
+      level: "error",
+      message: `${where} records migrations the app's @gatehouse/runtime does not know: ${status.unknown.join(", ")} (the app refuses to start on it)`,
+      fix: `a newer @gatehouse/runtime applied them: install that version in this app; or, if they are migrations of your own, list them again at the end of the app's schema (${schemaModule})`,
+    });
   }
-  return [{ level: "ok", message: `${where} is reachable and migrated` }];
+  if (status.missing?.length) {
+    findings.push({
+      level: "error",
+      message: `${where} lacks ${status.missing.map(describePiece).join(", ")}, although its ledger records those migrations as applied (the app refuses to start on it)`,
+      fix: `something changed the database after it was migrated: restore what is missing from the migrations' SQL in node_modules/@gatehouse/runtime/migrations/${MIGRATIONS_DIR[target.kind]}/`,
+    });
+  }
+  if (status.pending.length > 0) {
+    findings.push({ level: "warning", message: `${where} lacks migrations: ${status.pending.join(", ")}`, fix: "run `npx @gatehouse/cli migrate` (the app also applies them when it first opens the database)" });
+  }
+  return findings;
+}
+
+const MIGRATIONS_DIR: Record<DatabaseTarget["kind"], string> = { pglite: "postgres", postgres: "postgres", sqlite: "sqlite", "hosted-store": "hosted-store" };
+
+function describePiece(piece: MissingPiece): string {
+  const what = piece.column ? `column ${piece.table}.${piece.column}` : piece.index ? `index ${piece.index} on ${piece.table}` : `table ${piece.table}`;
+  return `${what} (${piece.migration})`;
 }
 
 function runtime({ installedRuntime, cliVersion }: DoctorInput): Finding[] {

@@ -10,10 +10,13 @@ import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { PGlite } from "@electric-sql/pglite";
 import Database from "better-sqlite3";
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it, vi } from "vitest";
+import { migrate as migratePostgres, migrations as postgresMigrations } from "@gatehouse/runtime/adapters/postgres";
+import { migrate as migrateSqlite, migrations as sqliteMigrations } from "@gatehouse/runtime/adapters/sqlite";
+import { fromBetterSqlite3 } from "@gatehouse/runtime/adapters/sqlite/better-sqlite3";
 import { appDatabase } from "../../src/generators/app-database.js";
 import { configuredProviders } from "../../src/generators/doctor.js";
 import { authBin, authInitBin, cli, removeAll, root, tempCopy } from "./support/cli.js";
@@ -406,6 +409,84 @@ describe("auth doctor on SQLite and the hosted store", () => {
     expect(pending.stdout).toContain("lacks migrations: 0001_init, 0002_user_passwords, 0003_account_management\n");
     expect(auth(["migrate"], dir).code).toBe(0);
     expect(auth(["doctor"], dir).stdout).toContain(`ok   the hosted store's branch "main" at`);
+  });
+});
+
+/** The migrations as they shipped before the schema was data (test/adapters/fixtures): what an older runtime applied. */
+function releasedMigrations(dialect: string): { name: string; sql: string }[] {
+  const dir = join(root, "test/adapters/fixtures/released-migrations", dialect);
+  return readdirSync(dir)
+    .filter((file) => file.endsWith(".sql"))
+    .sort()
+    .map((file) => ({ name: file.slice(0, -".sql".length), sql: readFileSync(join(dir, file), "utf8") }));
+}
+
+/** A migration only a newer runtime has. */
+const FUTURE = { name: "0005_future", sql: "CREATE TABLE future_things (id text PRIMARY KEY)" };
+
+describe("auth doctor: drift from the schema the app's runtime expects", () => {
+  it("SQLite made by an older schema (0001-0003 as released): the missing migration is a warning; auth migrate applies it; doctor is clean", async () => {
+    const dir = setUpApp(["--adapter", "sqlite"]);
+    mkdirSync(join(dir, ".data"), { recursive: true, mode: 0o700 });
+    const db = new Database(join(dir, ".data/auth.sqlite"));
+    chmodSync(join(dir, ".data/auth.sqlite"), 0o600);
+    await migrateSqlite(fromBetterSqlite3(db), { migrations: releasedMigrations("sqlite").slice(0, 3) });
+    db.close();
+    const older = auth(["doctor"], dir);
+    expect(older.code, older.stdout).toBe(0);
+    expect(older.stdout).toContain("warn SQLite in .data/auth.sqlite lacks migrations: 0004_account_management\n");
+    expect(older.stdout).toContain("fix: run `npx @gatehouse/cli migrate`");
+    expect(auth(["migrate"], dir).stdout).toContain("applied 0004_account_management");
+    expect(auth(["doctor"], dir).stdout).toContain("ok   SQLite in .data/auth.sqlite is reachable and migrated");
+  });
+
+  it("SQLite migrated further by a newer runtime: a problem naming the migration and both fixes, exit 1; auth migrate refuses it the same way", async () => {
+    const dir = setUpApp(["--adapter", "sqlite"]);
+    mkdirSync(join(dir, ".data"), { recursive: true, mode: 0o700 });
+    const db = new Database(join(dir, ".data/auth.sqlite"));
+    chmodSync(join(dir, ".data/auth.sqlite"), 0o600);
+    await migrateSqlite(fromBetterSqlite3(db), { migrations: [...sqliteMigrations, FUTURE] });
+    db.close();
+    const newer = auth(["doctor"], dir);
+    expect(newer.code).toBe(1);
+    expect(newer.stdout).toContain("fail SQLite in .data/auth.sqlite records migrations the app's @gatehouse/runtime does not know: 0005_future (the app refuses to start on it)");
+    expect(newer.stdout).toContain("fix: a newer @gatehouse/runtime applied them: install that version in this app; or, if they are migrations of your own, list them again at the end of the app's schema (src/lib/server/schema.ts)");
+    const migrate = auth(["migrate"], dir);
+    expect(migrate.code).toBe(1);
+    expect(migrate.stderr).toContain("records migrations this list does not have: 0005_future");
+  });
+
+  it("SQLite changed by hand after it was migrated: the lost column and table are problems with their migrations, exit 1", async () => {
+    const dir = setUpApp(["--adapter", "sqlite"]);
+    expect(auth(["migrate"], dir).code).toBe(0);
+    const db = new Database(join(dir, ".data/auth.sqlite"));
+    db.exec(`ALTER TABLE sessions DROP COLUMN "userAgent"; DROP TABLE rate_limits`);
+    db.close();
+    const changed = auth(["doctor"], dir);
+    expect(changed.code).toBe(1);
+    expect(changed.stdout).toContain(
+      "fail SQLite in .data/auth.sqlite lacks column sessions.userAgent (0004_account_management), table rate_limits (0002_rate_limits), although its ledger records those migrations as applied",
+    );
+    expect(changed.stdout).toContain("fix: something changed the database after it was migrated: restore what is missing from the migrations' SQL in node_modules/@gatehouse/runtime/migrations/sqlite/");
+  });
+
+  it.skipIf(!serverUrl)("PostgreSQL made by an older schema, then migrated further by a newer runtime: a warning, then a problem", async () => {
+    const dir = setUpApp(["--adapter", "postgres"]);
+    const url = await freshDatabase();
+    setEnv(dir, "DATABASE_URL", url);
+    const pool = new pg.Pool({ connectionString: url });
+    try {
+      await migratePostgres(pool, { migrations: releasedMigrations("postgres").slice(0, 3) });
+      const older = auth(["doctor"], dir);
+      expect(older.code, older.stdout).toBe(0);
+      expect(older.stdout).toContain("lacks migrations: 0004_account_management\n");
+      await migratePostgres(pool, { migrations: [...postgresMigrations, FUTURE] });
+      const newer = auth(["doctor"], dir);
+      expect(newer.code).toBe(1);
+      expect(newer.stdout).toContain("records migrations the app's @gatehouse/runtime does not know: 0005_future");
+    } finally {
+      await pool.end();
+    }
   });
 });
 

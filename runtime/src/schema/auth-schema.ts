@@ -1,12 +1,15 @@
 /**
  * The auth schema, written once: every table, column and index the adapters
  * use, and the migration step each appeared in. The SQL migrations of each
- * dialect (`render/`), the catalog `auth doctor` compares a live database with,
- * and the ORM schemas auth-init writes all come from here.
+ * dialect (`render/`) and the tables `checkSchema()`, `migrate()` and
+ * `auth doctor` expect of a live database come from here.
  *
  * Names are the Auth.js schema's (so an Auth.js database is adopted and
  * @auth/pg-adapter runs on ours): the service's own fields camelCase, the OAuth
- * fields snake_case. A released step is never changed; a change is a new step.
+ * fields snake_case. A released step is never changed (databases record
+ * migrations by name); a change is a new step, and steps only add tables,
+ * columns and indexes, so the version before keeps working on the schema after
+ * while a rolling deploy replaces it (`allowNewerSchema`).
  */
 import type { Schema, Table } from "./model.js";
 

@@ -1,8 +1,10 @@
 /**
  * Runs inside an app (copied to `node_modules/.cache/gatehouse/` and started with
  * node there), so it uses the app's own installed runtime and database driver:
- * `status` lists the applied and pending migrations, `migrate` applies the
- * pending ones. Prints one JSON line; never throws past it.
+ * `status` says how the database stands against the schema the app's runtime
+ * expects (pending migrations, migrations a newer runtime applied, what is
+ * missing although applied), `migrate` applies the pending ones. Prints one
+ * JSON line; never throws past it.
  *
  * Input: argv[2] = "status" | "migrate"; env GATEHOUSE_DB = the target as JSON:
  * {"kind":"pglite","dir":...}, {"kind":"postgres","url":...},
@@ -28,12 +30,21 @@ interface Queryable {
   query<Row>(text: string, params?: unknown[]): Promise<{ rows: Row[] }>;
 }
 
+/** What the runtime's `checkSchema` reports (its `SchemaReport`). */
+interface Report {
+  pending: string[];
+  unknown: string[];
+  missing: { table: string; migration: string; column?: string; index?: string }[];
+}
+
 /** The app's database, opened through its adapter's module. */
 interface Database {
   /** The adapter's own migrations: the schema when the app has no schema module. */
   bundled: readonly Migration[];
   /** The migrations the ledger records, [] when there is no ledger yet. */
   applied(): Promise<string[]>;
+  /** The runtime's `checkSchema` on this database; absent in runtimes before it, which report from the ledger alone. */
+  check?: (schema: readonly Migration[]) => Promise<Report>;
   /** Applies what `schema` has and the ledger lacks; the names applied. */
   migrate(schema: readonly Migration[]): Promise<string[]>;
   close(): Promise<void>;
@@ -71,9 +82,11 @@ async function open(target: Target, mode: Mode): Promise<Database> {
 }
 
 async function postgres(db: Queryable, close: () => Promise<void>): Promise<Database> {
-  const { migrate, migrations } = await import("@gatehouse/runtime/adapters/postgres");
+  const adapter = await import("@gatehouse/runtime/adapters/postgres");
+  const { migrate, migrations } = adapter;
   return {
     bundled: migrations,
+    ...checkWith(adapter, db),
     async applied() {
       const { rows } = await db.query<{ ledger: string | null }>("SELECT to_regclass('gatehouse_migrations')::text AS ledger");
       if (!rows[0]?.ledger) return [];
@@ -86,7 +99,8 @@ async function postgres(db: Queryable, close: () => Promise<void>): Promise<Data
 
 async function sqlite(file: string, mode: Mode): Promise<Database> {
   const { default: BetterSqlite3 } = await driver("better-sqlite3", () => import("better-sqlite3"));
-  const { migrate, migrations } = await import("@gatehouse/runtime/adapters/sqlite");
+  const adapter = await import("@gatehouse/runtime/adapters/sqlite");
+  const { migrate, migrations } = adapter;
   // Reading the status never creates the file; migrating creates it (and its folder) as the app would.
   if (mode === "migrate") {
     mkdirSync(dirname(file), { recursive: true });
@@ -95,6 +109,7 @@ async function sqlite(file: string, mode: Mode): Promise<Database> {
   const db = new BetterSqlite3(file, { fileMustExist: mode === "status" });
   return {
     bundled: migrations,
+    ...checkWith(adapter, db),
     async applied() {
       const ledger = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'gatehouse_migrations'").get();
       if (!ledger) return [];
@@ -122,7 +137,8 @@ function ownerOnly(path: string, kind: "dir" | "file"): void {
 
 async function hostedStore(url: string, branch: string): Promise<Database> {
   const { default: pg } = await driver("pg", () => import("pg"));
-  const { HostedStoreClient, migrate, migrations } = await import("@gatehouse/runtime/adapters/hosted-store");
+  const adapter = await import("@gatehouse/runtime/adapters/hosted-store");
+  const { HostedStoreClient, migrate, migrations } = adapter;
   const { fromPg } = await import("@gatehouse/runtime/adapters/postgres/pg");
   const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 5000, max: 1 });
   const db = fromPg(pool);
@@ -136,6 +152,7 @@ async function hostedStore(url: string, branch: string): Promise<Database> {
   }
   return {
     bundled: migrations,
+    ...checkWith(adapter, store),
     async applied() {
       const { rows } = await db.query<{ ledger: string | null }>("SELECT to_regclass(format('%I.svc_migrations', $1::text))::text AS ledger", [branch]);
       if (!rows[0]?.ledger) return [];
@@ -146,6 +163,22 @@ async function hostedStore(url: string, branch: string): Promise<Database> {
   };
 }
 
+/**
+ * `check` through the adapter module's `checkSchema`, when the app's runtime has
+ * it (older ones do not: the status then comes from the ledger alone).
+ */
+function checkWith(adapter: object, db: unknown): Pick<Database, "check"> {
+  const checkSchema = (adapter as { checkSchema?: (db: unknown, options: { migrations: readonly Migration[] }) => Promise<Report> }).checkSchema;
+  return typeof checkSchema === "function" ? { check: (schema) => checkSchema(db, { migrations: schema }) } : {};
+}
+
+/** The ledger alone: pending and unknown migrations; what is missing it cannot tell. */
+async function ledgerReport(db: Database, schema: readonly Migration[]): Promise<Report> {
+  const applied = await db.applied();
+  const names = schema.map((migration) => migration.name);
+  return { pending: names.filter((name) => !applied.includes(name)), unknown: applied.filter((name) => !names.includes(name)), missing: [] };
+}
+
 async function main(): Promise<object> {
   const mode: Mode = process.argv[2] === "migrate" ? "migrate" : "status";
   const target = JSON.parse(process.env.GATEHOUSE_DB ?? "null") as Target;
@@ -154,8 +187,8 @@ async function main(): Promise<object> {
   try {
     const schema = own ?? db.bundled;
     if (mode === "migrate") return { ok: true, applied: await db.migrate(schema), pending: [] };
-    const applied = await db.applied();
-    return { ok: true, applied: [], pending: schema.map((m) => m.name).filter((name) => !applied.includes(name)) };
+    const report = db.check ? await db.check(schema) : await ledgerReport(db, schema);
+    return { ok: true, applied: [], ...report };
   } finally {
     await db.close();
   }
