@@ -6,7 +6,7 @@
  * applied twice or skipped), and on real databases the same tables, columns,
  * types, defaults, keys, indexes and foreign keys (the hosted store's triggers
  * too). A database made by the released ones is up to date for `migrate()`.
- * And the .sql files the runtime ships are the rendered ones.
+ * And the .sql files and ORM schemas the runtime ships are the rendered ones.
  */
 import type { PGlite } from "@electric-sql/pglite";
 import Database from "better-sqlite3";
@@ -19,7 +19,7 @@ import { migrate as migrateSqlite, migrations as sqliteMigrations } from "@gateh
 import { fromBetterSqlite3 } from "@gatehouse/runtime/adapters/sqlite/better-sqlite3";
 import { inspectPostgres } from "../../runtime/src/schema/inspect/postgres.js";
 import { inspectSqlite } from "../../runtime/src/schema/inspect/sqlite.js";
-import { DIALECTS, migrationsFor } from "../../runtime/src/schema/migrations.js";
+import { DIALECTS, migrationsFor, ormFiles } from "../../runtime/src/schema/migrations.js";
 import { openPGlite } from "./support/pglite.js";
 
 /** The .sql files of a folder, in the order they apply. */
@@ -43,6 +43,12 @@ describe("names", () => {
 
   it.each(DIALECTS)("%s: runtime/migrations holds exactly the rendered SQL (else: npm run build --workspace runtime)", (dialect) => {
     expect(shipped(dialect)).toEqual(migrationsFor(dialect));
+  });
+
+  it("runtime/orm holds exactly the rendered Drizzle and Kysely schemas (else: npm run build --workspace runtime)", () => {
+    const files = ormFiles();
+    expect(files.map((file) => file.path)).toEqual(["orm/drizzle/postgres.ts", "orm/kysely/postgres.ts", "orm/drizzle/sqlite.ts", "orm/kysely/sqlite.ts"]);
+    for (const { path, text } of files) expect(readFileSync(new URL(`../../runtime/${path}`, import.meta.url), "utf8"), path).toBe(text);
   });
 });
 

@@ -21,13 +21,13 @@ const TYPES: Record<Column["type"], string> = {
 };
 
 /** A version 4 UUID, lower-case, made by SQLite itself. */
-const UUID = `(lower(
+export const SQLITE_UUID = `(lower(
     hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-' ||
     substr('89ab', 1 + (abs(random()) % 4), 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6))
   ))`;
 
 /** The time of the insert in milliseconds (unixepoch('subsec') needs SQLite >= 3.42). */
-const NOW = "(CAST(unixepoch('subsec') * 1000 AS INTEGER))";
+export const SQLITE_NOW = "(CAST(unixepoch('subsec') * 1000 AS INTEGER))";
 
 export function sqliteMigrations(schema: Schema): Migration[] {
   return stepsOf(schema, "sqlite").map((step) => renderStep(schema, step));
@@ -67,7 +67,7 @@ function columnDefinition(column: Column, { added = false } = {}): string {
   if (column.required && column.type !== "serial") parts.push("NOT NULL");
   if (column.primaryKey) parts.push("PRIMARY KEY");
   const value = column.default;
-  if (value && !(added && value.kind !== "number")) parts.push(`DEFAULT ${value.kind === "uuid" ? UUID : value.kind === "now" ? NOW : String(value.value)}`);
+  if (value && !(added && value.kind !== "number")) parts.push(`DEFAULT ${value.kind === "uuid" ? SQLITE_UUID : value.kind === "now" ? SQLITE_NOW : String(value.value)}`);
   if (column.referencesUser) parts.push("REFERENCES users (id) ON DELETE CASCADE");
   if (column.type === "boolean") parts.push(`CHECK (${quoted(column.name)} IN (0, 1))`);
   return parts.join(" ");
