@@ -150,12 +150,12 @@ describe("PostgresAdapter(connect)", () => {
       const error = await Promise.resolve(adapter.getUser("u")).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(TypeError);
       expect((error as TypeError).message).toBe(
-        "PostgresAdapter: expected the connect function to return a SqlClient, a pg Pool or Client, or a PGlite instance.",
+        "PostgresAdapter: expected the connect function to return a SqlClient, a pg Pool or Client, a PGlite instance or postgres.js's sql.",
       );
     }
     // Not a function either: still refused at construction, and the message names the function form.
     expect(() => PostgresAdapter({} as SqlClient)).toThrow(
-      "PostgresAdapter: expected a SqlClient, a pg Pool or Client, a PGlite instance, or a function that returns one.",
+      "PostgresAdapter: expected a SqlClient, a pg Pool or Client, a PGlite instance or postgres.js's sql, or a function that returns one.",
     );
   });
 
@@ -220,7 +220,7 @@ describe("migrate(connect)", () => {
 
   it("a connect that returns no client: a TypeError naming migrate", async () => {
     await expect(migrate(async () => ({}) as SqlClient)).rejects.toThrow(
-      new TypeError("migrate: expected the connect function to return a SqlClient, a pg Pool or Client, or a PGlite instance."),
+      new TypeError("migrate: expected the connect function to return a SqlClient, a pg Pool or Client, a PGlite instance or postgres.js's sql."),
     );
   });
 });

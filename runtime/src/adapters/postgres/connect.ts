@@ -7,9 +7,10 @@ import { openOnce } from "../sql/open-once.js";
 import type { SqlClient } from "./client.js";
 import { fromPg, type PgConnectionLike, type PgPoolLike } from "./pg.js";
 import { fromPGlite, isPGlite, type PGliteLike } from "./pglite.js";
+import { fromPostgresJs, type PostgresJsSqlLike } from "./postgres-js.js";
 
-/** An open database: a `SqlClient`, a `pg.Pool`, a connected `pg.Client` or a `PGlite` instance. */
-export type PostgresDatabase = SqlClient | PgPoolLike | PgConnectionLike | PGliteLike;
+/** An open database: a `SqlClient`, a `pg.Pool`, a connected `pg.Client`, a `PGlite` instance or postgres.js's `sql`. */
+export type PostgresDatabase = SqlClient | PgPoolLike | PgConnectionLike | PGliteLike | PostgresJsSqlLike;
 
 /**
  * A function that opens the database: called on first use, not before, so
@@ -22,14 +23,22 @@ export type PostgresConnect = () => PostgresDatabase | Promise<PostgresDatabase>
 /** An open database (`PostgresDatabase`) or a function that opens one (`PostgresConnect`). */
 export type PostgresClient = PostgresDatabase | PostgresConnect;
 
-const DATABASE = "a SqlClient, a pg Pool or Client, or a PGlite instance";
+const DATABASE = "a SqlClient, a pg Pool or Client, a PGlite instance or postgres.js's sql";
 
 export function toSqlClient(client: PostgresClient, caller: string): SqlClient {
-  if (typeof client === "function") return lazy(client, caller);
-  return fromDatabase(client, caller, "expected a SqlClient, a pg Pool or Client, a PGlite instance, or a function that returns one");
+  // postgres.js's sql is a function too: told apart from a connect function by its methods.
+  if (isPostgresJs(client)) return fromPostgresJs(client);
+  if (typeof client === "function") return lazy(client as PostgresConnect, caller);
+  return fromDatabase(client, caller, `expected ${DATABASE}, or a function that returns one`);
+}
+
+/** postgres.js's `sql`: callable, with `unsafe` and `begin` (pg and PGlite objects are not functions). */
+function isPostgresJs(value: unknown): value is PostgresJsSqlLike {
+  return typeof value === "function" && typeof (value as Partial<PostgresJsSqlLike>).unsafe === "function" && typeof (value as Partial<PostgresJsSqlLike>).begin === "function";
 }
 
 function fromDatabase(client: PostgresDatabase, caller: string, expected: string): SqlClient {
+  if (isPostgresJs(client)) return fromPostgresJs(client);
   if (typeof client !== "object" || client === null || typeof client.query !== "function") {
     throw new TypeError(`${caller}: ${expected}.`);
   }
