@@ -21,6 +21,9 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/build-cli.global-setup.ts"],
     testTimeout: 30_000,
+    // Teardown stops servers and deletes apps with their node_modules: on a loaded 2-CPU machine that
+    // can take longer than vitest's 10 s default (a workspace's rmSync did, in CI).
+    hookTimeout: 120_000,
     // Vitest's default is one file per CPU but one, so a 2-CPU machine (CI's) ran the files one by one.
     // Much of the run is waiting (app builds, browsers, servers, databases), so at least two go at once.
     maxWorkers: Math.max(2, availableParallelism() - 1),
