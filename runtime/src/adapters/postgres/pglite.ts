@@ -23,7 +23,12 @@ export interface PGliteLike extends PGliteTransactionLike {
   execProtocol?(message: Uint8Array): Promise<{ messages: BackendMessage[] }>;
   /**
    * The two locks PGlite's own `query` takes (waiting for an open transaction,
-   * then for a running query): the protocol itself takes neither.
+   * then for a running query): the protocol itself takes neither. Private, and
+   * used on purpose: PGlite's public `runExclusive` takes only the second, so a
+   * statement sent through it while another caller's transaction is open (between
+   * that transaction's queries) would run inside that transaction. Without both
+   * methods (another PGlite version, a worker proxy), queries take PGlite's public
+   * `query` instead: correct, only slower.
    */
   _runExclusiveTransaction?<T>(fn: () => Promise<T>): Promise<T>;
   _runExclusiveQuery?<T>(fn: () => Promise<T>): Promise<T>;
