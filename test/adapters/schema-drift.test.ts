@@ -18,7 +18,7 @@ import * as postgres from "@gatehouse/runtime/adapters/postgres";
 import { fromPGlite } from "@gatehouse/runtime/adapters/postgres/pglite";
 import * as sqlite from "@gatehouse/runtime/adapters/sqlite";
 import { fromBetterSqlite3 } from "@gatehouse/runtime/adapters/sqlite/better-sqlite3";
-import { openPGlite } from "./support/pglite.js";
+import { inSchema, openPGlite } from "./support/pglite.js";
 
 type Migration = postgres.Migration;
 type Report = postgres.SchemaReport;
@@ -52,15 +52,10 @@ const postgresDialect: Dialect = {
     const schema = `drift_${++schemas}`;
     const db = fromPGlite(pglite);
     await db.query(`CREATE SCHEMA ${schema}`);
-    const inSchema = <T>(run: (tx: postgres.SqlClient) => Promise<T>) =>
-      db.transaction(async (tx) => {
-        await tx.query(`SET LOCAL search_path TO ${schema}`);
-        return run(tx);
-      });
     return {
-      migrate: (options) => inSchema((tx) => postgres.migrate(tx, options)),
-      check: (options) => inSchema((tx) => postgres.checkSchema(tx, options)),
-      exec: (sql) => inSchema(async (tx) => void (await tx.query(sql))),
+      migrate: (options) => inSchema(db, schema, (tx) => postgres.migrate(tx, options)),
+      check: (options) => inSchema(db, schema, (tx) => postgres.checkSchema(tx, options)),
+      exec: (sql) => inSchema(db, schema, async (tx) => void (await tx.query(sql))),
       sessions: "sessions",
     };
   },
@@ -90,11 +85,7 @@ const hostedStoreDialect: Dialect = {
     return {
       migrate: (options) => hostedStore.migrate(store, options),
       check: (options) => hostedStore.checkSchema(store, options),
-      exec: (sql) =>
-        db.transaction(async (tx) => {
-          await tx.query(`SET LOCAL search_path TO "${branch}"`);
-          await tx.query(sql);
-        }),
+      exec: (sql) => inSchema(db, branch, async (tx) => void (await tx.query(sql))),
       sessions: "svc_sessions",
     };
   },

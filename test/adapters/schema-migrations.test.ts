@@ -20,7 +20,7 @@ import { fromBetterSqlite3 } from "@gatehouse/runtime/adapters/sqlite/better-sql
 import { inspectPostgres } from "../../runtime/src/schema/inspect/postgres.js";
 import { inspectSqlite } from "../../runtime/src/schema/inspect/sqlite.js";
 import { DIALECTS, migrationsFor, ormFiles } from "../../runtime/src/schema/migrations.js";
-import { openPGlite } from "./support/pglite.js";
+import { inSchema, openPGlite } from "./support/pglite.js";
 
 /** The .sql files of a folder, in the order they apply. */
 function sqlFiles(dir: URL): Migration[] {
@@ -62,20 +62,12 @@ describe("PostgreSQL (PGlite)", () => {
   afterAll(() => pglite?.close());
 
   /** The catalog of schema `name`, read with it as the search path (defaults then name its sequences unqualified). */
-  function catalogOf(name: string) {
-    return db.transaction(async (tx) => {
-      await tx.query(`SET LOCAL search_path TO ${name}`);
-      return inspectPostgres(tx, { schema: name });
-    });
-  }
+  const catalogOf = (name: string) => inSchema(db, name, (tx) => inspectPostgres(tx, { schema: name }));
 
   /** A fresh schema, migrated by `migrations`; its catalog. */
   async function catalogAfter(name: string, migrations: readonly Migration[]) {
     await db.query(`CREATE SCHEMA ${name}`);
-    await db.transaction(async (tx) => {
-      await tx.query(`SET LOCAL search_path TO ${name}`);
-      await migratePostgres(tx, { migrations });
-    });
+    await inSchema(db, name, (tx) => migratePostgres(tx, { migrations }));
     return catalogOf(name);
   }
 
@@ -88,17 +80,13 @@ describe("PostgreSQL (PGlite)", () => {
 
   it("a database the released migrations made is up to date: migrate() applies nothing and changes nothing", async () => {
     const before = await catalogAfter("upgraded", released("postgres"));
-    await db.transaction(async (tx) => {
-      await tx.query("SET LOCAL search_path TO upgraded");
-      expect((await migratePostgres(tx)).applied).toEqual([]);
-    });
+    expect((await inSchema(db, "upgraded", (tx) => migratePostgres(tx))).applied).toEqual([]);
     expect(await catalogOf("upgraded")).toEqual(before);
   });
 
   it("each rendered migration run a second time changes nothing", async () => {
     const once = await catalogAfter("twice", postgresMigrations);
-    await db.transaction(async (tx) => {
-      await tx.query("SET LOCAL search_path TO twice");
+    await inSchema(db, "twice", async (tx) => {
       for (const migration of postgresMigrations) await tx.query(migration.sql);
     });
     expect(await catalogOf("twice")).toEqual(once);

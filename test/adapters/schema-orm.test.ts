@@ -25,7 +25,7 @@ import { inspectPostgres } from "../../runtime/src/schema/inspect/postgres.js";
 import { inspectSqlite } from "../../runtime/src/schema/inspect/sqlite.js";
 import type { AuthDatabase as PostgresAuthDatabase } from "../../runtime/orm/kysely/postgres.js";
 import type { AuthDatabase as SqliteAuthDatabase } from "../../runtime/orm/kysely/sqlite.js";
-import { openPGlite } from "./support/pglite.js";
+import { inSchema, openPGlite } from "./support/pglite.js";
 
 const AUTH_TABLES = authSchema.tables.map((table) => table.name);
 
@@ -48,29 +48,22 @@ describe("Drizzle, PostgreSQL (PGlite)", () => {
   }, 60_000);
   afterAll(() => pglite?.close());
 
-  async function inSchema<T>(name: string, run: (tx: SqlClient) => Promise<T>): Promise<T> {
-    return db.transaction(async (tx) => {
-      await tx.query(`SET LOCAL search_path TO ${name}`);
-      return run(tx);
-    });
-  }
-
   it("drizzle-kit's first migration of the rendered schema makes the tables our migrations make; the adapter runs on it", async () => {
     const schema = await importShipped("postgres");
     const statements = await generateMigration(generateDrizzleJson({}), generateDrizzleJson(schema));
     expect(statements.join("\n")).toContain('CREATE TABLE "users"');
     await db.query("CREATE SCHEMA by_drizzle; CREATE SCHEMA by_migrate");
-    const byDrizzle = await inSchema("by_drizzle", async (tx) => {
+    const byDrizzle = await inSchema(db, "by_drizzle", async (tx) => {
       for (const statement of statements) await tx.query(statement.replaceAll('"public".', ""));
       return inspectPostgres(tx, { schema: "by_drizzle" });
     });
-    const byMigrate = await inSchema("by_migrate", async (tx) => {
+    const byMigrate = await inSchema(db, "by_migrate", async (tx) => {
       await migratePostgres(tx);
       return inspectPostgres(tx, { schema: "by_migrate" });
     });
     expect(byDrizzle.tables.map((table) => table.name)).toEqual(AUTH_TABLES.slice().sort());
     expect(authTablesOf(byDrizzle)).toEqual(authTablesOf(byMigrate));
-    const user = await inSchema("by_drizzle", async (tx) => PostgresAdapter(tx).createUser({ id: "", email: "ada@example.test", emailVerified: null }));
+    const user = await inSchema(db, "by_drizzle", async (tx) => PostgresAdapter(tx).createUser({ id: "", email: "ada@example.test", emailVerified: null }));
     expect(user.email).toBe("ada@example.test");
   });
 });

@@ -6,6 +6,7 @@
  * second. Still share one instance per test file.
  */
 import { PGlite } from "@electric-sql/pglite";
+import type { SqlClient } from "@gatehouse/runtime/adapters/postgres";
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -41,4 +42,12 @@ function readCache(): Uint8Array<ArrayBuffer> | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** `run` in a transaction whose search path is `schema`: on one PGlite, each schema stands in for a database of its own. */
+export function inSchema<T>(db: SqlClient, schema: string, run: (tx: SqlClient) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.query(`SET LOCAL search_path TO "${schema}"`);
+    return run(tx);
+  });
 }
