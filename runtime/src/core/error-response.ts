@@ -1,16 +1,18 @@
 /**
- * The one table from errors to responses. Every error is logged in full; the
- * browser sees the type of a client-safe error, `Configuration` for a
- * configuration problem, and `ServerError` for anything else (the app's own code
- * failed: not a configuration problem, and never its message). A person's
- * browser always lands on a page that says what happened; a program gets JSON.
+ * From errors to responses, by the row of each error's type in `error-table.ts`.
+ * Every error is logged in full; the browser sees the public name of a
+ * client-safe error, `Configuration` for a configuration problem, and
+ * `ServerError` for anything else (the app's own code failed: not a configuration
+ * problem, and never its message). A person's browser always lands on a page that
+ * says what happened; a program gets JSON.
  */
 import type { ResponseInternal } from "../types.js";
 import { renderError } from "./actions/pages.js";
 import { requestedCallbackUrl } from "./callback-url.js";
 import type { ResolvedConfig } from "./config.js";
 import type { RequestContext } from "./context.js";
-import { CredentialsSignin, InvalidRequest, ProviderNotSetUp, RateLimited, UnknownAction, isClientSafe, publicErrorType } from "./errors.js";
+import { errorFacts, type ErrorFacts } from "./error-table.js";
+import { AuthError, CredentialsSignin, InvalidRequest, ProviderNotSetUp, RateLimited, UnknownAction } from "./errors.js";
 import { pageUrl } from "./guards.js";
 import { PAGE_HEADERS } from "./pages-headers.js";
 import { PasswordHashingBusy } from "./password/gate.js";
@@ -22,15 +24,12 @@ import { JSON_ACTIONS } from "./router.js";
 
 export const CONFIGURATION_MESSAGE = "There is a problem with the server configuration. Check the server logs.";
 const SERVER_ERROR_MESSAGE = "Something went wrong on the server. Check the server logs.";
-/** The page parameter (and JSON `error`) of a failure that is neither client-safe nor configuration. */
-const SERVER_ERROR = "ServerError";
 
-
-const STATUS_OF_CLIENT_TYPE: Record<string, number> = {
-  AccessDenied: 403,
-  Verification: 403,
-  RateLimited: 429,
-};
+/** The JSON `message`: a client-safe error's own, otherwise one that gives nothing away. */
+function publicMessage(facts: ErrorFacts, err: Error): string {
+  if (facts.shown === "client") return err.message;
+  return facts.shown === "configuration" ? CONFIGURATION_MESSAGE : SERVER_ERROR_MESSAGE;
+}
 
 /** What an error answer needs of the request: a `RequestContext` is one; `errorTarget` makes one before there is a context. */
 export type ErrorTarget = Pick<RequestContext, "request" | "origin" | "authUrl"> & { config: Pick<ResolvedConfig, "basePath" | "pages" | "theme"> };
@@ -49,11 +48,12 @@ export function errorTarget(request: Request, requestUrl: URL, config: ResolvedC
  * the status kept.
  */
 export function requestErrorResult(target: ErrorTarget, error: InvalidRequest | UnknownAction): ResponseInternal {
-  const status = error instanceof InvalidRequest ? error.status : 400;
-  if (!isBrowserNavigation(target.request.headers)) return { status, headers: NO_STORE, body: { error: error.type, message: error.message } };
+  const { status: typeStatus, publicName } = errorFacts(error.type);
+  const status = error instanceof InvalidRequest ? error.status : typeStatus;
+  if (!isBrowserNavigation(target.request.headers)) return { status, headers: NO_STORE, body: { error: publicName, message: error.message } };
   const custom = target.config.pages.error;
-  if (custom && !servedByHandler(target, custom)) return { redirect: pageUrl(target, custom, "error", { error: error.type }) };
-  return { ...renderError(target, error.type), status };
+  if (custom && !servedByHandler(target, custom)) return { redirect: pageUrl(target, custom, "error", { error: publicName }) };
+  return { ...renderError(target, publicName), status };
 }
 
 /** A custom page under the handler's base path would come back here: with an unknown path, for ever. */
@@ -72,21 +72,18 @@ export function errorResult(ctx: RequestContext, error: unknown): ResponseIntern
   ctx.config.logger.error(err);
   if (err instanceof InvalidRequest || err instanceof UnknownAction) return requestErrorResult(ctx, err);
 
-  const clientSafe = isClientSafe(err);
-  const type = publicErrorType(err) ?? SERVER_ERROR;
+  const facts = errorFacts(err instanceof AuthError ? err.type : undefined);
   if (JSON_ACTIONS.has(ctx.route.action)) {
-    const message = clientSafe ? err.message : type === SERVER_ERROR ? SERVER_ERROR_MESSAGE : CONFIGURATION_MESSAGE;
-    const status = clientSafe ? (STATUS_OF_CLIENT_TYPE[err.type] ?? 400) : 500;
-    return { status, headers: NO_STORE, body: { error: type, message } };
+    return { status: facts.status, headers: NO_STORE, body: { error: facts.publicName, message: publicMessage(facts, err) } };
   }
   // A page that fails renders the error page itself: redirecting could loop.
-  if (ctx.route.method === "GET" && ctx.route.action !== "callback") return renderError(ctx, type);
+  if (ctx.route.method === "GET" && ctx.route.action !== "callback") return renderError(ctx, facts.publicName);
 
-  const params: Record<string, string | undefined> = { error: type };
+  const params: Record<string, string | undefined> = { error: facts.publicName };
   if (err instanceof CredentialsSignin) params.code = err.code;
   // In development the error page says how to set the provider up (see errorPage); production pages never do.
   if (err instanceof ProviderNotSetUp && ctx.config.development) params.provider = err.providerId;
-  if (clientSafe && err.kind === "signIn") {
+  if (facts.page === "signIn") {
     params.callbackUrl = sameOriginUrl(requestedCallbackUrl(ctx), ctx.origin) ?? undefined;
     return { redirect: pageUrl(ctx, ctx.config.pages.signIn, "signin", params) };
   }
@@ -103,14 +100,14 @@ export function errorResult(ctx: RequestContext, error: unknown): ResponseIntern
  */
 function rateLimitedResult(ctx: RequestContext, err: RateLimited): ResponseInternal {
   const retryAfter = { "Retry-After": String(err.retryAfter) };
-  const status = STATUS_OF_CLIENT_TYPE[err.type]!;
+  const { status, publicName } = errorFacts(err.type);
   if (JSON_ACTIONS.has(ctx.route.action)) {
-    return { status, headers: { ...NO_STORE, ...retryAfter }, body: { error: err.type, message: err.message } };
+    return { status, headers: { ...NO_STORE, ...retryAfter }, body: { error: publicName, message: err.message } };
   }
   if (ctx.redirectAsJson) {
     const callbackUrl = sameOriginUrl(requestedCallbackUrl(ctx), ctx.origin) ?? undefined;
-    const url = pageUrl(ctx, ctx.config.pages.signIn, "signin", { error: err.type, callbackUrl });
-    return { status, headers: { ...NO_STORE, ...retryAfter }, body: { url, error: err.type, message: err.message } };
+    const url = pageUrl(ctx, ctx.config.pages.signIn, "signin", { error: publicName, callbackUrl });
+    return { status, headers: { ...NO_STORE, ...retryAfter }, body: { url, error: publicName, message: err.message } };
   }
-  return { status, headers: { ...PAGE_HEADERS, ...retryAfter }, body: renderError(ctx, err.type, err.retryAfter).body };
+  return { status, headers: { ...PAGE_HEADERS, ...retryAfter }, body: renderError(ctx, publicName, err.retryAfter).body };
 }

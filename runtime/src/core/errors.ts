@@ -1,9 +1,10 @@
 /**
  * Every failure the handler reports is an `AuthError` subclass with a `type` you
- * can `switch` on. `kind` says where the user is sent: `signIn` errors are shown on
- * the sign-in page, the rest on the error page. The status and the page of each
- * type live in one table in `error-response.ts`.
+ * can `switch` on. `kind` (as in Auth.js) is `signIn` for the errors of a sign-in
+ * attempt, shown on the sign-in page. The status, the page and the public name of
+ * each type live in one table, `error-table.ts`.
  */
+import { errorFacts } from "./error-table.js";
 
 export type ErrorType =
   | "AccessDenied"
@@ -244,63 +245,19 @@ export class RateLimited extends SignInError {
   }
 }
 
-/** Types whose name may be shown to the browser; every other error is shown as `Configuration`. */
-const CLIENT_SAFE_TYPES = new Set<ErrorType>([
-  "CredentialsSignin",
-  "OAuthSignInError",
-  "InvalidCheck",
-  "OAuthProfileParseError",
-  "OAuthAccountNotLinked",
-  "OAuthCallbackError",
-  "AccessDenied",
-  "Verification",
-  "MissingCSRF",
-  "AccountNotLinked",
-  "WebAuthnVerificationError",
-  "EmailSignInError",
-  "RateLimited",
-]);
-
+/** Whether the browser may see the error's name and message (`error-table.ts` says which types). */
 export function isClientSafe(error: unknown): error is AuthError {
-  return error instanceof AuthError && CLIENT_SAFE_TYPES.has(error.type);
+  return error instanceof AuthError && errorFacts(error.type).shown === "client";
 }
 
-/** Types that mean the configuration is wrong; the browser sees them as `Configuration`. */
-const CONFIGURATION_TYPES = new Set<ErrorType>([
-  "InvalidConfig",
-  "MissingSecret",
-  "UntrustedHost",
-  "MissingAdapter",
-  "MissingAdapterMethods",
-  "MissingAuthorize",
-  "InvalidProvider",
-  "UnsupportedProvider",
-  "UnsupportedStrategy",
-  "ExperimentalFeatureNotEnabled",
-  "InvalidEndpoints",
-  "DuplicateConditionalUI",
-  "MissingWebAuthnAutocomplete",
-  "ErrorPageLoop",
-  // The database failed: a server-side problem the logs explain, shown as Auth.js does.
-  "AdapterError",
-]);
-
-/** Where the spec's sign-in page parameter differs from the error's type. */
-const PAGE_PARAM: Partial<Record<ErrorType, string>> = {
-  OAuthSignInError: "OAuthSignin",
-  InvalidCheck: "OAuthCallbackError",
-  OAuthProfileParseError: "OAuthCallbackError",
-  EmailSignInError: "EmailSignin",
-};
-
 /**
- * What the browser may learn about an error: its own type when client-safe,
+ * What the browser may learn about an error: its public name when client-safe,
  * `Configuration` for a configuration problem, and nothing (`undefined`, the
  * generic error page) for a failure in application code such as a throwing
  * `authorize`, which is not a configuration problem and must not look like one.
  */
 export function publicErrorType(error: unknown): string | undefined {
   if (!(error instanceof AuthError)) return undefined;
-  if (CLIENT_SAFE_TYPES.has(error.type)) return PAGE_PARAM[error.type] ?? error.type;
-  return CONFIGURATION_TYPES.has(error.type) ? "Configuration" : undefined;
+  const { shown, publicName } = errorFacts(error.type);
+  return shown === "client" || shown === "configuration" ? publicName : undefined;
 }
