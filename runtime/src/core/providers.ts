@@ -10,30 +10,67 @@ import {
   MissingAdapter,
   MissingAuthorize,
   MissingWebAuthnAutocomplete,
+  UnsupportedProvider,
 } from "./errors.js";
-import { DEFAULT_FORM_FIELDS, type WebAuthnConfig } from "../providers/passkey.js";
-import type { CredentialsConfig, EmailConfig, OAuthConfig, ProviderConfig, ProviderType } from "../providers/types.js";
+import { DEFAULT_FORM_FIELDS } from "../providers/passkey.js";
+import type { CredentialsConfig, OAuthConfig, ProviderConfig, ProviderType } from "../providers/types.js";
 import type { AuthConfig } from "../types.js";
-import { resolveEmailRuntime, type EmailRuntime } from "./email/provider.js";
+import { resolveEmailRuntime, type EmailRuntime, type ResolvedEmailProvider } from "./email/provider.js";
 import { resolveOAuthRuntime, type OAuthRuntime } from "./oauth/provider.js";
-import { resolvePasswordRuntime, type PasswordRuntime } from "./password-accounts/provider.js";
+import { resolvePasswordRuntime, type PasswordRuntime, type ResolvedPasswordProvider } from "./password-accounts/provider.js";
+import type { WebAuthnProvider } from "./webauthn/settings.js";
 import { isPasswordProvider } from "../providers/password.js";
 
-export type ResolvedProvider = ProviderConfig & {
-  id: string;
-  name: string;
-  type: ProviderType;
+/** What resolving adds to a provider, by the field it lands in. */
+interface ProviderRuntimes {
   /** OAuth and OIDC providers: endpoints, checks and client, validated. */
-  oauth?: OAuthRuntime;
+  oauth: OAuthRuntime;
   /** Email providers: defaults filled in, what sending still lacks. */
-  email?: EmailRuntime;
+  email: EmailRuntime;
   /** `Password` providers: limits, link lifetimes, how mail goes out. */
-  password?: PasswordRuntime;
+  password: PasswordRuntime;
+}
+
+/**
+ * The runtime `K` of one kind of provider, and the others marked absent: so
+ * `if (provider.oauth)` narrows a `ResolvedProvider` as `provider.type` does.
+ */
+export type WithRuntime<K extends keyof ProviderRuntimes = never> = { [R in K]: ProviderRuntimes[R] } & {
+  [R in Exclude<keyof ProviderRuntimes, K>]?: undefined;
 };
+
+/** An OAuth or OIDC provider: its `oauth` runtime is always there once resolved. */
+export type ResolvedOAuthProvider = OAuthConfig<any> & WithRuntime<"oauth">;
+/** A credentials provider whose `authorize` the app wrote (not a `Password` one). */
+export type ResolvedCredentialsProvider = CredentialsConfig & WithRuntime;
+
+/**
+ * A provider of the config, validated, with its runtime. Narrows on `type`
+ * (`"credentials"` is a plain or a `Password` provider; `password` tells them
+ * apart) and on the presence of `oauth`, `email` or `password`.
+ */
+export type ResolvedProvider =
+  | ResolvedOAuthProvider
+  | ResolvedCredentialsProvider
+  | ResolvedPasswordProvider
+  | ResolvedEmailProvider
+  | WebAuthnProvider;
 
 const PROVIDER_TYPES = new Set<ProviderType>(["oauth", "oidc", "email", "credentials", "webauthn"]);
 /** Provider ids become URL path segments: keep them to a safe alphabet. */
 const PROVIDER_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
+/**
+ * The error for a provider that no branch of an action handled. Callable only
+ * with a provider narrowed to `never`, so a provider type added without its
+ * branch fails to compile; should one arrive all the same, it is named.
+ */
+export function unsupportedProvider(provider: never): UnsupportedProvider;
+export function unsupportedProvider(provider: { type: string; id: string }): UnsupportedProvider {
+  return new UnsupportedProvider(
+    `Sign-in with ${provider.type} providers ("${provider.id}") is not available in this version of @gatehouse/runtime.`,
+  );
+}
 
 export function resolveProviders(config: AuthConfig): ResolvedProvider[] {
   const entries = config.providers ?? [];
@@ -47,8 +84,7 @@ export function resolveProviders(config: AuthConfig): ResolvedProvider[] {
       );
     }
     seen.add(provider.id);
-    checkRequirements(provider, config);
-    return provider;
+    return withRuntime(provider, config);
   });
   checkConditionalUI(resolved);
   const passwords = resolved.filter((p) => p.password !== undefined);
@@ -63,7 +99,7 @@ export function resolveProviders(config: AuthConfig): ResolvedProvider[] {
  * through an input whose `autocomplete` names `webauthn`.
  */
 function checkConditionalUI(providers: ResolvedProvider[]): void {
-  const autofill = providers.filter((p) => p.type === "webauthn" && (p as WebAuthnConfig).enableConditionalUI !== false);
+  const autofill = providers.filter((p) => p.type === "webauthn").filter((p) => p.enableConditionalUI !== false);
   if (autofill.length > 1) {
     throw new DuplicateConditionalUI(
       `Passkey autofill is on for ${autofill.map((p) => `"${p.id}"`).join(" and ")}; a page can offer it for one provider only. Set \`enableConditionalUI: false\` on the others.`,
@@ -71,7 +107,7 @@ function checkConditionalUI(providers: ResolvedProvider[]): void {
   }
   const [provider] = autofill;
   if (!provider) return;
-  const fields = Object.values((provider as WebAuthnConfig).formFields ?? DEFAULT_FORM_FIELDS);
+  const fields = Object.values(provider.formFields ?? DEFAULT_FORM_FIELDS);
   if (!fields.some((field) => typeof field?.autocomplete === "string" && field.autocomplete.split(/\s+/).includes("webauthn"))) {
     throw new MissingWebAuthnAutocomplete(
       `Passkey autofill is on for "${provider.id}", but none of its formFields has "webauthn" in its autocomplete (e.g. \`autocomplete: "username webauthn"\`). Add it, or set \`enableConditionalUI: false\`.`,
@@ -79,13 +115,16 @@ function checkConditionalUI(providers: ResolvedProvider[]): void {
   }
 }
 
-function normalize(entry: unknown, index: number): ResolvedProvider {
+/** The entry as a provider of a known type, with an id and a name; the rest is checked by type in `withRuntime`. */
+function normalize(entry: unknown, index: number): ProviderConfig {
   const value = typeof entry === "function" ? (entry as () => unknown)() : entry;
   if (!value || typeof value !== "object") {
     throw new InvalidProvider(`providers[${index}] is neither a provider object nor a provider factory.`);
   }
+  // The app's data, as yet unchecked: only `options` is read from it here, and what it merges into is checked below.
   const { options, ...defaults } = value as ProviderConfig;
-  const merged = mergeOptions(defaults, options ?? {}) as unknown as ResolvedProvider;
+  // Merging yields a plain record; its `type`, `id` and `name` are checked just below.
+  const merged = mergeOptions(defaults, options ?? {}) as unknown as ProviderConfig;
   if (!PROVIDER_TYPES.has(merged.type)) {
     throw new InvalidProvider(
       `providers[${index}] has type ${JSON.stringify(merged.type)}; use one of ${[...PROVIDER_TYPES].join(", ")}.`,
@@ -121,35 +160,38 @@ function mergeOptions(defaults: Record<string | symbol, unknown>, options: Recor
   return out;
 }
 
-function checkRequirements(provider: ResolvedProvider, config: AuthConfig): void {
-  if (provider.type === "oauth" || provider.type === "oidc") {
-    provider.oauth = resolveOAuthRuntime(provider as OAuthConfig<any>, config.redirectProxyUrl);
-  }
-  if (provider.type === "credentials") {
-    if (typeof (provider as CredentialsConfig).authorize !== "function") {
-      throw new MissingAuthorize(`The credentials provider "${provider.id}" needs an \`authorize\` function.`);
-    }
-    if (isPasswordProvider(provider)) {
+/**
+ * Checks what a provider of its type needs and adds its runtime (`oauth`,
+ * `email` or `password`), in place: `oauth.config` is this same object.
+ */
+function withRuntime(provider: ProviderConfig, config: AuthConfig): ResolvedProvider {
+  switch (provider.type) {
+    case "oauth":
+    case "oidc":
+      return Object.assign(provider, { oauth: resolveOAuthRuntime(provider, config.redirectProxyUrl) });
+    case "credentials":
+      if (typeof provider.authorize !== "function") {
+        throw new MissingAuthorize(`The credentials provider "${provider.id}" needs an \`authorize\` function.`);
+      }
+      if (!isPasswordProvider(provider)) return provider;
       if (!config.adapter) {
         throw new MissingAdapter(`The Password provider "${provider.id}" stores users, password hashes and links, and needs an \`adapter\`.`);
       }
-      (provider as ResolvedProvider).password = resolvePasswordRuntime(provider, config);
-    }
-  }
-  if (provider.type === "email") {
-    if (!config.adapter) {
-      throw new MissingAdapter(`The email provider "${provider.id}" stores verification tokens and users, and needs an \`adapter\`.`);
-    }
-    provider.email = resolveEmailRuntime(provider as EmailConfig);
-  }
-  if (provider.type === "webauthn") {
-    if (!config.experimental?.enableWebAuthn) {
-      throw new ExperimentalFeatureNotEnabled(
-        `The WebAuthn provider "${provider.id}" is experimental: set \`experimental: { enableWebAuthn: true }\` to use it.`,
-      );
-    }
-    if (!config.adapter) {
-      throw new MissingAdapter(`The WebAuthn provider "${provider.id}" stores authenticators and needs an \`adapter\`.`);
-    }
+      return Object.assign(provider, { password: resolvePasswordRuntime(provider, config) });
+    case "email":
+      if (!config.adapter) {
+        throw new MissingAdapter(`The email provider "${provider.id}" stores verification tokens and users, and needs an \`adapter\`.`);
+      }
+      return Object.assign(provider, { email: resolveEmailRuntime(provider) });
+    case "webauthn":
+      if (!config.experimental?.enableWebAuthn) {
+        throw new ExperimentalFeatureNotEnabled(
+          `The WebAuthn provider "${provider.id}" is experimental: set \`experimental: { enableWebAuthn: true }\` to use it.`,
+        );
+      }
+      if (!config.adapter) {
+        throw new MissingAdapter(`The WebAuthn provider "${provider.id}" stores authenticators and needs an \`adapter\`.`);
+      }
+      return provider;
   }
 }

@@ -1,20 +1,16 @@
 /** `callback/<provider>`: the end of a sign-in. Credentials arrive here by POST. */
-import type { CredentialsConfig } from "../../providers/types.js";
 import type { CredentialRecord, ResponseInternal, User } from "../../types.js";
 import type { RequestContext } from "../context.js";
-import { CallbackRouteError, CredentialsSignin, InvalidRequest, UnsupportedProvider } from "../errors.js";
+import { CallbackRouteError, CredentialsSignin, InvalidRequest } from "../errors.js";
 import { pathProvider, requireCsrf } from "../guards.js";
-import type { ResolvedProvider } from "../providers.js";
+import { unsupportedProvider, type ResolvedCredentialsProvider } from "../providers.js";
 import { callAdapter } from "../adapter.js";
 import { oauthCallback } from "../oauth/callback.js";
-import type { OAuthRuntime } from "../oauth/provider.js";
 import { askSignInCallback, completeSignIn } from "../sign-in.js";
 import { PasswordHashingBusy } from "../password/gate.js";
 import { credentialIdentifiers, forgetIdentifiers, limitSignIn } from "../rate-limit/limit.js";
 import { emailCallback } from "../email/callback.js";
-import type { ResolvedEmailProvider } from "../email/provider.js";
 import { webauthnCallback } from "../webauthn/callback.js";
-import type { ResolvedPasswordProvider } from "../password-accounts/provider.js";
 import { passwordSignIn } from "../password-accounts/sign-in.js";
 
 export async function callbackAction(ctx: RequestContext): Promise<ResponseInternal> {
@@ -24,21 +20,16 @@ export async function callbackAction(ctx: RequestContext): Promise<ResponseInter
       throw new InvalidRequest(`Credentials are submitted with POST ${ctx.config.basePath}/callback/${provider.id}.`);
     }
     requireCsrf(ctx);
-    if (provider.password) return passwordSignIn(ctx, provider as ResolvedPasswordProvider);
-    return credentialsCallback(ctx, provider as ResolvedProvider & CredentialsConfig);
+    if (provider.password) return passwordSignIn(ctx, provider);
+    return credentialsCallback(ctx, provider);
   }
-  if (provider.oauth) return oauthCallback(ctx, provider as ResolvedProvider & { oauth: OAuthRuntime });
-  if (provider.type === "email") return emailCallback(ctx, provider as ResolvedEmailProvider);
+  if (provider.oauth) return oauthCallback(ctx, provider);
+  if (provider.type === "email") return emailCallback(ctx, provider);
   if (provider.type === "webauthn") return webauthnCallback(ctx, provider);
-  throw new UnsupportedProvider(
-    `Sign-in with ${provider.type} providers ("${provider.id}") is not available in this version of @gatehouse/runtime.`,
-  );
+  throw unsupportedProvider(provider);
 }
 
-async function credentialsCallback(
-  ctx: RequestContext,
-  provider: ResolvedProvider & CredentialsConfig,
-): Promise<ResponseInternal> {
+async function credentialsCallback(ctx: RequestContext, provider: ResolvedCredentialsProvider): Promise<ResponseInternal> {
   const { csrfToken: _csrf, ...credentials } = ctx.body as CredentialRecord;
   const { rateLimit } = ctx.config;
   // Counted before authorize runs: a refused guess never reaches the password check.

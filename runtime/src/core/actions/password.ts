@@ -20,7 +20,7 @@ import { signUpPost } from "../password-accounts/sign-up.js";
 function passwordProvider(ctx: RequestContext): ResolvedPasswordProvider {
   const provider = ctx.config.providers.find((p) => p.password !== undefined);
   if (!provider) throw new UnknownAction(`${ctx.config.basePath}/${ctx.route.action} needs a Password provider, and none is configured.`);
-  return provider as ResolvedPasswordProvider;
+  return provider;
 }
 
 /** The query a form page reads, passed on to the app's own page. */

@@ -1,18 +1,13 @@
 /** `GET signin` renders the sign-in page; `POST signin/<provider>` starts a sign-in. */
 import { renderSignInPage, signInPageScript, type SignInPageProvider } from "../../pages/index.js";
-import type { WebAuthnConfig } from "../../providers/passkey.js";
-import type { CredentialsConfig } from "../../providers/types.js";
 import type { ResponseInternal } from "../../types.js";
 import { requestedCallbackUrl } from "../callback-url.js";
 import type { RequestContext } from "../context.js";
-import { UnsupportedProvider } from "../errors.js";
 import { pageUrl, pathProvider, requireCsrf } from "../guards.js";
 import { startEmailSignIn } from "../email/signin.js";
-import type { ResolvedEmailProvider } from "../email/provider.js";
 import { startOAuthSignIn } from "../oauth/authorize.js";
-import type { OAuthRuntime } from "../oauth/provider.js";
 import { PAGE_HEADERS, pageHeadersWithScript } from "../pages-headers.js";
-import type { ResolvedProvider } from "../providers.js";
+import { unsupportedProvider } from "../providers.js";
 import { sameOriginUrl } from "../redirect.js";
 
 export async function signInPage(ctx: RequestContext): Promise<ResponseInternal> {
@@ -32,12 +27,12 @@ export async function signInPage(ctx: RequestContext): Promise<ResponseInternal>
     type: p.type,
     signinUrl: `${ctx.authUrl}/signin/${p.id}`,
     callbackUrl: `${ctx.authUrl}/callback/${p.id}`,
-    ...(p.type === "credentials" ? { credentials: (p as CredentialsConfig).credentials ?? {} } : {}),
+    ...(p.type === "credentials" ? { credentials: p.credentials ?? {} } : {}),
     ...(p.password ? { password: { signUpUrl: `${ctx.authUrl}/signup`, forgotPasswordUrl: `${ctx.authUrl}/forgot-password` } } : {}),
     ...(p.type === "webauthn"
       ? {
-          formFields: (p as WebAuthnConfig).formFields,
-          enableConditionalUI: (p as WebAuthnConfig).enableConditionalUI !== false,
+          formFields: p.formFields,
+          enableConditionalUI: p.enableConditionalUI !== false,
           webauthnOptionsUrl: `${ctx.authUrl}/webauthn-options/${p.id}`,
         }
       : {}),
@@ -67,13 +62,11 @@ export async function signInPost(ctx: RequestContext): Promise<ResponseInternal>
     // Credentials are checked at callback/<id>; a POST here just shows the form.
     return { redirect: pageUrl(ctx, ctx.config.pages.signIn, "signin", { callbackUrl }) };
   }
-  if (provider.oauth) return startOAuthSignIn(ctx, provider as ResolvedProvider & { oauth: OAuthRuntime }, callbackUrl);
-  if (provider.type === "email") return startEmailSignIn(ctx, provider as ResolvedEmailProvider, callbackUrl);
+  if (provider.oauth) return startOAuthSignIn(ctx, provider, callbackUrl);
+  if (provider.type === "email") return startEmailSignIn(ctx, provider, callbackUrl);
   if (provider.type === "webauthn") {
     // Passkeys start in the browser (webauthn-options, then callback): without JavaScript, show the page.
     return { redirect: pageUrl(ctx, ctx.config.pages.signIn, "signin", { callbackUrl }) };
   }
-  throw new UnsupportedProvider(
-    `Sign-in with ${provider.type} providers ("${provider.id}") is not available in this version of @gatehouse/runtime.`,
-  );
+  throw unsupportedProvider(provider);
 }

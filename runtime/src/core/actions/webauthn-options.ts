@@ -15,7 +15,6 @@ import { sealChallenge, type Challenge } from "../webauthn/challenge.js";
 import { planOptions, requestedAction } from "../webauthn/infer.js";
 import { authenticationOptions, registrationOptions } from "../webauthn/options.js";
 import { relyingPartyOf } from "../webauthn/relying-party.js";
-import type { WebAuthnProvider } from "../webauthn/settings.js";
 import { loadSimpleWebAuthn } from "../webauthn/simplewebauthn.js";
 import { signedInUser } from "../session-user.js";
 import { userInfoOf } from "../webauthn/user-info.js";
@@ -28,9 +27,8 @@ export async function webauthnOptionsAction(ctx: RequestContext): Promise<Respon
       "Passkeys are not enabled here (a WebAuthn provider needs `experimental: { enableWebAuthn: true }`).",
     );
   }
-  const found = pathProvider(ctx);
-  if (found.type !== "webauthn") throw new InvalidRequest(`The provider "${found.id}" is not a WebAuthn provider.`);
-  const provider = found as WebAuthnProvider;
+  const provider = pathProvider(ctx);
+  if (provider.type !== "webauthn") throw new InvalidRequest(`The provider "${provider.id}" is not a WebAuthn provider.`);
   const requested = requestedAction(ctx.query.get("action"));
   const signedIn = await signedInUser(ctx);
   // Signed in, the session says who it is: the form fields are not consulted.

@@ -8,7 +8,7 @@ import { sendWithNodemailer } from "../../providers/email.js";
 import type { EmailConfig } from "../../providers/types.js";
 import { normalizeEmail, refuseInvisible } from "../email-address.js";
 import { InvalidProvider } from "../errors.js";
-import type { ResolvedProvider } from "../providers.js";
+import type { WithRuntime } from "../providers.js";
 
 const DEFAULT_MAX_AGE = 24 * 60 * 60;
 
@@ -20,7 +20,7 @@ export interface EmailRuntime {
   problem?: InvalidProvider;
 }
 
-export type ResolvedEmailProvider = ResolvedProvider & EmailConfig & { email: EmailRuntime };
+export type ResolvedEmailProvider = EmailConfig & WithRuntime<"email">;
 
 function envName(id: string, field: string): string {
   return `AUTH_${id.toUpperCase().replace(/-/g, "_")}_${field}`;

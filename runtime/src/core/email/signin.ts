@@ -68,6 +68,7 @@ export async function startEmailSignIn(
       url,
       expires,
       token,
+      // The Auth.js-shaped type promises `from`, but only Nodemailer's sender requires it (see `sendingProblem`): a custom sender may have none.
       provider: provider as ResolvedEmailProvider & { from: string },
       theme: config.theme,
       request: ctx.request,

@@ -7,7 +7,7 @@ import * as o from "oauth4webapi";
 import type { Cookie, ResponseInternal } from "../../types.js";
 import type { RequestContext } from "../context.js";
 import { AuthError, OAuthSignInError } from "../errors.js";
-import type { ResolvedProvider } from "../providers.js";
+import type { ResolvedOAuthProvider, ResolvedProvider } from "../providers.js";
 import { signedInUser } from "../session-user.js";
 import { sealCheck } from "./checks.js";
 import type { OAuthRuntime } from "./provider.js";
@@ -28,7 +28,7 @@ export function usesPkce(oauth: OAuthRuntime, metadata: o.AuthorizationServer): 
 
 export async function startOAuthSignIn(
   ctx: RequestContext,
-  provider: ResolvedProvider & { oauth: OAuthRuntime },
+  provider: ResolvedOAuthProvider,
   callbackUrl: string | undefined,
 ): Promise<ResponseInternal> {
   const { oauth } = provider;

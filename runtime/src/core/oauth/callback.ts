@@ -11,18 +11,15 @@ import { applyOAuthPlan, planOAuthUser } from "../account-linking.js";
 import type { RequestContext } from "../context.js";
 import { errorResult } from "../error-response.js";
 import { AuthError, OAuthCallbackError } from "../errors.js";
-import type { ResolvedProvider } from "../providers.js";
+import type { ResolvedOAuthProvider } from "../providers.js";
 import { askSignInCallback, completeSignIn } from "../sign-in.js";
 import { redirectUri, usesPkce } from "./authorize.js";
 import { signedInUser } from "../session-user.js";
 import { assertStartedBy, clearChecks, openCheck, type CheckName, type OpenedCheck } from "./checks.js";
 import { exchangeCode, readAuthorizationResponse, type CheckValues } from "./exchange.js";
 import { mapIdentity } from "./profile.js";
-import type { OAuthRuntime } from "./provider.js";
 import { forwardFromProxy } from "./proxy.js";
 import { clientOf, serverMetadata } from "./server.js";
-
-type OAuthProvider = ResolvedProvider & { oauth: OAuthRuntime };
 
 /** Authorization response parameters (RFC 6749, RFC 9207, OIDC) and Apple's `user`; nothing else is carried over. */
 const RESPONSE_PARAMS = ["code", "state", "iss", "error", "error_description", "error_uri", "session_state", "user"];
@@ -37,7 +34,7 @@ function reboundFormPost(ctx: RequestContext): ResponseInternal {
   return { status: 303, redirect: url.href };
 }
 
-export async function oauthCallback(ctx: RequestContext, provider: OAuthProvider): Promise<ResponseInternal> {
+export async function oauthCallback(ctx: RequestContext, provider: ResolvedOAuthProvider): Promise<ResponseInternal> {
   if (ctx.route.method === "POST") return reboundFormPost(ctx);
   const forwarded = await forwardFromProxy(ctx, provider, ctx.query);
   if (forwarded) return forwarded;
@@ -54,7 +51,7 @@ export async function oauthCallback(ctx: RequestContext, provider: OAuthProvider
 /** The values sealed at sign-in, for exactly the checks the sign-in used, and the cookies they came in. */
 async function openChecks(
   ctx: RequestContext,
-  provider: OAuthProvider,
+  provider: ResolvedOAuthProvider,
   metadata: o.AuthorizationServer,
 ): Promise<{ values: CheckValues; opened: OpenedCheck[] }> {
   const { checks } = provider.oauth;
@@ -72,7 +69,7 @@ async function openChecks(
   return { values, opened };
 }
 
-async function finishSignIn(ctx: RequestContext, provider: OAuthProvider): Promise<ResponseInternal> {
+async function finishSignIn(ctx: RequestContext, provider: ResolvedOAuthProvider): Promise<ResponseInternal> {
   const { oauth } = provider;
   const { client, auth } = clientOf(oauth, provider.id);
   let metadata: o.AuthorizationServer;

@@ -267,6 +267,7 @@ export function envId(id: string): string {
 }
 
 function callbackProfileOf(provider: OAuthConfig<any>): OAuthRuntime["callbackProfile"] {
-  const fn = (provider as { callbackProfile?: unknown }).callbackProfile;
-  return typeof fn === "function" ? (fn as OAuthRuntime["callbackProfile"]) : undefined;
+  // Checked at run time all the same: a config in plain JS may set anything here.
+  const fn = provider.callbackProfile;
+  return typeof fn === "function" ? fn : undefined;
 }

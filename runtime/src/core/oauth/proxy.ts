@@ -9,9 +9,8 @@ import { decode, encode } from "../../jwt.js";
 import type { ResponseInternal } from "../../types.js";
 import type { RequestContext } from "../context.js";
 import { InvalidCheck } from "../errors.js";
-import type { ResolvedProvider } from "../providers.js";
+import type { ResolvedOAuthProvider } from "../providers.js";
 import { CHECK_MAX_AGE } from "./checks.js";
-import type { OAuthRuntime } from "./provider.js";
 import { proxyOriginAllowed } from "./proxy-origins.js";
 
 const SALT = "authjs.redirect-proxy-state";
@@ -32,7 +31,7 @@ export async function sealProxyState(ctx: RequestContext, providerId: string, ra
  */
 export async function forwardFromProxy(
   ctx: RequestContext,
-  provider: ResolvedProvider & { oauth: OAuthRuntime },
+  provider: ResolvedOAuthProvider,
   params: URLSearchParams,
 ): Promise<ResponseInternal | undefined> {
   const proxy = provider.oauth.redirectProxyUrl;

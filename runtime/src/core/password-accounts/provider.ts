@@ -10,7 +10,7 @@ import type { PasswordConfig, PasswordMailMessage } from "../../providers/passwo
 import type { AuthConfig } from "../../types.js";
 import { InvalidProvider } from "../errors.js";
 import { MAX_PASSWORD_LENGTH } from "../../password.js";
-import type { ResolvedProvider } from "../providers.js";
+import type { WithRuntime } from "../providers.js";
 import { resolveRateLimit, type ResolvedRateLimit } from "../rate-limit/resolve.js";
 
 /** NIST SP 800-63B's floor for a password a user chooses. */
@@ -32,7 +32,7 @@ export interface PasswordRuntime {
   mailLimit: ResolvedRateLimit;
 }
 
-export type ResolvedPasswordProvider = ResolvedProvider & PasswordConfig & { password: PasswordRuntime };
+export type ResolvedPasswordProvider = PasswordConfig & WithRuntime<"password">;
 
 export function resolvePasswordRuntime(provider: PasswordConfig, config: AuthConfig): PasswordRuntime {
   const { id } = provider;

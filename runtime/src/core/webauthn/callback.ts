@@ -9,7 +9,6 @@ import { errorResult } from "../error-response.js";
 import { InvalidRequest, WebAuthnVerificationError } from "../errors.js";
 import { requireCsrf } from "../guards.js";
 import { limitSignIn } from "../rate-limit/limit.js";
-import type { ResolvedProvider } from "../providers.js";
 import { authenticateWithPasskey } from "./authenticate.js";
 import { clearChallenge, openChallenge, type WebAuthnAction } from "./challenge.js";
 import { registerPasskey } from "./register.js";
@@ -18,14 +17,14 @@ import { authenticationResponseOf, callbackActionOf, registrationResponseOf } fr
 import type { WebAuthnProvider } from "./settings.js";
 import { loadSimpleWebAuthn } from "./simplewebauthn.js";
 
-export async function webauthnCallback(ctx: RequestContext, provider: ResolvedProvider): Promise<ResponseInternal> {
+export async function webauthnCallback(ctx: RequestContext, provider: WebAuthnProvider): Promise<ResponseInternal> {
   if (ctx.route.method !== "POST") {
     throw new InvalidRequest(`Passkey responses are submitted with POST ${ctx.config.basePath}/callback/${provider.id}.`);
   }
   const cleared = clearChallenge(ctx);
   let result: ResponseInternal;
   try {
-    result = await finishCeremony(ctx, provider as WebAuthnProvider);
+    result = await finishCeremony(ctx, provider);
   } catch (error) {
     result = errorResult(ctx, error);
   }

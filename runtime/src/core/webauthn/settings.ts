@@ -11,9 +11,9 @@ import {
   type WebAuthnVerifyAuthenticationOptions,
   type WebAuthnVerifyRegistrationOptions,
 } from "../../providers/passkey.js";
-import type { ResolvedProvider } from "../providers.js";
+import type { WithRuntime } from "../providers.js";
 
-export type WebAuthnProvider = ResolvedProvider & WebAuthnConfig;
+export type WebAuthnProvider = WebAuthnConfig & WithRuntime;
 
 export function registrationOptionsOf(provider: WebAuthnConfig): WebAuthnRegistrationOptions {
   const defaults = defaultRegistrationOptions();
