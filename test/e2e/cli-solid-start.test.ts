@@ -13,7 +13,10 @@
  * `--providers credentials,keycloak,email,passkey` and also signs in with
  * Keycloak against a real OpenID provider (oidc-provider on 127.0.0.1), twice,
  * as one user, with a mailed sign-in link, and with passkeys on Chromium's
- * virtual authenticator.
+ * virtual authenticator. Last, each app is stopped as a process manager stops
+ * it (support/shutdown.ts): its built server, run with node, exits with code 0
+ * within a few seconds of SIGTERM (and of SIGINT on PGlite), its database
+ * closed (the PGlite folder opens again in another process).
  */
 import { PGlite } from "@electric-sql/pglite";
 import { readFileSync } from "node:fs";
@@ -33,6 +36,7 @@ import { lastWayInRefused, manageAccount, providerOnlyUserCannotDisconnect, rena
 const UNPROVEN_EMAIL = `${UNPROVEN_LOGIN}@example.test`;
 import { LINK_EMAIL, PASSKEY_EMAIL, passkeySignUpOutAndIn, signInWithEmailLink, startMailFor, type AppMail } from "./support/passwordless-flow.js";
 import { freePort, run, type RunningServer } from "./support/processes.js";
+import { expectCleanStop, shutdownSignals, type ShutdownAdapter } from "./support/shutdown.js";
 import { startBuiltSolidStart, startCliSolidStartApp, type CliSolidStartApp, type SolidStartVersion } from "./support/solid-start-app.js";
 import { createTestDatabase, type TestDatabase } from "../adapters/support/postgres-server.js";
 
@@ -373,4 +377,12 @@ describe.each(VERSIONS)("auth-init --yes in a SolidStart %s app", (version) => {
     expect(started).toBeInstanceOf(Error);
     expect((started as Error).message).toMatch(/AUTH_EMAIL_SERVER and AUTH_EMAIL_FROM must be set in production: sign-up and password reset mail their links/);
   }, 90_000);
+
+  // Last: the app's server stops first (PGlite allows one process per folder; stop() is safe to call again in afterAll).
+  const adapter: ShutdownAdapter = version === POSTGRES_VERSION ? "postgres" : "pglite";
+  it.each(shutdownSignals(adapter))("the built server, run with node as a process manager runs it, exits with code 0 within a few seconds of %s, its database closed", async (signal) => {
+    await server().stop();
+    const env = { ...(version === OAUTH_VERSION ? provider?.env : {}), ...mails.get(version)!.env };
+    await expectCleanStop(app().dir, { framework: "solid-start", adapter, signal, env });
+  }, 60_000);
 });

@@ -10,7 +10,11 @@
  * real OpenID provider (oidc-provider on 127.0.0.1) through its login and
  * consent pages. The PostgreSQL app also has the passwordless providers
  * (`email,passkey`): a sign-in link mailed to a real SMTP server on 127.0.0.1,
- * and passkeys on Chromium's virtual authenticator.
+ * and passkeys on Chromium's virtual authenticator. Last, each app with a
+ * database is stopped as a process manager stops it (support/shutdown.ts): its
+ * built server, run with node, exits with code 0 within a few seconds of
+ * SIGTERM (and of SIGINT on PGlite), its database closed (the PGlite folder
+ * opens again in another process).
  */
 import Database from "better-sqlite3";
 import { randomBytes } from "node:crypto";
@@ -26,6 +30,7 @@ import { startCliSvelteKitApp, type CliSvelteKitApp } from "./support/cli-svelte
 import { LOGIN, PROVIDER, PROVIDER_EMAIL, signInWithProviderTwice, signInWithTakenEmail, startProviderFor, type AppProvider } from "./support/oauth-flow.js";
 import { LINK_EMAIL, PASSKEY_EMAIL, passkeySignUpOutAndIn, signInWithEmailLink, startMailFor, type AppMail } from "./support/passwordless-flow.js";
 import { freePort, run, startServer } from "./support/processes.js";
+import { expectCleanStop, shutdownSignals, type ShutdownAdapter } from "./support/shutdown.js";
 
 const serverUrl = process.env.DATABASE_URL;
 
@@ -37,6 +42,8 @@ interface Variant {
   args: string[];
   /** The driver auth-init adds to package.json; absent without a database. */
   driver?: string;
+  /** The database the app is made with (`--adapter`); absent without one. */
+  adapter?: ShutdownAdapter;
   /** The variant gets a database of its own on the PostgreSQL server, as --database-url. */
   server?: boolean;
   /** Email + password accounts (sign-up needs a database). */
@@ -59,11 +66,12 @@ const USERS_SQL = `SELECT u.email, p.hash IS NOT NULL AS hashed FROM users u LEF
 const KEYCLOAK_SQL = `SELECT u.email, a."providerAccountId" FROM accounts a JOIN users u ON u.id = a."userId" WHERE a.provider = '${PROVIDER.id}'`;
 
 const variants: Variant[] = [
-  { name: "pglite", args: [], driver: "@electric-sql/pglite", credentials: true },
+  { name: "pglite", args: [], driver: "@electric-sql/pglite", adapter: "pglite", credentials: true },
   {
     name: "postgres",
     args: ["--adapter", "postgres", "--providers", `credentials,${PROVIDER.id},email,passkey`],
     driver: "pg",
+    adapter: "postgres",
     server: true,
     credentials: true,
     oauth: true,
@@ -77,6 +85,7 @@ const variants: Variant[] = [
     args: ["--adapter", "sqlite", "--strategy", "jwt", "--providers", `credentials,${PROVIDER.id}`],
     jwt: true,
     driver: "better-sqlite3",
+    adapter: "sqlite",
     credentials: true,
     oauth: true,
     users: async (app) => (await sqlite<{ email: string; hashed: number }>(app, USERS_SQL)).map((row) => ({ email: row.email, hashed: row.hashed === 1 })),
@@ -86,6 +95,7 @@ const variants: Variant[] = [
     name: "hosted-store",
     args: ["--adapter", "hosted-store"],
     driver: "pg",
+    adapter: "hosted-store",
     server: true,
     credentials: true,
     users: (_app, url) => query(url!, `SELECT u.email, p.hash IS NOT NULL AS hashed FROM "main".svc_users u LEFT JOIN "main".svc_user_passwords p ON p."user" = u.id ORDER BY u.email`),
@@ -261,6 +271,20 @@ for (const variant of variants) {
         expect((await fetch(`${app.server.origin}/account`)).status).toBe(404);
       });
     });
+
+    // Last: the app's `npm start` server stops first (PGlite allows one process per folder; stop() is
+    // safe to call again in afterAll). Without a database (oauth-only) there is nothing to close.
+    const adapter = variant.adapter;
+    if (adapter) {
+      it.each(shutdownSignals(adapter))(
+        "the built server, run with node as a process manager runs it, exits with code 0 within a few seconds of %s, its database closed",
+        async (signal) => {
+          await app.server.stop();
+          await expectCleanStop(app.dir, { framework: "sveltekit", adapter, signal, jwt: variant.jwt, env: { ...provider?.env, ...mail?.env } });
+        },
+        60_000,
+      );
+    }
   });
 }
 
