@@ -8,9 +8,9 @@
  * cost more than encrypting, and Auth.js pays for both on every call.
  */
 import { base64url, calculateJwkThumbprint, errors, jwtDecrypt } from "jose";
-import { parseCookies, readChunked } from "./core/cookies.js";
-import { decryptCompact, encryptCompact, importCbcKeys, type CbcKeys } from "./core/jwe-cbc.js";
-import type { Awaitable } from "./types.js";
+import { parseCookies, readChunked } from "./core/http/cookies.js";
+import { decryptCompact, encryptCompact, importCbcKeys, type CbcKeys } from "./core/crypto/jwe-cbc.js";
+import type { Awaitable } from "./model.js";
 
 export interface DefaultJWT extends Record<string, unknown> {
   name?: string | null;

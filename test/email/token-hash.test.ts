@@ -14,11 +14,11 @@ const cases = [
 
 afterEach(() => {
   vi.resetModules();
-  vi.doUnmock("../../runtime/src/core/native-crypto.js");
+  vi.doUnmock("../../runtime/src/core/crypto/native-crypto.js");
 });
 
 async function hashTokenWith(native: boolean) {
-  if (!native) vi.doMock("../../runtime/src/core/native-crypto.js", () => ({ nodeCrypto: undefined }));
+  if (!native) vi.doMock("../../runtime/src/core/crypto/native-crypto.js", () => ({ nodeCrypto: undefined }));
   return (await import("../../runtime/src/core/email/token.js")).hashToken;
 }
 

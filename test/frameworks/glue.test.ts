@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { Auth, CredentialsSignin, SessionUnavailable, raw, type AccountBody, type AuthConfig, type Cookie, type ResponseInternal, type Session } from "@gatehouse/runtime";
 import { MemoryAdapter } from "@gatehouse/runtime/adapters/memory";
 import { authRaw as authRawSrc } from "../../runtime/src/core/auth.js";
-import { isAuthPath } from "../../runtime/src/core/router.js";
+import { isAuthPath } from "../../runtime/src/core/http/router.js";
 import { readRequestAccount as readRequestAccountSrc, readRequestSession as readRequestSessionSrc } from "../../runtime/src/frameworks/session.js";
 import { svelteKitConfig as svelteKitConfigSrc } from "../../runtime/src/frameworks/sveltekit/config.js";
 

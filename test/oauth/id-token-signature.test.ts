@@ -1,5 +1,5 @@
 /**
- * The ID token's signature check (`runtime/src/core/jws-verify.ts`): node:crypto's
+ * The ID token's signature check (`runtime/src/core/crypto/jws-verify.ts`): node:crypto's
  * synchronous `verify` on the key jose resolved, where the runtime has it, and
  * jose's `compactVerify` for everything else.
  *
@@ -16,7 +16,7 @@ import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT, type JWK, type 
 import type { AuthConfig } from "@gatehouse/runtime";
 import { MemoryAdapter } from "@gatehouse/runtime/adapters/memory";
 import { OIDC } from "@gatehouse/runtime/providers";
-import { verifyJwtSignature, type SignatureEngine } from "../../runtime/src/core/jws-verify.js";
+import { verifyJwtSignature, type SignatureEngine } from "../../runtime/src/core/crypto/jws-verify.js";
 import { captureLogger, CookieJar, fetchSession, isCleared, locationOf, SECRET, setCookies } from "../helpers.js";
 import { returnToCallback, startSignIn } from "./support/handler-flow.js";
 import { startRogueIdp, type RogueIdp } from "./support/rogue-idp.js";
@@ -168,14 +168,14 @@ describe("tokens and keys the native engine hands to jose: the same error either
 describe("runtimes the native engine cannot serve", () => {
   afterEach(() => {
     vi.resetModules();
-    vi.doUnmock("../../runtime/src/core/native-crypto.js");
+    vi.doUnmock("../../runtime/src/core/crypto/native-crypto.js");
   });
 
   /** jws-verify.ts loaded with another `nodeCrypto`: none (an edge runtime), or one whose `verify` throws. */
   async function engineWith(nodeCrypto: object | undefined) {
     vi.resetModules();
-    vi.doMock("../../runtime/src/core/native-crypto.js", () => ({ nodeCrypto }));
-    return import("../../runtime/src/core/jws-verify.js");
+    vi.doMock("../../runtime/src/core/crypto/native-crypto.js", () => ({ nodeCrypto }));
+    return import("../../runtime/src/core/crypto/jws-verify.js");
   }
 
   const refusesCryptoKeys = {

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import type { AuthConfig } from "@gatehouse/runtime";
 import { MemoryAdapter } from "@gatehouse/runtime/adapters/memory";
 import { Passkey } from "@gatehouse/runtime/providers";
-import { PAGE_HEADERS } from "../../runtime/src/core/pages-headers.js";
+import { PAGE_HEADERS } from "../../runtime/src/core/http/pages-headers.js";
 import {
   renderErrorPage,
   renderSignInPage,

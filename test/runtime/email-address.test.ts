@@ -1,11 +1,11 @@
 /**
- * The canonical form of an email address (`runtime/src/core/email-address.ts`,
+ * The canonical form of an email address (`runtime/src/core/identity/email-address.ts`,
  * issue 19, item 4): what it maps, what it refuses, and that it is a fixed
  * point (the canonical form of a canonical form is itself) for every code
  * point of the first three planes, in the local part and in the domain.
  */
 import { describe, expect, it } from "vitest";
-import { INVISIBLE, normalizeEmail } from "../../runtime/src/core/email-address.js";
+import { INVISIBLE, normalizeEmail } from "../../runtime/src/core/identity/email-address.js";
 import { REFUSED_SPELLINGS, SAME_MAILBOX_SPELLINGS } from "../email/support/spellings.js";
 
 describe("normalizeEmail", () => {

@@ -1,5 +1,5 @@
 /**
- * The hand-written JWE fast path (`runtime/src/core/jwe-cbc.ts`, used by `encode` /
+ * The hand-written JWE fast path (`runtime/src/core/crypto/jwe-cbc.ts`, used by `encode` /
  * `decode`): compact JWE, `dir` + `A256CBC-HS512` (RFC 7516, RFC 7518 §5.2.2).
  *
  * It is checked against an independent implementation made of `node:crypto`
@@ -14,7 +14,7 @@ import { EncryptJWT, base64url as joseBase64url, calculateJwkThumbprint, jwtDecr
 import { decode as authDecode } from "@auth/core/jwt";
 import { Auth } from "@gatehouse/runtime";
 import { decode, encode, type JWT } from "@gatehouse/runtime/jwt";
-import { decryptCompact, encryptCompactWithIv, importCbcKeys } from "../../runtime/src/core/jwe-cbc.js";
+import { decryptCompact, encryptCompactWithIv, importCbcKeys } from "../../runtime/src/core/crypto/jwe-cbc.js";
 import {
   OLD_SECRET,
   SECRET,

@@ -1,6 +1,6 @@
 /** The random byte pool behind CSRF tokens and JWE IVs: every byte handed out once. */
 import { describe, expect, it } from "vitest";
-import { randomBytes } from "../../runtime/src/core/random.js";
+import { randomBytes } from "../../runtime/src/core/crypto/random.js";
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
 

@@ -11,8 +11,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Auth, type AuthConfig } from "@gatehouse/runtime";
 import { decode, encode, type JWTDecodeParams, type JWTEncodeParams } from "@gatehouse/runtime/jwt";
-import { resolveConfig } from "../../runtime/src/core/config.js";
-import { sessionCacheKey } from "../../runtime/src/core/session-cookie.js";
+import { resolveConfig } from "../../runtime/src/core/config/config.js";
+import { sessionCacheKey } from "../../runtime/src/core/session/session-cookie.js";
 import {
   CookieJar,
   OLD_SECRET,

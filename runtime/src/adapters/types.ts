@@ -3,7 +3,7 @@
  * Auth.js, so Auth.js adapters plug in unchanged. A method the running flow needs
  * but the adapter lacks fails with `MissingAdapterMethods`.
  */
-import type { Account, Authenticator, Awaitable, User } from "../types.js";
+import type { Account, Authenticator, Awaitable, User } from "../model.js";
 
 export interface AdapterUser extends User {
   id: string;

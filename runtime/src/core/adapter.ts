@@ -4,8 +4,8 @@
  * `AdapterError` naming the method, with the driver's error as the cause.
  */
 import type { Adapter } from "../adapters/types.js";
-import { AdapterError, MissingAdapterMethods } from "./errors.js";
-import type { ResolvedProvider } from "./providers.js";
+import { AdapterError, MissingAdapterMethods } from "./errors/errors.js";
+import type { ResolvedProvider } from "./config/providers.js";
 
 type Method = keyof Adapter;
 

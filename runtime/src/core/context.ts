@@ -3,13 +3,13 @@
  * for its scheme, the parsed cookies, the action. Per request, never shared.
  */
 import type { Cookie } from "../types.js";
-import type { RequestBody } from "./body.js";
-import type { ResolvedConfig } from "./config.js";
-import { parseCookies, type CookieSet } from "./cookies.js";
-import { csrfCookieValue, newCsrfToken, readCsrfCookie, timingSafeEqual } from "./csrf.js";
-import { publicOrigin } from "./public-origin.js";
+import type { RequestBody } from "./http/body.js";
+import type { ResolvedConfig } from "./config/config.js";
+import { parseCookies, type CookieSet } from "./http/cookies.js";
+import { csrfCookieValue, newCsrfToken, readCsrfCookie, timingSafeEqual } from "./http/csrf.js";
+import { publicOrigin } from "./http/public-origin.js";
 import type { ClientAddressSource } from "./rate-limit/limit.js";
-import type { Route } from "./router.js";
+import type { Route } from "./http/router.js";
 
 export interface RequestContext {
   config: ResolvedConfig;

@@ -1,7 +1,7 @@
 /** Events are notifications: one that throws is logged and never breaks the flow. */
 import type { EventCallbacks } from "../types.js";
-import type { ResolvedConfig } from "./config.js";
-import { EventError } from "./errors.js";
+import type { ResolvedConfig } from "./config/config.js";
+import { EventError } from "./errors/errors.js";
 
 export async function emit<Name extends keyof EventCallbacks>(
   config: ResolvedConfig,

@@ -1,9 +1,9 @@
 /** Checks shared by several actions. */
-import type { ResolvedConfig } from "./config.js";
+import type { ResolvedConfig } from "./config/config.js";
 import type { RequestContext } from "./context.js";
-import { MissingCSRF, UnknownAction } from "./errors.js";
-import type { ResolvedProvider } from "./providers.js";
-import { checkRequestOrigin } from "./request-origin.js";
+import { MissingCSRF, UnknownAction } from "./errors/errors.js";
+import type { ResolvedProvider } from "./config/providers.js";
+import { checkRequestOrigin } from "./http/request-origin.js";
 
 /**
  * Throws `MissingCSRF` unless the request comes from the app's own pages (or the

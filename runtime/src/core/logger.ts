@@ -2,7 +2,7 @@
  * The logger. Users may override any method; `debug` messages are only emitted
  * with `debug: true`. Nothing logged here may contain a secret, a token or a cookie.
  */
-import { AuthError } from "./errors.js";
+import { AuthError } from "./errors/errors.js";
 
 export type WarningCode =
   | "debug-enabled"

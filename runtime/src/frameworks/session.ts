@@ -5,8 +5,8 @@
  * exactly as `GET <basePath>/session` does.
  */
 import { authRaw } from "../core/auth.js";
-import { SessionUnavailable } from "../core/errors.js";
-import type { AccountBody } from "../core/actions/account.js";
+import { SessionUnavailable } from "../core/errors/errors.js";
+import type { AccountBody } from "../core/account/types.js";
 import type { AuthConfig, Cookie, Session } from "../types.js";
 
 export interface RequestSession {

@@ -180,7 +180,7 @@ export interface DocumentParams {
     | "reset-password";
   /**
    * Trusted script text (ours, never from a request or config) inlined at the end
-   * of <body>. The page's CSP must allow it (see core/pages-headers.ts).
+   * of <body>. The page's CSP must allow it (see core/http/pages-headers.ts).
    */
   script?: string;
 }

@@ -11,7 +11,7 @@ import type {
   VerifyRegistrationResponseOpts,
 } from "@simplewebauthn/server";
 import type { Adapter, AdapterUser } from "../adapters/types.js";
-import type { Awaitable } from "../types.js";
+import type { Awaitable } from "../model.js";
 import type { CommonProviderOptions, CredentialInput } from "./types.js";
 
 /**

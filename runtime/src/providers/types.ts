@@ -4,7 +4,7 @@
  * overrides under `options`; the config may list either objects or factories.
  */
 import type { customFetch } from "../core/symbols.js";
-import type { Account, Awaitable, Profile, Theme, TokenSet, User } from "../types.js";
+import type { Account, Awaitable, Profile, Theme, TokenSet, User } from "../model.js";
 import type { WebAuthnConfig } from "./passkey.js";
 
 export type ProviderType = "oauth" | "oidc" | "email" | "credentials" | "webauthn";

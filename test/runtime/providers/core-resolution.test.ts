@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import * as providers from "@gatehouse/runtime/providers";
-import { resolveProviders } from "../../../runtime/src/core/providers.js";
+import { resolveProviders } from "../../../runtime/src/core/config/providers.js";
 import { providerCatalog } from "../../../runtime/src/providers/catalog.js";
 import type { AuthConfig } from "../../../runtime/src/types.js";
 

@@ -10,11 +10,11 @@
 import { passwordMatches } from "../../password.js";
 import type { AdapterUser } from "../../adapters/types.js";
 import { callAdapter } from "../adapter.js";
-import { canonicalEmailOrUndefined } from "../email-address.js";
+import { canonicalEmailOrUndefined } from "../identity/email-address.js";
 import type { RequestContext } from "../context.js";
 import { emit } from "../events.js";
 import { limitSignIn } from "../rate-limit/limit.js";
-import { signedInAt, type SignedIn } from "../session-user.js";
+import { signedInAt, type SignedIn } from "../session/session-user.js";
 
 /** How recent a sign-in must be to delete an account that has no password. */
 export const RECENT_SIGN_IN_SECONDS = 10 * 60;

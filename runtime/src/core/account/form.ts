@@ -4,11 +4,11 @@
  * signed in (or the sign-in page instead), and how a refusal goes back.
  */
 import type { ResponseInternal } from "../../types.js";
-import { formCallbackUrl } from "../callback-url.js";
+import { formCallbackUrl } from "../http/callback-url.js";
 import type { RequestContext } from "../context.js";
-import { MissingAdapter } from "../errors.js";
+import { MissingAdapter } from "../errors/errors.js";
 import { pageUrl, requireCsrf } from "../guards.js";
-import { signedInSession, type SignedIn } from "../session-user.js";
+import { signedInSession, type SignedIn } from "../session/session-user.js";
 
 /** Throws `MissingAdapter` naming the action: the account lives in the adapter. */
 export function requireAccountAdapter(ctx: RequestContext): void {

@@ -5,24 +5,10 @@
  */
 import type { AdapterSession } from "../../adapters/types.js";
 import { hashToken } from "../email/token.js";
+import type { ListedSession } from "./types.js";
 import { describeUserAgent } from "./user-agent.js";
 
-/** One session in the list, as JSON. Dates are ISO strings. */
-export interface ListedSession {
-  /** Names the session in `POST revoke-session`; derived from its token, which it does not reveal. `"current"` for a JWT session. */
-  id: string;
-  /** The session of the request that asked. */
-  current: boolean;
-  /** When it was created (the sign-in); `null` where unknown (a session stored, or a JWT issued, before gatehouse kept it). */
-  createdAt: string | null;
-  /** When it was last used, to within `session.updateAge` (the slide of its expiry). */
-  lastActiveAt: string | null;
-  expires: string;
-  /** The browser's `User-Agent` as it signed in. */
-  userAgent: string | null;
-  /** That `User-Agent` in words ("Firefox on Windows"), or `null` when not recognised. */
-  browser: string | null;
-}
+export type { ListedSession } from "./types.js";
 
 /** The session's id in the list: a digest of its token (domain-separated), 32 hex characters. */
 export async function publicSessionId(sessionToken: string): Promise<string> {

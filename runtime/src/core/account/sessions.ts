@@ -13,11 +13,11 @@
 import type { Cookie } from "../../types.js";
 import { callAdapter } from "../adapter.js";
 import type { RequestContext } from "../context.js";
-import { requestUserAgent } from "../database-session.js";
+import { requestUserAgent } from "../session/database-session.js";
 import { emit } from "../events.js";
-import { clearSessionCookies, issueSession } from "../session-cookie.js";
-import { signedInAt, type SignedIn } from "../session-user.js";
-import { SESSION_VERSION_CLAIM } from "../session-version.js";
+import { clearSessionCookies, issueSession } from "../session/session-cookie.js";
+import { signedInAt, type SignedIn } from "../session/session-user.js";
+import { SESSION_VERSION_CLAIM } from "../session/session-version.js";
 import { listedJwtSession, listedStoredSession, publicSessionId, type ListedSession } from "./session-list.js";
 
 /** The user's live sessions, oldest first; this request's is `current`. */

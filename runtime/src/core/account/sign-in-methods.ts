@@ -8,36 +8,9 @@
 import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "../../adapters/types.js";
 import { callAdapter } from "../adapter.js";
 import type { RequestContext } from "../context.js";
+import type { ListedPasskey, SignInMethods } from "./types.js";
 
-/** A linked provider, as JSON. */
-export interface LinkedProvider {
-  /** The provider's id: what `unlink-account` takes. */
-  provider: string;
-  /** Its name ("GitHub"). */
-  name: string;
-}
-
-/** A passkey, as JSON. Dates are ISO strings. */
-export interface ListedPasskey {
-  /** The credential id: what `rename-passkey` and `remove-passkey` take. */
-  id: string;
-  name: string | null;
-  createdAt: string | null;
-  lastUsedAt: string | null;
-  /** Synced by its provider (iCloud Keychain, Google Password Manager...), so it survives the device. */
-  backedUp: boolean;
-}
-
-export interface SignInMethods {
-  /** The OAuth/OIDC providers linked to the user, of those the config has. */
-  linked: LinkedProvider[];
-  /** The config's OAuth/OIDC providers not linked yet: signing in with one while signed in links it. */
-  linkable: { provider: string; name: string }[];
-  /** `null` without a passkey provider. */
-  passkeys: ListedPasskey[] | null;
-  /** An email link can sign the user in: the config has an email provider and the address is proven. */
-  emailLink: boolean;
-}
+export type { LinkedProvider, ListedPasskey, SignInMethods } from "./types.js";
 
 const OAUTH_TYPES = new Set(["oauth", "oidc"]);
 

@@ -13,26 +13,16 @@ import { deleteOwnAccount } from "../account/deletion.js";
 import { formRefusal, requireAccountAdapter, signedInForm } from "../account/form.js";
 import { listSessions, revokeOtherSessions, revokeSession } from "../account/sessions.js";
 import { profileName } from "../account/profile.js";
-import { hasUsablePassword, removePasskey, signInMethods, unlinkProvider, type MethodChange, type SignInMethods } from "../account/sign-in-methods.js";
+import { hasUsablePassword, removePasskey, signInMethods, unlinkProvider, type MethodChange } from "../account/sign-in-methods.js";
+import type { AccountBody } from "../account/types.js";
 import { callAdapter } from "../adapter.js";
 import type { RequestContext } from "../context.js";
 import { emit } from "../events.js";
 import { pageUrl } from "../guards.js";
-import { sameOriginUrl } from "../redirect.js";
-import { NO_STORE } from "../response.js";
-import { clearSessionCookies, issueSession } from "../session-cookie.js";
-import { signedInSession } from "../session-user.js";
-
-/** What `GET account` answers for a signed-in user. Dates are ISO strings. */
-export interface AccountBody {
-  user: { name: string | null; email: string; emailVerified: string | null; image: string | null };
-  /** Whether the user has a password; `null` without a `Password` provider. */
-  hasPassword: boolean | null;
-  sessionStrategy: "jwt" | "database";
-  sessions: Awaited<ReturnType<typeof listSessions>>;
-  /** Linked and linkable providers, passkeys, whether email links sign in. */
-  signInMethods: SignInMethods;
-}
+import { sameOriginUrl } from "../http/redirect.js";
+import { NO_STORE } from "../http/response.js";
+import { clearSessionCookies, issueSession } from "../session/session-cookie.js";
+import { signedInSession } from "../session/session-user.js";
 
 export async function accountAction(ctx: RequestContext): Promise<ResponseInternal> {
   requireAccountAdapter(ctx);

@@ -1,12 +1,12 @@
 /** `callback/<provider>`: the end of a sign-in. Credentials arrive here by POST. */
 import type { CredentialRecord, ResponseInternal, User } from "../../types.js";
 import type { RequestContext } from "../context.js";
-import { CallbackRouteError, CredentialsSignin, InvalidRequest } from "../errors.js";
+import { CallbackRouteError, CredentialsSignin, InvalidRequest } from "../errors/errors.js";
 import { pathProvider, requireCsrf } from "../guards.js";
-import { unsupportedProvider, type ResolvedCredentialsProvider } from "../providers.js";
+import { unsupportedProvider, type ResolvedCredentialsProvider } from "../config/providers.js";
 import { callAdapter } from "../adapter.js";
 import { oauthCallback } from "../oauth/callback.js";
-import { askSignInCallback, completeSignIn } from "../sign-in.js";
+import { askSignInCallback, completeSignIn } from "../identity/sign-in.js";
 import { PasswordHashingBusy } from "../password/gate.js";
 import { credentialIdentifiers, forgetIdentifiers, limitSignIn } from "../rate-limit/limit.js";
 import { emailCallback } from "../email/callback.js";

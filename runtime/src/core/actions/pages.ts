@@ -4,10 +4,10 @@ import type { ProviderSetupHint } from "../../pages/types.js";
 import { findProvider } from "../../providers/catalog.js";
 import { missingCredentials } from "../oauth/server.js";
 import type { ResponseInternal } from "../../types.js";
-import type { ResolvedConfig } from "../config.js";
+import type { ResolvedConfig } from "../config/config.js";
 import type { RequestContext } from "../context.js";
 import { pageUrl } from "../guards.js";
-import { PAGE_HEADERS } from "../pages-headers.js";
+import { PAGE_HEADERS } from "../http/pages-headers.js";
 
 export function errorPage(ctx: RequestContext): ResponseInternal {
   const error = ctx.query.get("error") ?? undefined;

@@ -7,9 +7,9 @@
 import { renderForgotPasswordPage, renderResetPasswordPage, renderSignUpPage } from "../../pages/index.js";
 import type { ResponseInternal } from "../../types.js";
 import type { RequestContext } from "../context.js";
-import { UnknownAction } from "../errors.js";
-import { PAGE_HEADERS } from "../pages-headers.js";
-import { formCallbackUrl } from "../callback-url.js";
+import { UnknownAction } from "../errors/errors.js";
+import { PAGE_HEADERS } from "../http/pages-headers.js";
+import { formCallbackUrl } from "../http/callback-url.js";
 import { passwordPages } from "../password-accounts/pages.js";
 import type { ResolvedPasswordProvider } from "../password-accounts/provider.js";
 import { forgotPasswordPost, resetPasswordPost } from "../password-accounts/reset.js";

@@ -7,12 +7,12 @@
  */
 import type { ResponseInternal, Session } from "../../types.js";
 import type { RequestContext } from "../context.js";
-import { extendIfDue, readDatabaseSession } from "../database-session.js";
+import { extendIfDue, readDatabaseSession } from "../session/database-session.js";
 import { emit } from "../events.js";
-import { SessionTokenError } from "../errors.js";
-import { NO_STORE } from "../response.js";
-import { clearSessionCookies } from "../session-cookie.js";
-import { clientSession } from "../session-callback.js";
+import { SessionTokenError } from "../errors/errors.js";
+import { NO_STORE } from "../http/response.js";
+import { clearSessionCookies } from "../session/session-cookie.js";
+import { clientSession } from "../session/session-callback.js";
 
 export async function databaseSessionAction(ctx: RequestContext, isUpdate: boolean, data: unknown): Promise<ResponseInternal> {
   // An adapter failure propagates: the handler answers an error and keeps the cookie.

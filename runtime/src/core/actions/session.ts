@@ -7,12 +7,12 @@ import type { JWT } from "../../jwt.js";
 import type { Cookie, ResponseInternal, Session } from "../../types.js";
 import type { RequestContext } from "../context.js";
 import { emit } from "../events.js";
-import { JWTSessionError } from "../errors.js";
+import { JWTSessionError } from "../errors/errors.js";
 import { requireCsrf } from "../guards.js";
-import { keepHandlerClaims, sessionVersionRevoked } from "../session-version.js";
-import { markUnprovenSession, UNPROVEN_EMAIL_CLAIM, unprovenSessionRevoked } from "../proven-email.js";
-import { NO_STORE } from "../response.js";
-import { clearSessionCookies, copyPayload, issueSession, needsReissue, readSession } from "../session-cookie.js";
+import { keepHandlerClaims, sessionVersionRevoked } from "../session/session-version.js";
+import { markUnprovenSession, UNPROVEN_EMAIL_CLAIM, unprovenSessionRevoked } from "../identity/proven-email.js";
+import { NO_STORE } from "../http/response.js";
+import { clearSessionCookies, copyPayload, issueSession, needsReissue, readSession } from "../session/session-cookie.js";
 import { databaseSessionAction } from "./session-database.js";
 
 export async function sessionAction(ctx: RequestContext): Promise<ResponseInternal> {

@@ -1,14 +1,14 @@
 /** `GET signin` renders the sign-in page; `POST signin/<provider>` starts a sign-in. */
 import { renderSignInPage, signInPageScript, type SignInPageProvider } from "../../pages/index.js";
 import type { ResponseInternal } from "../../types.js";
-import { requestedCallbackUrl } from "../callback-url.js";
+import { requestedCallbackUrl } from "../http/callback-url.js";
 import type { RequestContext } from "../context.js";
 import { pageUrl, pathProvider, requireCsrf } from "../guards.js";
 import { startEmailSignIn } from "../email/signin.js";
 import { startOAuthSignIn } from "../oauth/authorize.js";
-import { PAGE_HEADERS, pageHeadersWithScript } from "../pages-headers.js";
-import { unsupportedProvider } from "../providers.js";
-import { sameOriginUrl } from "../redirect.js";
+import { PAGE_HEADERS, pageHeadersWithScript } from "../http/pages-headers.js";
+import { unsupportedProvider } from "../config/providers.js";
+import { sameOriginUrl } from "../http/redirect.js";
 
 export async function signInPage(ctx: RequestContext): Promise<ResponseInternal> {
   const { config } = ctx;

@@ -2,14 +2,14 @@
 import { renderSignOutPage } from "../../pages/index.js";
 import type { JWT } from "../../jwt.js";
 import type { ResponseInternal } from "../../types.js";
-import { redirectTarget, requestedCallbackUrl } from "../callback-url.js";
+import { redirectTarget, requestedCallbackUrl } from "../http/callback-url.js";
 import type { RequestContext } from "../context.js";
 import { emit } from "../events.js";
 import { pageUrl, requireCsrf } from "../guards.js";
-import { PAGE_HEADERS } from "../pages-headers.js";
-import { sameOriginUrl } from "../redirect.js";
-import { deleteDatabaseSession } from "../database-session.js";
-import { clearSessionCookies, copyPayload, readSession } from "../session-cookie.js";
+import { PAGE_HEADERS } from "../http/pages-headers.js";
+import { sameOriginUrl } from "../http/redirect.js";
+import { deleteDatabaseSession } from "../session/database-session.js";
+import { clearSessionCookies, copyPayload, readSession } from "../session/session-cookie.js";
 
 export async function signOutPage(ctx: RequestContext): Promise<ResponseInternal> {
   const { config } = ctx;

@@ -7,16 +7,16 @@
 import type { ResponseInternal, WebAuthnOptionsResponseBody } from "../../types.js";
 import { callAdapter } from "../adapter.js";
 import type { RequestContext } from "../context.js";
-import { InvalidRequest, UnknownAction } from "../errors.js";
+import { InvalidRequest, UnknownAction } from "../errors/errors.js";
 import { pathProvider } from "../guards.js";
 import { limitSignIn } from "../rate-limit/limit.js";
-import { NO_STORE } from "../response.js";
+import { NO_STORE } from "../http/response.js";
 import { sealChallenge, type Challenge } from "../webauthn/challenge.js";
 import { planOptions, requestedAction } from "../webauthn/infer.js";
 import { authenticationOptions, registrationOptions } from "../webauthn/options.js";
 import { relyingPartyOf } from "../webauthn/relying-party.js";
 import { loadSimpleWebAuthn } from "../webauthn/simplewebauthn.js";
-import { signedInUser } from "../session-user.js";
+import { signedInUser } from "../session/session-user.js";
 import { userInfoOf } from "../webauthn/user-info.js";
 
 export async function webauthnOptionsAction(ctx: RequestContext): Promise<ResponseInternal<WebAuthnOptionsResponseBody>> {

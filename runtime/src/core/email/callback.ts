@@ -6,15 +6,15 @@
  */
 import { renderConfirmEmailPage } from "../../pages/confirm-email.js";
 import type { ResponseInternal } from "../../types.js";
-import { requestedCallbackUrl } from "../callback-url.js";
+import { requestedCallbackUrl } from "../http/callback-url.js";
 import type { RequestContext } from "../context.js";
 import type { VerificationToken } from "../../adapters/types.js";
 import { callAdapter } from "../adapter.js";
-import { AdapterError, Verification } from "../errors.js";
+import { AdapterError, Verification } from "../errors/errors.js";
 import { requireCsrf } from "../guards.js";
-import { PAGE_HEADERS } from "../pages-headers.js";
-import { sameOriginUrl } from "../redirect.js";
-import { askSignInCallback, completeSignIn } from "../sign-in.js";
+import { PAGE_HEADERS } from "../http/pages-headers.js";
+import { sameOriginUrl } from "../http/redirect.js";
+import { askSignInCallback, completeSignIn } from "../identity/sign-in.js";
 import type { ResolvedEmailProvider } from "./provider.js";
 import { useToken } from "./token.js";
 import { applyEmailPlan, planEmailUser } from "./user.js";

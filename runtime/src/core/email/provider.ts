@@ -6,9 +6,9 @@
  */
 import { sendWithNodemailer } from "../../providers/email.js";
 import type { EmailConfig } from "../../providers/types.js";
-import { normalizeEmail, refuseInvisible } from "../email-address.js";
-import { InvalidProvider } from "../errors.js";
-import type { WithRuntime } from "../providers.js";
+import { normalizeEmail, refuseInvisible } from "../identity/email-address.js";
+import { InvalidProvider } from "../errors/errors.js";
+import type { WithRuntime } from "../config/providers.js";
 
 const DEFAULT_MAX_AGE = 24 * 60 * 60;
 

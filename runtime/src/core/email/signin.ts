@@ -7,10 +7,10 @@ import type { AdapterUser } from "../../adapters/types.js";
 import type { Account, ResponseInternal } from "../../types.js";
 import { callAdapter } from "../adapter.js";
 import type { RequestContext } from "../context.js";
-import { EmailSignInError } from "../errors.js";
+import { EmailSignInError } from "../errors/errors.js";
 import { pageUrl } from "../guards.js";
 import { limitSignIn } from "../rate-limit/limit.js";
-import { askSignInCallback } from "../sign-in.js";
+import { askSignInCallback } from "../identity/sign-in.js";
 import type { ResolvedEmailProvider } from "./provider.js";
 import { hashToken, newToken, tokenSecrets } from "./token.js";
 

@@ -5,8 +5,8 @@
 import type { VerificationToken } from "../../adapters/types.js";
 import { callAdapter } from "../adapter.js";
 import type { RequestContext } from "../context.js";
-import { nodeCrypto } from "../native-crypto.js";
-import { randomBytes } from "../random.js";
+import { nodeCrypto } from "../crypto/native-crypto.js";
+import { randomBytes } from "../crypto/random.js";
 import type { ResolvedEmailProvider } from "./provider.js";
 
 const TOKEN_BYTES = 32;

@@ -8,9 +8,9 @@ import type { AdapterAccount, AdapterNewUser, AdapterUser } from "../../adapters
 import type { Account } from "../../types.js";
 import { callAdapter } from "../adapter.js";
 import type { RequestContext } from "../context.js";
-import { AdapterError } from "../errors.js";
+import { AdapterError } from "../errors/errors.js";
 import { emit } from "../events.js";
-import { adoptUnprovenUser, emailProven } from "../proven-email.js";
+import { adoptUnprovenUser, emailProven } from "../identity/proven-email.js";
 import type { ResolvedEmailProvider } from "./provider.js";
 
 export interface EmailSignInPlan {

@@ -6,9 +6,9 @@
 import * as o from "oauth4webapi";
 import type { Cookie, ResponseInternal } from "../../types.js";
 import type { RequestContext } from "../context.js";
-import { AuthError, OAuthSignInError } from "../errors.js";
-import type { ResolvedOAuthProvider, ResolvedProvider } from "../providers.js";
-import { signedInUser } from "../session-user.js";
+import { AuthError, OAuthSignInError } from "../errors/errors.js";
+import type { ResolvedOAuthProvider, ResolvedProvider } from "../config/providers.js";
+import { signedInUser } from "../session/session-user.js";
 import { sealCheck } from "./checks.js";
 import type { OAuthRuntime } from "./provider.js";
 import { sealProxyState } from "./proxy.js";

@@ -7,14 +7,14 @@
  */
 import * as o from "oauth4webapi";
 import type { ResponseInternal } from "../../types.js";
-import { applyOAuthPlan, planOAuthUser } from "../account-linking.js";
+import { applyOAuthPlan, planOAuthUser } from "../identity/account-linking.js";
 import type { RequestContext } from "../context.js";
-import { errorResult } from "../error-response.js";
-import { AuthError, OAuthCallbackError } from "../errors.js";
-import type { ResolvedOAuthProvider } from "../providers.js";
-import { askSignInCallback, completeSignIn } from "../sign-in.js";
+import { errorResult } from "../errors/error-response.js";
+import { AuthError, OAuthCallbackError } from "../errors/errors.js";
+import type { ResolvedOAuthProvider } from "../config/providers.js";
+import { askSignInCallback, completeSignIn } from "../identity/sign-in.js";
 import { redirectUri, usesPkce } from "./authorize.js";
-import { signedInUser } from "../session-user.js";
+import { signedInUser } from "../session/session-user.js";
 import { assertStartedBy, clearChecks, openCheck, type CheckName, type OpenedCheck } from "./checks.js";
 import { exchangeCode, readAuthorizationResponse, type CheckValues } from "./exchange.js";
 import { mapIdentity } from "./profile.js";

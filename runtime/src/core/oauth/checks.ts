@@ -10,9 +10,9 @@
  */
 import type { Cookie } from "../../types.js";
 import type { RequestContext } from "../context.js";
-import type { CookieKey } from "../cookies.js";
-import { InvalidCheck } from "../errors.js";
-import { clearedCookie, openForProvider, sealForProvider } from "../sealed-cookie.js";
+import type { CookieKey } from "../http/cookies.js";
+import { InvalidCheck } from "../errors/errors.js";
+import { clearedCookie, openForProvider, sealForProvider } from "../crypto/sealed-cookie.js";
 
 /** 15 minutes to sign in at the provider. */
 export const CHECK_MAX_AGE = 15 * 60;

@@ -6,7 +6,7 @@
  */
 import * as o from "oauth4webapi";
 import type { TokenSet } from "../../types.js";
-import { InvalidCheck, OAuthCallbackError } from "../errors.js";
+import { InvalidCheck, OAuthCallbackError } from "../errors/errors.js";
 import { describeOAuthError } from "./describe-error.js";
 import { CLOCK_TOLERANCE, verifyIdTokenSignature } from "./id-token-signature.js";
 import type { OAuthRuntime } from "./provider.js";

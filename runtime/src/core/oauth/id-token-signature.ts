@@ -6,8 +6,8 @@
  */
 import { createRemoteJWKSet, customFetch as joseFetch, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from "jose";
 import type * as o from "oauth4webapi";
-import { OAuthCallbackError } from "../errors.js";
-import { verifyJwtSignature } from "../jws-verify.js";
+import { OAuthCallbackError } from "../errors/errors.js";
+import { verifyJwtSignature } from "../crypto/jws-verify.js";
 import { describeOAuthError } from "./describe-error.js";
 import type { OAuthRuntime } from "./provider.js";
 

@@ -5,8 +5,8 @@
  */
 import * as o from "oauth4webapi";
 import type { Account, Profile, TokenSet, User } from "../../types.js";
-import { canonicalEmailOrUndefined } from "../email-address.js";
-import { AuthError, OAuthCallbackError, OAuthProfileParseError } from "../errors.js";
+import { canonicalEmailOrUndefined } from "../identity/email-address.js";
+import { AuthError, OAuthCallbackError, OAuthProfileParseError } from "../errors/errors.js";
 import { describeOAuthError } from "./describe-error.js";
 import type { Exchanged } from "./exchange.js";
 import type { OAuthRuntime } from "./provider.js";

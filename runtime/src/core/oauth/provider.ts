@@ -16,7 +16,7 @@ import type {
 } from "../../providers/types.js";
 import type { JWTVerifyGetKey } from "jose";
 import type { Account, Awaitable, TokenSet, User } from "../../types.js";
-import { InvalidEndpoints, InvalidProvider, type AuthError } from "../errors.js";
+import { InvalidEndpoints, InvalidProvider, type AuthError } from "../errors/errors.js";
 import { customFetch } from "../symbols.js";
 import { emailFromVerifiedClaim } from "../../providers/profile-fields.js";
 import { defaultAccountFields, defaultProfile } from "./profile-defaults.js";

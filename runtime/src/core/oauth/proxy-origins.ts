@@ -7,7 +7,7 @@
  * origin (`https://app.example.com`) or one DNS label left open
  * (`https://*.preview.example.com`). Pure: no I/O.
  */
-import { InvalidConfig } from "../errors.js";
+import { InvalidConfig } from "../errors/errors.js";
 
 export type AllowedOrigin = { kind: "exact"; origin: string } | { kind: "label"; protocol: string; suffix: string; port: string };
 

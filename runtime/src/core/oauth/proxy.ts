@@ -8,8 +8,8 @@
 import { decode, encode } from "../../jwt.js";
 import type { ResponseInternal } from "../../types.js";
 import type { RequestContext } from "../context.js";
-import { InvalidCheck } from "../errors.js";
-import type { ResolvedOAuthProvider } from "../providers.js";
+import { InvalidCheck } from "../errors/errors.js";
+import type { ResolvedOAuthProvider } from "../config/providers.js";
 import { CHECK_MAX_AGE } from "./checks.js";
 import { proxyOriginAllowed } from "./proxy-origins.js";
 

@@ -4,7 +4,7 @@
  * client authenticates, and the options every request carries.
  */
 import * as o from "oauth4webapi";
-import { OAuthSignInError, ProviderNotSetUp } from "../errors.js";
+import { OAuthSignInError, ProviderNotSetUp } from "../errors/errors.js";
 import { describeOAuthError } from "./describe-error.js";
 import { envId, type OAuthRuntime } from "./provider.js";
 

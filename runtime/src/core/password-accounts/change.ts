@@ -12,11 +12,11 @@ import type { Cookie, ResponseInternal } from "../../types.js";
 import { formRefusal, signedInForm } from "../account/form.js";
 import { callAdapter } from "../adapter.js";
 import type { RequestContext } from "../context.js";
-import { createDatabaseSession } from "../database-session.js";
+import { createDatabaseSession } from "../session/database-session.js";
 import { limitSignIn } from "../rate-limit/limit.js";
-import { issueSession } from "../session-cookie.js";
-import type { SignedIn } from "../session-user.js";
-import { withSessionVersion } from "../session-version.js";
+import { issueSession } from "../session/session-cookie.js";
+import type { SignedIn } from "../session/session-user.js";
+import { withSessionVersion } from "../session/session-version.js";
 import { newPassword, type InputProblem } from "./input.js";
 import type { ResolvedPasswordProvider } from "./provider.js";
 

@@ -4,7 +4,7 @@
  * fixed message; none of them says whether an address has an account.
  */
 import { profileName } from "../account/profile.js";
-import { normalizeEmail } from "../email-address.js";
+import { normalizeEmail } from "../identity/email-address.js";
 import type { PasswordRuntime } from "./provider.js";
 
 export type InputProblem = "invalid-email" | "invalid-name" | "name-too-long" | "short-password" | "long-password";

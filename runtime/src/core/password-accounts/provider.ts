@@ -8,9 +8,9 @@ import { developmentMail } from "../../providers/development-mail.js";
 import { sendSmtpMail } from "../../providers/email.js";
 import type { PasswordConfig, PasswordMailMessage } from "../../providers/password.js";
 import type { AuthConfig } from "../../types.js";
-import { InvalidProvider } from "../errors.js";
+import { InvalidProvider } from "../errors/errors.js";
 import { MAX_PASSWORD_LENGTH } from "../../password.js";
-import type { WithRuntime } from "../providers.js";
+import type { WithRuntime } from "../config/providers.js";
 import { resolveRateLimit, type ResolvedRateLimit } from "../rate-limit/resolve.js";
 
 /** NIST SP 800-63B's floor for a password a user chooses. */

@@ -14,15 +14,15 @@ import { hashPassword, passwordMatches, passwordNeedsRehash } from "../../passwo
 import type { CredentialRecord, ResponseInternal } from "../../types.js";
 import { callAdapter } from "../adapter.js";
 import type { RequestContext } from "../context.js";
-import { CredentialsSignin, RateLimited } from "../errors.js";
-import { markEmailProven, emailProven } from "../proven-email.js";
+import { CredentialsSignin, RateLimited } from "../errors/errors.js";
+import { markEmailProven, emailProven } from "../identity/proven-email.js";
 import { credentialIdentifiers, forgetIdentifiers, limitSignIn } from "../rate-limit/limit.js";
-import { askSignInCallback, completeSignIn } from "../sign-in.js";
+import { askSignInCallback, completeSignIn } from "../identity/sign-in.js";
 import { submittedEmail, submittedToken } from "./input.js";
 import { linkIdentifier, takeLink } from "./links.js";
 import { countMail } from "./mail.js";
 import { mailConfirmation } from "./sign-up.js";
-import { formCallbackUrl } from "../callback-url.js";
+import { formCallbackUrl } from "../http/callback-url.js";
 import type { ResolvedPasswordProvider } from "./provider.js";
 
 /** Refused with a reason the sign-in form shows (`?code=`): only ever after the right password. */

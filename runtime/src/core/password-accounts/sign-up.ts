@@ -16,7 +16,7 @@ import { requireCsrf } from "../guards.js";
 import { newPassword, submittedEmail, submittedName, type InputProblem } from "./input.js";
 import { issueLink, linkIdentifier } from "./links.js";
 import { countMail, requireSender, sendPasswordMail } from "./mail.js";
-import { formCallbackUrl } from "../callback-url.js";
+import { formCallbackUrl } from "../http/callback-url.js";
 import { passwordPages } from "./pages.js";
 import type { ResolvedPasswordProvider } from "./provider.js";
 import { issueResetLink } from "./reset-link.js";

@@ -6,7 +6,7 @@
  * the same bytes for the same input (tested on RFC 7914's vectors).
  */
 import { scryptAsync } from "@noble/hashes/scrypt.js";
-import { nodeCrypto } from "../native-crypto.js";
+import { nodeCrypto } from "../crypto/native-crypto.js";
 import { memoryFor, type ScryptParams } from "./phc.js";
 
 export type ScryptEngine = "node" | "noble";

@@ -6,7 +6,7 @@
  */
 
 import type { Awaitable } from "../../types.js";
-import { HTTP_TOKEN } from "../cookies.js";
+import { HTTP_TOKEN } from "../http/cookies.js";
 
 /** `203.0.113.7` as is; `2001:db8:1:2:3:4:5:6` as `2001:db8:1:2::/64`; `::ffff:203.0.113.7` as `203.0.113.7`; anything else trimmed and lowercased. */
 export function addressKey(address: string): string {

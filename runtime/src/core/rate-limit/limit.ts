@@ -6,9 +6,9 @@
  */
 import type { Awaitable, CredentialRecord } from "../../types.js";
 import type { RequestContext } from "../context.js";
-import { canonicalEmailOrUndefined, INVISIBLE, plainFullStops } from "../email-address.js";
+import { canonicalEmailOrUndefined, INVISIBLE, plainFullStops } from "../identity/email-address.js";
 import { hashToken } from "../email/token.js";
-import { AdapterError, RateLimited } from "../errors.js";
+import { AdapterError, RateLimited } from "../errors/errors.js";
 import { addressKey } from "./client-address.js";
 import type { ResolvedRateLimit } from "./resolve.js";
 import type { RateLimitHit } from "./types.js";

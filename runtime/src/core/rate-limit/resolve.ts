@@ -2,8 +2,8 @@
  * `rateLimit` validated once with the config. A wrong value is a configuration
  * error naming the option: a limit that silently does nothing is worse than none.
  */
-import { InvalidConfig } from "../errors.js";
-import { HTTP_TOKEN } from "../cookies.js";
+import { InvalidConfig } from "../errors/errors.js";
+import { HTTP_TOKEN } from "../http/cookies.js";
 import { ownClientAddress } from "./client-address.js";
 import { MemoryRateLimitStore } from "./memory-store.js";
 import type { RateLimitOptions, RateLimitStore } from "./types.js";

@@ -2,7 +2,7 @@
  * Public types of the optional sign-in rate limit (`rateLimit` in the config).
  * Neither the spec nor Auth.js has one; absent, nothing here runs.
  */
-import type { Awaitable } from "../../types.js";
+import type { Awaitable } from "../../model.js";
 
 /** One counted attempt, as the store saw it. */
 export interface RateLimitHit {

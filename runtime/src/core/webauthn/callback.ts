@@ -5,8 +5,8 @@
  */
 import type { ResponseInternal } from "../../types.js";
 import type { RequestContext } from "../context.js";
-import { errorResult } from "../error-response.js";
-import { InvalidRequest, WebAuthnVerificationError } from "../errors.js";
+import { errorResult } from "../errors/error-response.js";
+import { InvalidRequest, WebAuthnVerificationError } from "../errors/errors.js";
 import { requireCsrf } from "../guards.js";
 import { limitSignIn } from "../rate-limit/limit.js";
 import { authenticateWithPasskey } from "./authenticate.js";

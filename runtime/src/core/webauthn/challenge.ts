@@ -7,8 +7,8 @@
  */
 import type { Cookie } from "../../types.js";
 import type { RequestContext } from "../context.js";
-import { WebAuthnVerificationError } from "../errors.js";
-import { clearedCookie, openForProvider, sealForProvider } from "../sealed-cookie.js";
+import { WebAuthnVerificationError } from "../errors/errors.js";
+import { clearedCookie, openForProvider, sealForProvider } from "../crypto/sealed-cookie.js";
 
 /** 15 minutes to answer the browser's prompt (the prompt itself times out after 5). */
 export const CHALLENGE_MAX_AGE = 15 * 60;

@@ -7,7 +7,7 @@
  */
 import type { AdapterUser } from "../../adapters/types.js";
 import type { WebAuthnUserInfo } from "../../providers/passkey.js";
-import { InvalidRequest } from "../errors.js";
+import { InvalidRequest } from "../errors/errors.js";
 import type { WebAuthnAction } from "./challenge.js";
 
 export type OptionsPlan =

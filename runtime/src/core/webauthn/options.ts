@@ -1,6 +1,6 @@
 /** The options the browser's `navigator.credentials.create()` / `.get()` take, for one plan. */
 import type { AdapterAuthenticator } from "../../adapters/types.js";
-import { randomBytes } from "../random.js";
+import { randomBytes } from "../crypto/random.js";
 import { stringToTransports, toBase64Url } from "./encoding.js";
 import type { ResolvedRelyingParty } from "./relying-party.js";
 import { authenticationOptionsOf, registrationOptionsOf, type WebAuthnProvider } from "./settings.js";

@@ -8,7 +8,7 @@
 import type { AdapterAccount, AdapterUser } from "../../adapters/types.js";
 import { callAdapter } from "../adapter.js";
 import type { RequestContext } from "../context.js";
-import { AccountNotLinked, AdapterError } from "../errors.js";
+import { AccountNotLinked, AdapterError } from "../errors/errors.js";
 import { emit } from "../events.js";
 import type { UserToBe } from "./challenge.js";
 import type { NewAuthenticator } from "./verify.js";

@@ -8,15 +8,15 @@ import type { AdapterAccount } from "../../adapters/types.js";
 import type { ResponseInternal } from "../../types.js";
 import { callAdapter } from "../adapter.js";
 import type { RequestContext } from "../context.js";
-import { WebAuthnVerificationError } from "../errors.js";
-import { askSignInCallback, completeSignIn } from "../sign-in.js";
+import { WebAuthnVerificationError } from "../errors/errors.js";
+import { askSignInCallback, completeSignIn } from "../identity/sign-in.js";
 import type { Challenge } from "./challenge.js";
 import { findAuthenticator } from "./lookup.js";
 import { addPasskey, createPasskeyUser, emailTaken } from "./persist.js";
 import type { ResolvedRelyingParty } from "./relying-party.js";
 import type { WebAuthnProvider } from "./settings.js";
 import type { SimpleWebAuthn } from "./simplewebauthn.js";
-import { signedInUser } from "../session-user.js";
+import { signedInUser } from "../session/session-user.js";
 import { verifyRegistration, type NewAuthenticator } from "./verify.js";
 import { describeUserAgent } from "../account/user-agent.js";
 

@@ -3,7 +3,7 @@
  * field, or else from the trusted public origin of the request.
  */
 import type { RelyingParty } from "../../providers/passkey.js";
-import { InvalidConfig } from "../errors.js";
+import { InvalidConfig } from "../errors/errors.js";
 
 export interface ResolvedRelyingParty {
   /** The RP ID put in options. */

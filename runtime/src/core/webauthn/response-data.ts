@@ -5,8 +5,8 @@
  * SimpleWebAuthn verifies the contents.
  */
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
-import type { RequestBody } from "../body.js";
-import { InvalidRequest } from "../errors.js";
+import type { RequestBody } from "../http/body.js";
+import { InvalidRequest } from "../errors/errors.js";
 import type { WebAuthnAction } from "./challenge.js";
 
 /** Credential ids are at most 1023 bytes: 1364 base64url characters. */

@@ -11,7 +11,7 @@ import {
   type WebAuthnVerifyAuthenticationOptions,
   type WebAuthnVerifyRegistrationOptions,
 } from "../../providers/passkey.js";
-import type { WithRuntime } from "../providers.js";
+import type { WithRuntime } from "../config/providers.js";
 
 export type WebAuthnProvider = WebAuthnConfig & WithRuntime;
 

@@ -4,7 +4,7 @@
  * packages), which is why it is an optional peer, installed by apps that use
  * passkeys (`auth-init` and `auth add-provider passkey` add it).
  */
-import { InvalidConfig } from "../errors.js";
+import { InvalidConfig } from "../errors/errors.js";
 
 export type SimpleWebAuthn = typeof import("@simplewebauthn/server");
 

@@ -6,8 +6,8 @@ import type { WebAuthnConfig, WebAuthnUserInfo } from "../../providers/passkey.j
 import { callAdapter } from "../adapter.js";
 import type { RequestContext } from "../context.js";
 import { MAX_NAME_LENGTH, profileName } from "../account/profile.js";
-import { normalizeEmail as normalizeEmailAddress } from "../email-address.js";
-import { AuthError, CallbackRouteError, InvalidRequest } from "../errors.js";
+import { normalizeEmail as normalizeEmailAddress } from "../identity/email-address.js";
+import { AuthError, CallbackRouteError, InvalidRequest } from "../errors/errors.js";
 
 /** The address in its canonical form (`normalizeEmail`), as the email provider stores it; `InvalidRequest` when it is not one. */
 export function normalizeEmail(value: string): string {

@@ -6,7 +6,7 @@
  */
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import type { AdapterAuthenticator } from "../../adapters/types.js";
-import { WebAuthnVerificationError } from "../errors.js";
+import { WebAuthnVerificationError } from "../errors/errors.js";
 import { fromBase64, stringToTransports, toBase64, transportsToString } from "./encoding.js";
 import type { ResolvedRelyingParty } from "./relying-party.js";
 import { verifyAuthenticationOptionsOf, verifyRegistrationOptionsOf, type WebAuthnProvider } from "./settings.js";

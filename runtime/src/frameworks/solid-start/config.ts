@@ -2,7 +2,7 @@
  * The config SolidStart runs the handler with, derived once per user config: env
  * defaults from `process.env`, and `prefix` (default `/api/auth`) as the base path.
  */
-import { setEnvDefaults, type Env } from "../../core/env.js";
+import { setEnvDefaults, type Env } from "../../core/config/env.js";
 import type { AuthConfig } from "../../types.js";
 
 export interface SolidAuthConfig extends Omit<AuthConfig, "raw"> {

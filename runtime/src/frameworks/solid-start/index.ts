@@ -18,15 +18,15 @@
  * ```
  */
 import { authWithClientAddress } from "../../core/auth.js";
-import { resolveConfigOrUndefined } from "../../core/config.js";
-import { serializeCookie } from "../../core/cookies.js";
+import { resolveConfigOrUndefined } from "../../core/config/config.js";
+import { serializeCookie } from "../../core/http/cookies.js";
 import type { AccountBody, AuthConfig, Session } from "../../types.js";
 import { glueClientAddress } from "../client-address.js";
 import { processEnv, readRequestAccount, readRequestSession } from "../session.js";
 import { solidStartConfig, type SolidAuthConfig } from "./config.js";
 
 export type { SolidAuthConfig } from "./config.js";
-export { AuthError, CredentialsSignin, SessionUnavailable } from "../../core/errors.js";
+export { AuthError, CredentialsSignin, SessionUnavailable } from "../../core/errors/errors.js";
 export type { Account, AccountBody, DefaultSession, ListedSession, Profile, Session, User } from "../../types.js";
 // What @auth/sveltekit and @auth/solid-start export beside the handler, so an Auth.js app moves over by its imports alone.
 export { customFetch } from "../../core/symbols.js";

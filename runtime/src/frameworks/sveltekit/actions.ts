@@ -8,8 +8,8 @@
  */
 import { error, redirect, type RequestEvent } from "@sveltejs/kit";
 import { authRaw } from "../../core/auth.js";
-import { resolveConfigOrUndefined } from "../../core/config.js";
-import { CONFIGURATION_MESSAGE } from "../../core/error-response.js";
+import { resolveConfigOrUndefined } from "../../core/config/config.js";
+import { CONFIGURATION_MESSAGE } from "../../core/errors/error-response.js";
 import type { AuthConfig, Cookie, ResponseInternal } from "../../types.js";
 import { glueClientAddress } from "../client-address.js";
 

@@ -4,7 +4,7 @@
  * `paths.base`, the CSRF token check handed to SvelteKit's origin check, and the
  * request URL (SvelteKit's `event.url`) taken as the public URL.
  */
-import { setEnvDefaults, type Env } from "../../core/env.js";
+import { setEnvDefaults, type Env } from "../../core/config/env.js";
 import { frameworkGlue, skipCSRFCheck, type FrameworkGlueOptions } from "../../core/symbols.js";
 import type { AuthConfig } from "../../types.js";
 

@@ -22,9 +22,9 @@ import { env } from "$env/dynamic/private";
 import { base } from "$app/paths";
 import { dev } from "$app/environment";
 import { authWithClientAddress } from "../../core/auth.js";
-import { checkRequestOrigin } from "../../core/request-origin.js";
-import { isAuthPath, route } from "../../core/router.js";
-import { resolveConfigOrUndefined } from "../../core/config.js";
+import { checkRequestOrigin } from "../../core/http/request-origin.js";
+import { isAuthPath, route } from "../../core/http/router.js";
+import { resolveConfigOrUndefined } from "../../core/config/config.js";
 import type { AccountBody, AuthConfig, Awaitable, Session } from "../../types.js";
 import { glueClientAddress } from "../client-address.js";
 import { readRequestAccount, readRequestSession } from "../session.js";
@@ -32,7 +32,7 @@ import { setCookies, signInAction, signOutAction, svelteKitClientAddress } from 
 import { svelteKitConfig, type SvelteKitAuthConfig } from "./config.js";
 
 export type { SvelteKitAuthConfig } from "./config.js";
-export { AuthError, CredentialsSignin, SessionUnavailable } from "../../core/errors.js";
+export { AuthError, CredentialsSignin, SessionUnavailable } from "../../core/errors/errors.js";
 export type { Account, AccountBody, DefaultSession, ListedSession, Profile, Session, User } from "../../types.js";
 // What @auth/sveltekit and @auth/solid-start export beside the handler, so an Auth.js app moves over by its imports alone.
 export { customFetch } from "../../core/symbols.js";

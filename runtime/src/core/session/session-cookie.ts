@@ -3,12 +3,12 @@
  * cache), issue (encode and chunk), clear. Every action that touches the session
  * cookie goes through here.
  */
-import type { JWT } from "../jwt.js";
-import type { Cookie } from "../types.js";
-import type { DecodedSession } from "./config.js";
-import type { RequestContext } from "./context.js";
-import { clearChunked, readChunked, writeChunked } from "./cookies.js";
-import { JWTSessionError } from "./errors.js";
+import type { JWT } from "../../jwt.js";
+import type { Cookie } from "../../types.js";
+import type { DecodedSession } from "../config/config.js";
+import type { RequestContext } from "../context.js";
+import { clearChunked, readChunked, writeChunked } from "../http/cookies.js";
+import { JWTSessionError } from "../errors/errors.js";
 import { cappedExpiry, pastAbsoluteEnd, tokenStartOf } from "./session-lifetime.js";
 
 export type SessionRead =

@@ -3,33 +3,33 @@
  * the result (or the configuration error) per config object. The user's object is
  * never changed, and nothing is shared between two configs.
  */
-import { decode as defaultDecode, encode as defaultEncode, type JWT, type JWTOptions } from "../jwt.js";
-import type { Adapter } from "../adapters/types.js";
+import { decode as defaultDecode, encode as defaultEncode, type JWT, type JWTOptions } from "../../jwt.js";
+import type { Adapter } from "../../adapters/types.js";
 import type {
   AuthConfig,
   CallbacksOptions,
   EventCallbacks,
   PagesOptions,
   Theme,
-} from "../types.js";
-import { defaultCookies, mergeCookies, type CookieSet } from "./cookies.js";
+} from "../../types.js";
+import { defaultCookies, mergeCookies, type CookieSet } from "../http/cookies.js";
 import {
   AuthError,
   InvalidConfig,
   MissingAdapter,
   MissingSecret,
   UntrustedHost,
-} from "./errors.js";
-import { checkAdapterMethods } from "./adapter.js";
-import { createLogger, type LoggerInstance } from "./logger.js";
-import { LruCache } from "./lru.js";
+} from "../errors/errors.js";
+import { checkAdapterMethods } from "../adapter.js";
+import { createLogger, type LoggerInstance } from "../logger.js";
+import { LruCache } from "../lru.js";
 import { resolveProviders, type ResolvedProvider } from "./providers.js";
-import { resolveRateLimit, type ResolvedRateLimit } from "./rate-limit/resolve.js";
-import { parseAllowedOrigins, type AllowedOrigin } from "./oauth/proxy-origins.js";
-import { defaultRedirectCallback } from "./redirect.js";
-import { defaultSessionCallback } from "./session-callback.js";
+import { resolveRateLimit, type ResolvedRateLimit } from "../rate-limit/resolve.js";
+import { parseAllowedOrigins, type AllowedOrigin } from "../oauth/proxy-origins.js";
+import { defaultRedirectCallback } from "../http/redirect.js";
+import { defaultSessionCallback } from "../session/session-callback.js";
 import { secretEnvName } from "./env.js";
-import { developmentEnv, frameworkGlue, hostTrustFromEnv, skipCSRFCheck, type FrameworkGlueOptions } from "./symbols.js";
+import { developmentEnv, frameworkGlue, hostTrustFromEnv, skipCSRFCheck, type FrameworkGlueOptions } from "../symbols.js";
 
 export const MIN_SECRET_LENGTH = 32;
 const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60;

@@ -3,7 +3,7 @@
  * `MAX_BODY_BYTES`, each field at most once. Anything else is an `InvalidRequest`
  * with the status that fits (400, 413, 415).
  */
-import { InvalidRequest } from "./errors.js";
+import { InvalidRequest } from "../errors/errors.js";
 
 /** Auth forms are small; a larger body is a mistake or an attack. */
 const MAX_BODY_BYTES = 64 * 1024;

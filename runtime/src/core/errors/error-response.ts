@@ -6,21 +6,21 @@
  * problem, and never its message). A person's browser always lands on a page that
  * says what happened; a program gets JSON.
  */
-import type { ResponseInternal } from "../types.js";
-import { renderError } from "./actions/pages.js";
-import { requestedCallbackUrl } from "./callback-url.js";
-import type { ResolvedConfig } from "./config.js";
-import type { RequestContext } from "./context.js";
+import type { ResponseInternal } from "../../types.js";
+import { renderError } from "../actions/pages.js";
+import { requestedCallbackUrl } from "../http/callback-url.js";
+import type { ResolvedConfig } from "../config/config.js";
+import type { RequestContext } from "../context.js";
 import { errorFacts, type ErrorFacts } from "./error-table.js";
 import { AuthError, CredentialsSignin, InvalidRequest, ProviderNotSetUp, RateLimited, UnknownAction } from "./errors.js";
-import { pageUrl } from "./guards.js";
-import { PAGE_HEADERS } from "./pages-headers.js";
-import { PasswordHashingBusy } from "./password/gate.js";
-import { sameOriginUrl } from "./redirect.js";
-import { NO_STORE } from "./response.js";
-import { isBrowserNavigation } from "./navigation.js";
-import { publicOrigin } from "./public-origin.js";
-import { JSON_ACTIONS } from "./router.js";
+import { pageUrl } from "../guards.js";
+import { PAGE_HEADERS } from "../http/pages-headers.js";
+import { PasswordHashingBusy } from "../password/gate.js";
+import { sameOriginUrl } from "../http/redirect.js";
+import { NO_STORE } from "../http/response.js";
+import { isBrowserNavigation } from "../http/navigation.js";
+import { publicOrigin } from "../http/public-origin.js";
+import { JSON_ACTIONS } from "../http/router.js";
 
 export const CONFIGURATION_MESSAGE = "There is a problem with the server configuration. Check the server logs.";
 const SERVER_ERROR_MESSAGE = "Something went wrong on the server. Check the server logs.";

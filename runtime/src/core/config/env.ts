@@ -2,10 +2,10 @@
  * Environment variables are an input: the framework glue passes its env object
  * here once, and gets a new config back. Core never reads `process.env`.
  */
-import { isPasswordProvider } from "../providers/password.js";
-import type { Provider } from "../providers/types.js";
-import type { AuthConfig } from "../types.js";
-import { developmentEnv, hostTrustFromEnv, type HostTrustFromEnv } from "./symbols.js";
+import { isPasswordProvider } from "../../providers/password.js";
+import type { Provider } from "../../providers/types.js";
+import type { AuthConfig } from "../../types.js";
+import { developmentEnv, hostTrustFromEnv, type HostTrustFromEnv } from "../symbols.js";
 
 export type Env = Record<string, string | undefined>;
 

@@ -3,8 +3,8 @@
  * cookie. Cookies are values returned to the caller, never side effects.
  */
 import { parse } from "cookie";
-import { InvalidConfig } from "./errors.js";
-import type { Cookie, CookieOption, CookieSerializeOptions, CookiesOptions } from "../types.js";
+import { InvalidConfig } from "../errors/errors.js";
+import type { Cookie, CookieOption, CookieSerializeOptions, CookiesOptions } from "../../model.js";
 
 export type CookieKey = keyof CookiesOptions;
 export type CookieSet = Record<CookieKey, CookieOption>;

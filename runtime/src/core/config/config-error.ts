@@ -5,13 +5,13 @@
  * later request fails for the same reason, and a line per request (a page view
  * asks for the session too) would bury the one that says what to fix.
  */
-import { renderErrorPage } from "../pages/index.js";
-import type { AuthConfig, ResponseInternal } from "../types.js";
-import { createLogger } from "./logger.js";
-import { CONFIGURATION_MESSAGE } from "./error-response.js";
-import { PAGE_HEADERS } from "./pages-headers.js";
-import { toResponse, NO_STORE } from "./response.js";
-import { JSON_ACTIONS } from "./router.js";
+import { renderErrorPage } from "../../pages/index.js";
+import type { AuthConfig, ResponseInternal } from "../../types.js";
+import { createLogger } from "../logger.js";
+import { CONFIGURATION_MESSAGE } from "../errors/error-response.js";
+import { PAGE_HEADERS } from "../http/pages-headers.js";
+import { toResponse, NO_STORE } from "../http/response.js";
+import { JSON_ACTIONS } from "../http/router.js";
 
 /** Configs whose error is in the log already. */
 const reported = new WeakSet<object>();

@@ -2,17 +2,17 @@
  * The end of every successful sign-in, shared by all providers: ask the `signIn`
  * callback, create the session, fire the event, pick the redirect.
  */
-import type { JWT } from "../jwt.js";
-import type { Account, Cookie, CredentialRecord, Profile, ResponseInternal, User } from "../types.js";
-import { redirectTarget, requestedCallbackUrl } from "./callback-url.js";
-import { pageUrl } from "./guards.js";
-import type { RequestContext } from "./context.js";
-import { AccessDenied } from "./errors.js";
-import { emit } from "./events.js";
-import { createDatabaseSession, deleteDatabaseSession } from "./database-session.js";
-import { withSignInClaims } from "./session-version.js";
+import type { JWT } from "../../jwt.js";
+import type { Account, Cookie, CredentialRecord, Profile, ResponseInternal, User } from "../../types.js";
+import { redirectTarget, requestedCallbackUrl } from "../http/callback-url.js";
+import { pageUrl } from "../guards.js";
+import type { RequestContext } from "../context.js";
+import { AccessDenied } from "../errors/errors.js";
+import { emit } from "../events.js";
+import { createDatabaseSession, deleteDatabaseSession } from "../session/database-session.js";
+import { withSignInClaims } from "../session/session-version.js";
 import { markUnprovenSession, refuseIfProvenMeanwhile, seenUnproven } from "./proven-email.js";
-import { clearSessionCookies, issueSession } from "./session-cookie.js";
+import { clearSessionCookies, issueSession } from "../session/session-cookie.js";
 
 export interface SignInAttempt {
   user: User;

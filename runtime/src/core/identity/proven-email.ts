@@ -12,12 +12,12 @@
  * user's id, name, image and the app's own rows stay: a person who made the
  * claim in good faith and proves it now keeps their data.
  */
-import type { AdapterUser } from "../adapters/types.js";
-import type { User } from "../types.js";
-import { callAdapter } from "./adapter.js";
-import type { RequestContext } from "./context.js";
-import { AccessDenied, AdapterError, MissingAdapterMethods } from "./errors.js";
-import { emit } from "./events.js";
+import type { AdapterUser } from "../../adapters/types.js";
+import type { User } from "../../types.js";
+import { callAdapter } from "../adapter.js";
+import type { RequestContext } from "../context.js";
+import { AccessDenied, AdapterError, MissingAdapterMethods } from "../errors/errors.js";
+import { emit } from "../events.js";
 
 /** Whether the user's address was proven (an Auth.js adapter may return the date as a string). */
 export function emailProven(user: Pick<AdapterUser, "emailVerified">): boolean {

@@ -7,7 +7,7 @@
  * adapter's row, a JWT issued before the claim) is bound by `maxAge` alone.
  * Pure: times in, times out.
  */
-import type { AdapterSession } from "../adapters/types.js";
+import type { AdapterSession } from "../../adapters/types.js";
 import { SIGNED_IN_AT_CLAIM } from "./session-version.js";
 
 /** When a stored session began (ms): its row's `createdAt`, where the adapter keeps it. */

@@ -5,10 +5,10 @@
  * provider, for a few minutes. Opening one says why it cannot be used; each
  * flow turns that into its own error.
  */
-import { decode, encode } from "../jwt.js";
-import type { Cookie } from "../types.js";
-import type { RequestContext } from "./context.js";
-import type { CookieKey } from "./cookies.js";
+import { decode, encode } from "../../jwt.js";
+import type { Cookie } from "../../types.js";
+import type { RequestContext } from "../context.js";
+import type { CookieKey } from "../http/cookies.js";
 
 export type Opened<Payload> =
   | { ok: true; payload: Payload }

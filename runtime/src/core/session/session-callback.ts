@@ -5,7 +5,7 @@
  * of the adapter's row, and the whole user), so the default must pick what is
  * safe to show: name, email and image, and when the session ends.
  */
-import type { Session } from "../types.js";
+import type { Session } from "../../types.js";
 
 interface SessionLike {
   user?: { name?: unknown; email?: unknown; image?: unknown } | null;

@@ -5,11 +5,11 @@
  * pieces the handler uses (`setEnvDefaults`, the AUTH_URL and basePath rules of
  * `config.ts`, `publicOrigin`), so the URL it gives is one the handler answers on.
  */
-import type { AuthAction, AuthConfig } from "../types.js";
-import { requestUrlIsPublic, resolveBasePath, resolveUrl } from "./config.js";
-import { setEnvDefaults, type Env } from "./env.js";
-import { InvalidRequest, UnknownAction, UntrustedHost } from "./errors.js";
-import { createLogger } from "./logger.js";
+import type { AuthAction, AuthConfig } from "../../types.js";
+import { requestUrlIsPublic, resolveBasePath, resolveUrl } from "../config/config.js";
+import { setEnvDefaults, type Env } from "../config/env.js";
+import { InvalidRequest, UnknownAction, UntrustedHost } from "../errors/errors.js";
+import { createLogger } from "../logger.js";
 import { originOfHost, publicOrigin } from "./public-origin.js";
 import { isAuthAction } from "./router.js";
 

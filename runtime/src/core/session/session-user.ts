@@ -1,10 +1,10 @@
 /** The user of the request's session, looked up in the adapter (for flows that act for whoever is signed in). */
-import type { AdapterSession, AdapterUser } from "../adapters/types.js";
-import type { JWT } from "../jwt.js";
-import { callAdapter } from "./adapter.js";
-import type { RequestContext } from "./context.js";
+import type { AdapterSession, AdapterUser } from "../../adapters/types.js";
+import type { JWT } from "../../jwt.js";
+import { callAdapter } from "../adapter.js";
+import type { RequestContext } from "../context.js";
 import { readDatabaseSession } from "./database-session.js";
-import { unprovenSessionRevoked } from "./proven-email.js";
+import { unprovenSessionRevoked } from "../identity/proven-email.js";
 import { readSession } from "./session-cookie.js";
 import { sessionStartOf, tokenStartOf } from "./session-lifetime.js";
 import { sessionVersionRevoked } from "./session-version.js";

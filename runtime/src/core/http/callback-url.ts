@@ -3,8 +3,8 @@
  * the query or the callback-url cookie, through the `redirect` callback, with a
  * last check on what it returns. Never throws, never leaves the origin by default.
  */
-import type { RequestContext } from "./context.js";
-import { InvalidCallbackUrl } from "./errors.js";
+import type { RequestContext } from "../context.js";
+import { InvalidCallbackUrl } from "../errors/errors.js";
 import { finalRedirect, sameOriginUrl } from "./redirect.js";
 
 const MAX_CALLBACK_URL = 2048;

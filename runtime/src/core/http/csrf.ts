@@ -14,8 +14,8 @@
  */
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
-import { nodeCrypto } from "./native-crypto.js";
-import { randomBytes } from "./random.js";
+import { nodeCrypto } from "../crypto/native-crypto.js";
+import { randomBytes } from "../crypto/random.js";
 
 const encoder = new TextEncoder();
 

@@ -3,12 +3,12 @@
  * its user come from the adapter in one call. Read, slide the expiry (at most
  * once per `updateAge`), create, end.
  */
-import type { AdapterSession, AdapterUser } from "../adapters/types.js";
-import type { Cookie } from "../types.js";
-import { storedUserAgent } from "../adapters/session-user-agent.js";
-import { callAdapter } from "./adapter.js";
-import type { RequestContext } from "./context.js";
-import { readChunked, writeChunked } from "./cookies.js";
+import type { AdapterSession, AdapterUser } from "../../adapters/types.js";
+import type { Cookie } from "../../types.js";
+import { storedUserAgent } from "../../adapters/session-user-agent.js";
+import { callAdapter } from "../adapter.js";
+import type { RequestContext } from "../context.js";
+import { readChunked, writeChunked } from "../http/cookies.js";
 import { clearSessionCookies } from "./session-cookie.js";
 import { cappedExpiry, pastAbsoluteEnd, sessionStartOf } from "./session-lifetime.js";
 

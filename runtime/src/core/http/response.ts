@@ -1,5 +1,5 @@
 /** The one place that turns an action's result into a `Response`. */
-import type { ResponseInternal } from "../types.js";
+import type { ResponseInternal } from "../../types.js";
 import { serializeCookie } from "./cookies.js";
 
 export const NO_STORE = {

@@ -11,15 +11,15 @@ import {
   MissingAuthorize,
   MissingWebAuthnAutocomplete,
   UnsupportedProvider,
-} from "./errors.js";
-import { DEFAULT_FORM_FIELDS } from "../providers/passkey.js";
-import type { CredentialsConfig, OAuthConfig, ProviderConfig, ProviderType } from "../providers/types.js";
-import type { AuthConfig } from "../types.js";
-import { resolveEmailRuntime, type EmailRuntime, type ResolvedEmailProvider } from "./email/provider.js";
-import { resolveOAuthRuntime, type OAuthRuntime } from "./oauth/provider.js";
-import { resolvePasswordRuntime, type PasswordRuntime, type ResolvedPasswordProvider } from "./password-accounts/provider.js";
-import type { WebAuthnProvider } from "./webauthn/settings.js";
-import { isPasswordProvider } from "../providers/password.js";
+} from "../errors/errors.js";
+import { DEFAULT_FORM_FIELDS } from "../../providers/passkey.js";
+import type { CredentialsConfig, OAuthConfig, ProviderConfig, ProviderType } from "../../providers/types.js";
+import type { AuthConfig } from "../../types.js";
+import { resolveEmailRuntime, type EmailRuntime, type ResolvedEmailProvider } from "../email/provider.js";
+import { resolveOAuthRuntime, type OAuthRuntime } from "../oauth/provider.js";
+import { resolvePasswordRuntime, type PasswordRuntime, type ResolvedPasswordProvider } from "../password-accounts/provider.js";
+import type { WebAuthnProvider } from "../webauthn/settings.js";
+import { isPasswordProvider } from "../../providers/password.js";
 
 /** What resolving adds to a provider, by the field it lands in. */
 interface ProviderRuntimes {

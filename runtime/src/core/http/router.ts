@@ -2,8 +2,8 @@
  * Maps a request path and method to an action. Anything outside the table is a
  * client error (400) with a message that says what exists.
  */
-import type { AuthAction } from "../types.js";
-import { UnknownAction } from "./errors.js";
+import type { AuthAction } from "../../types.js";
+import { UnknownAction } from "../errors/errors.js";
 
 type Method = "GET" | "POST";
 

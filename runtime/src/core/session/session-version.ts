@@ -12,8 +12,8 @@
  * adapter does not hold (a Credentials `authorize()` user), or by an adapter
  * without the method, has none and lives until it expires.
  */
-import { callAdapter } from "./adapter.js";
-import type { RequestContext } from "./context.js";
+import { callAdapter } from "../adapter.js";
+import type { RequestContext } from "../context.js";
 
 export const SESSION_VERSION_CLAIM = "sessionVersion";
 /** When the user signed in (seconds), for the session list and for actions that need a recent sign-in. */

@@ -9,14 +9,14 @@
  * The plan is made before anything is written, so the `signIn` callback can
  * refuse with nothing stored.
  */
-import { ACCOUNT_TOKEN_FIELDS } from "../adapters/account-token-fields.js";
-import type { AdapterAccount, AdapterAccountUpdate, AdapterNewUser, AdapterUser } from "../adapters/types.js";
-import type { Account, User } from "../types.js";
-import { callAdapter } from "./adapter.js";
-import { accountSubject } from "./oauth/subject.js";
-import type { RequestContext } from "./context.js";
-import { AdapterError, OAuthAccountNotLinked } from "./errors.js";
-import { emit } from "./events.js";
+import { ACCOUNT_TOKEN_FIELDS } from "../../adapters/account-token-fields.js";
+import type { AdapterAccount, AdapterAccountUpdate, AdapterNewUser, AdapterUser } from "../../adapters/types.js";
+import type { Account, User } from "../../types.js";
+import { callAdapter } from "../adapter.js";
+import { accountSubject } from "../oauth/subject.js";
+import type { RequestContext } from "../context.js";
+import { AdapterError, OAuthAccountNotLinked } from "../errors/errors.js";
+import { emit } from "../events.js";
 import { adoptUnprovenUser, emailProven, markEmailProven } from "./proven-email.js";
 
 export type LinkPlan =
