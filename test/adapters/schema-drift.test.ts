@@ -10,15 +10,13 @@
  * databases: PostgreSQL on PGlite, SQLite on better-sqlite3, a hosted-store
  * branch on PGlite.
  */
-import type { PGlite } from "@electric-sql/pglite";
 import Database from "better-sqlite3";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as hostedStore from "@gatehouse/runtime/adapters/hosted-store";
 import * as postgres from "@gatehouse/runtime/adapters/postgres";
-import { fromPGlite } from "@gatehouse/runtime/adapters/postgres/pglite";
 import * as sqlite from "@gatehouse/runtime/adapters/sqlite";
 import { fromBetterSqlite3 } from "@gatehouse/runtime/adapters/sqlite/better-sqlite3";
-import { inSchema, openPGlite } from "./support/pglite.js";
+import { inSchema, usePGlite } from "./support/pglite.js";
 
 type Migration = postgres.Migration;
 type Report = postgres.SchemaReport;
@@ -37,12 +35,8 @@ interface Database_ {
   sessions: string;
 }
 
-let pglite: PGlite;
+const { db } = usePGlite();
 let schemas = 0;
-beforeAll(async () => {
-  pglite = await openPGlite();
-}, 60_000);
-afterAll(() => pglite?.close());
 
 /** PostgreSQL on PGlite: each database is a schema of its own, reached through the search path. */
 const postgresDialect: Dialect = {
@@ -50,7 +44,6 @@ const postgresDialect: Dialect = {
   migrations: postgres.migrations,
   async fresh() {
     const schema = `drift_${++schemas}`;
-    const db = fromPGlite(pglite);
     await db.query(`CREATE SCHEMA ${schema}`);
     return {
       migrate: (options) => inSchema(db, schema, (tx) => postgres.migrate(tx, options)),
@@ -80,7 +73,6 @@ const hostedStoreDialect: Dialect = {
   migrations: hostedStore.migrations,
   async fresh() {
     const branch = `drift_branch_${++schemas}`;
-    const db = fromPGlite(pglite);
     const store = new hostedStore.HostedStoreClient({ client: db, branch });
     return {
       migrate: (options) => hostedStore.migrate(store, options),

@@ -6,12 +6,10 @@
  * change to a migration shows up there as a readable diff. One PGlite for the
  * file (opening one is slow); each test works in its own schema.
  */
-import type { PGlite } from "@electric-sql/pglite";
 import Database from "better-sqlite3";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { HostedStoreClient, migrate as migrateHostedStore } from "@gatehouse/runtime/adapters/hosted-store";
-import { migrate as migratePostgres, type SqlClient } from "@gatehouse/runtime/adapters/postgres";
-import { fromPGlite } from "@gatehouse/runtime/adapters/postgres/pglite";
+import { migrate as migratePostgres } from "@gatehouse/runtime/adapters/postgres";
 import { migrate as migrateSqlite } from "@gatehouse/runtime/adapters/sqlite";
 import { fromBetterSqlite3 } from "@gatehouse/runtime/adapters/sqlite/better-sqlite3";
 import type { SqliteClient } from "@gatehouse/runtime/adapters/sqlite";
@@ -19,18 +17,9 @@ import type { CatalogTable } from "../../runtime/src/schema/catalog.js";
 import { inspectPostgres } from "../../runtime/src/schema/inspect/postgres.js";
 import { inspectSqlite } from "../../runtime/src/schema/inspect/sqlite.js";
 import { normalizeDefault } from "../../runtime/src/schema/normalize-default.js";
-import { openPGlite } from "./support/pglite.js";
+import { usePGlite } from "./support/pglite.js";
 
-let pglite: PGlite;
-let pg: SqlClient;
-
-beforeAll(async () => {
-  pglite = await openPGlite();
-  pg = fromPGlite(pglite);
-}, 60_000);
-afterAll(async () => {
-  await pglite?.close();
-});
+const { db: pg } = usePGlite();
 
 /** A fresh in-memory SQLite database (foreign keys on, as the wrapper sets them). */
 function openSqlite(): SqliteClient {

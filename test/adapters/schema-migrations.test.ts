@@ -8,19 +8,17 @@
  * too). A database made by the released ones is up to date for `migrate()`.
  * And the .sql files and ORM schemas the runtime ships are the rendered ones.
  */
-import type { PGlite } from "@electric-sql/pglite";
 import Database from "better-sqlite3";
 import { readdirSync, readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { HostedStoreClient, migrate as migrateHostedStore, migrations as hostedStoreMigrations } from "@gatehouse/runtime/adapters/hosted-store";
-import { migrate as migratePostgres, migrations as postgresMigrations, type Migration, type SqlClient } from "@gatehouse/runtime/adapters/postgres";
-import { fromPGlite } from "@gatehouse/runtime/adapters/postgres/pglite";
+import { migrate as migratePostgres, migrations as postgresMigrations, type Migration } from "@gatehouse/runtime/adapters/postgres";
 import { migrate as migrateSqlite, migrations as sqliteMigrations } from "@gatehouse/runtime/adapters/sqlite";
 import { fromBetterSqlite3 } from "@gatehouse/runtime/adapters/sqlite/better-sqlite3";
 import { inspectPostgres } from "../../runtime/src/schema/inspect/postgres.js";
 import { inspectSqlite } from "../../runtime/src/schema/inspect/sqlite.js";
 import { DIALECTS, migrationsFor, ormFiles } from "../../runtime/src/schema/migrations.js";
-import { inSchema, openPGlite } from "./support/pglite.js";
+import { inSchema, usePGlite } from "./support/pglite.js";
 
 /** The .sql files of a folder, in the order they apply. */
 function sqlFiles(dir: URL): Migration[] {
@@ -53,13 +51,7 @@ describe("names", () => {
 });
 
 describe("PostgreSQL (PGlite)", () => {
-  let pglite: PGlite;
-  let db: SqlClient;
-  beforeAll(async () => {
-    pglite = await openPGlite();
-    db = fromPGlite(pglite);
-  }, 60_000);
-  afterAll(() => pglite?.close());
+  const { db } = usePGlite();
 
   /** The catalog of schema `name`, read with it as the search path (defaults then name its sequences unqualified). */
   const catalogOf = (name: string) => inSchema(db, name, (tx) => inspectPostgres(tx, { schema: name }));

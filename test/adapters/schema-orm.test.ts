@@ -9,14 +9,12 @@
  * (type-checked with this file) read and write the rows the adapter stores,
  * through Kysely's own dialects on the same databases.
  */
-import type { PGlite } from "@electric-sql/pglite";
 import Database from "better-sqlite3";
 import { generateDrizzleJson, generateMigration, generateSQLiteDrizzleJson, generateSQLiteMigration } from "drizzle-kit/api";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrate as migratePostgres, PostgresAdapter, type SqlClient } from "@gatehouse/runtime/adapters/postgres";
-import { fromPGlite } from "@gatehouse/runtime/adapters/postgres/pglite";
+import { describe, expect, it } from "vitest";
+import { migrate as migratePostgres, PostgresAdapter } from "@gatehouse/runtime/adapters/postgres";
 import { migrate as migrateSqlite, SqliteAdapter } from "@gatehouse/runtime/adapters/sqlite";
 import { fromBetterSqlite3 } from "@gatehouse/runtime/adapters/sqlite/better-sqlite3";
 import { authSchema } from "../../runtime/src/schema/auth-schema.js";
@@ -25,7 +23,7 @@ import { inspectPostgres } from "../../runtime/src/schema/inspect/postgres.js";
 import { inspectSqlite } from "../../runtime/src/schema/inspect/sqlite.js";
 import type { AuthDatabase as PostgresAuthDatabase } from "../../runtime/orm/kysely/postgres.js";
 import type { AuthDatabase as SqliteAuthDatabase } from "../../runtime/orm/kysely/sqlite.js";
-import { inSchema, openPGlite } from "./support/pglite.js";
+import { inSchema, usePGlite } from "./support/pglite.js";
 
 const AUTH_TABLES = authSchema.tables.map((table) => table.name);
 
@@ -40,13 +38,7 @@ function authTablesOf(catalog: Catalog): Catalog {
 }
 
 describe("Drizzle, PostgreSQL (PGlite)", () => {
-  let pglite: PGlite;
-  let db: SqlClient;
-  beforeAll(async () => {
-    pglite = await openPGlite();
-    db = fromPGlite(pglite);
-  }, 60_000);
-  afterAll(() => pglite?.close());
+  const { db } = usePGlite();
 
   it("drizzle-kit's first migration of the rendered schema makes the tables our migrations make; the adapter runs on it", async () => {
     const schema = await importShipped("postgres");

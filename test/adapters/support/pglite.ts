@@ -7,6 +7,8 @@
  */
 import { PGlite } from "@electric-sql/pglite";
 import type { SqlClient } from "@gatehouse/runtime/adapters/postgres";
+import { fromPGlite } from "@gatehouse/runtime/adapters/postgres/pglite";
+import { afterAll, beforeAll } from "vitest";
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -50,4 +52,25 @@ export function inSchema<T>(db: SqlClient, schema: string, run: (tx: SqlClient) 
     await tx.query(`SET LOCAL search_path TO "${schema}"`);
     return run(tx);
   });
+}
+
+/**
+ * One fresh PGlite for the calling file or describe block: opened before its
+ * tests, closed after. `db` is its SqlClient, usable as soon as the tests run.
+ */
+export function usePGlite(): { db: SqlClient } {
+  let client: SqlClient | undefined;
+  let pglite: PGlite | undefined;
+  beforeAll(async () => {
+    pglite = await openPGlite();
+    client = fromPGlite(pglite);
+  }, 60_000);
+  afterAll(() => pglite?.close());
+  const opened = () => client ?? (() => { throw new Error("usePGlite: the database opens in beforeAll; use db inside tests or hooks"); })();
+  return {
+    db: {
+      query: (text, params) => opened().query(text, params),
+      transaction: (fn) => opened().transaction(fn),
+    },
+  };
 }
