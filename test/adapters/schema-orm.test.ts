@@ -14,8 +14,8 @@ import { generateDrizzleJson, generateMigration, generateSQLiteDrizzleJson, gene
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { migrate as migratePostgres, PostgresAdapter } from "@gatehouse/runtime/adapters/postgres";
-import { migrate as migrateSqlite, SqliteAdapter } from "@gatehouse/runtime/adapters/sqlite";
+import { checkSchema as checkPostgresSchema, migrate as migratePostgres, PostgresAdapter } from "@gatehouse/runtime/adapters/postgres";
+import { checkSchema as checkSqliteSchema, migrate as migrateSqlite, SqliteAdapter } from "@gatehouse/runtime/adapters/sqlite";
 import { fromBetterSqlite3 } from "@gatehouse/runtime/adapters/sqlite/better-sqlite3";
 import { authSchema } from "../../runtime/src/schema/auth-schema.js";
 import type { Catalog } from "../../runtime/src/schema/catalog.js";
@@ -57,6 +57,12 @@ describe("Drizzle, PostgreSQL (PGlite)", () => {
     expect(authTablesOf(byDrizzle)).toEqual(authTablesOf(byMigrate));
     const user = await inSchema(db, "by_drizzle", async (tx) => PostgresAdapter(tx).createUser({ id: "", email: "ada@example.test", emailVerified: null }));
     expect(user.email).toBe("ada@example.test");
+    // drizzle-kit keeps no ledger of ours: checkSchema without one expects every table, and finds them all.
+    expect(await inSchema(db, "by_drizzle", (tx) => checkPostgresSchema(tx, { ledger: false }))).toEqual({ pending: [], unknown: [], missing: [] });
+    await inSchema(db, "by_drizzle", (tx) => tx.query('ALTER TABLE sessions DROP COLUMN "userAgent"'));
+    expect((await inSchema(db, "by_drizzle", (tx) => checkPostgresSchema(tx, { ledger: false }))).missing).toEqual([
+      { table: "sessions", column: "userAgent", migration: "0004_account_management" },
+    ]);
   });
 });
 
@@ -71,6 +77,9 @@ describe("Drizzle, SQLite (better-sqlite3)", () => {
     expect(authTablesOf(await inspectSqlite(byDrizzle))).toEqual(authTablesOf(await inspectSqlite(byMigrate)));
     const user = await SqliteAdapter(byDrizzle).createUser({ id: "", email: "ada@example.test", emailVerified: null });
     expect(user.email).toBe("ada@example.test");
+    expect(await checkSqliteSchema(byDrizzle, { ledger: false })).toEqual({ pending: [], unknown: [], missing: [] });
+    // With the ledger (the default) the same database looks unmigrated: every migration pending.
+    expect((await checkSqliteSchema(byDrizzle)).pending).toHaveLength(4);
   });
 });
 

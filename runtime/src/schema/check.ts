@@ -12,6 +12,14 @@ export type { Missing, SchemaReport } from "./drift.js";
 export interface CheckSchemaOptions {
   /** The whole list the database is migrated with (the adapter's migrations and the app's own after them). Default: the adapter's. */
   migrations?: readonly { name: string }[];
+  /**
+   * `false`: the tables are managed by another tool (an ORM's migrations, e.g.
+   * drizzle-kit from the schema in `@gatehouse/runtime/orm/`), which keeps no
+   * ledger of ours. Every table, column and index is then expected, and
+   * `pending` and `unknown` are empty. Default `true`: the ledger says which
+   * migrations ran.
+   */
+  ledger?: boolean;
 }
 
 /** Reads what a dialect's database holds: its ledger's names ([] without a ledger) and the catalog of the expected tables. */
@@ -20,8 +28,14 @@ export interface SchemaReader {
   catalog(tables: readonly string[]): Promise<Catalog>;
 }
 
-export async function readSchemaReport(reader: SchemaReader, expected: readonly ExpectedTable[], list: readonly { name: string }[]): Promise<SchemaReport> {
-  const ledger = await reader.ledger();
+export async function readSchemaReport(
+  reader: SchemaReader,
+  expected: readonly ExpectedTable[],
+  list: readonly { name: string }[],
+  { ledger: hasLedger = true }: Pick<CheckSchemaOptions, "ledger"> = {},
+): Promise<SchemaReport> {
+  // Without a ledger, the tables stand for every migration of the list.
+  const ledger = hasLedger ? await reader.ledger() : list.map((migration) => migration.name);
   const catalog = await reader.catalog(expected.map((table) => table.name));
   return schemaDrift(
     expected,

@@ -14,7 +14,7 @@ export const HOSTED_STORE_SHAPE = hostedStoreShape(authSchema);
 
 export async function checkSchema(client: HostedStoreClient, options: CheckSchemaOptions = {}): Promise<SchemaReport> {
   const { branch } = await client.getConfig();
-  return readSchemaReport(hostedStoreReader(await client.connection(), branch), HOSTED_STORE_SHAPE, options.migrations ?? bundled);
+  return readSchemaReport(hostedStoreReader(await client.connection(), branch), HOSTED_STORE_SHAPE, options.migrations ?? bundled, options);
 }
 
 /** The branch's ledger (svc_migrations) and catalog. */

@@ -24,7 +24,7 @@ export const POSTGRES_SHAPE = modelShape(authSchema, "postgres");
  */
 export async function checkSchema(db: PostgresClient, options: CheckSchemaOptions = {}): Promise<SchemaReport> {
   const client = toSqlClient(db, "checkSchema");
-  return readSchemaReport(postgresReader(client), POSTGRES_SHAPE, options.migrations ?? bundled);
+  return readSchemaReport(postgresReader(client), POSTGRES_SHAPE, options.migrations ?? bundled, options);
 }
 
 /** The ledger and catalog of the search path's first schema. */

@@ -13,7 +13,7 @@ import { migrations as bundled } from "./migrations.js";
 export const SQLITE_SHAPE = modelShape(authSchema, "sqlite");
 
 export async function checkSchema(db: SqliteDatabase | SqliteConnect, options: CheckSchemaOptions = {}): Promise<SchemaReport> {
-  return readSchemaReport(sqliteReader(toSqliteClient(db, "checkSchema")), SQLITE_SHAPE, options.migrations ?? bundled);
+  return readSchemaReport(sqliteReader(toSqliteClient(db, "checkSchema")), SQLITE_SHAPE, options.migrations ?? bundled, options);
 }
 
 export function sqliteReader(client: SqliteClient): SchemaReader {
