@@ -2,9 +2,10 @@
  * Writes what the built runtime renders from src/schema/auth-schema.ts:
  * migrations/<dialect>/NNNN_<step>.sql, for users who apply the SQL with their
  * own migration tool (the adapters' `migrate()` uses the same SQL, rendered in
- * memory), and orm/<orm>/<dialect>.ts, the Drizzle and Kysely schemas of the
- * auth tables. Runs after `tsc` in `build`; a file is rewritten only when its
- * text changes, and a .sql file no step renders is removed.
+ * memory), and orm/<orm>/<dialect>.ts (.prisma), the Drizzle, Kysely and
+ * Prisma schemas of the auth tables. Runs after `tsc` in `build`; a file is
+ * rewritten only when its text changes, and a .sql file no step renders is
+ * removed.
  *
  * `--check` writes nothing: it lists the files that differ and exits 1 if any
  * do (the test suite runs the same comparison on the sources).

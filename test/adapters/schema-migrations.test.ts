@@ -43,9 +43,16 @@ describe("names", () => {
     expect(shipped(dialect)).toEqual(migrationsFor(dialect));
   });
 
-  it("runtime/orm holds exactly the rendered Drizzle and Kysely schemas (else: npm run build --workspace runtime)", () => {
+  it("runtime/orm holds exactly the rendered Drizzle, Kysely and Prisma schemas (else: npm run build --workspace runtime)", () => {
     const files = ormFiles();
-    expect(files.map((file) => file.path)).toEqual(["orm/drizzle/postgres.ts", "orm/kysely/postgres.ts", "orm/drizzle/sqlite.ts", "orm/kysely/sqlite.ts"]);
+    expect(files.map((file) => file.path)).toEqual([
+      "orm/drizzle/postgres.ts",
+      "orm/kysely/postgres.ts",
+      "orm/prisma/postgres.prisma",
+      "orm/drizzle/sqlite.ts",
+      "orm/kysely/sqlite.ts",
+      "orm/prisma/sqlite.prisma",
+    ]);
     for (const { path, text } of files) expect(readFileSync(new URL(`../../runtime/${path}`, import.meta.url), "utf8"), path).toBe(text);
   });
 });

@@ -11,6 +11,7 @@ import { drizzleSchema } from "./render/drizzle.js";
 import { hostedStoreMigrations } from "./render/hosted-store.js";
 import { kyselySchema } from "./render/kysely.js";
 import { postgresMigrations } from "./render/postgres.js";
+import { prismaSchema } from "./render/prisma.js";
 import { sqliteMigrations } from "./render/sqlite.js";
 
 const RENDERERS: Record<Dialect, typeof postgresMigrations> = {
@@ -27,13 +28,14 @@ export function migrationsFor(dialect: Dialect): readonly Migration[] {
 }
 
 /**
- * The ORM schemas the runtime ships (`orm/` in the package), by path: Drizzle
- * and Kysely, for PostgreSQL (and PGlite) and SQLite. An app whose tables an
- * ORM manages copies the one of its ORM and database.
+ * The ORM schemas the runtime ships (`orm/` in the package), by path: Drizzle,
+ * Kysely and Prisma, for PostgreSQL (and PGlite) and SQLite. An app whose
+ * tables an ORM manages copies the one of its ORM and database.
  */
 export function ormFiles(): { path: string; text: string }[] {
   return (["postgres", "sqlite"] as const).flatMap((dialect) => [
     { path: `orm/drizzle/${dialect}.ts`, text: drizzleSchema(authSchema, dialect) },
     { path: `orm/kysely/${dialect}.ts`, text: kyselySchema(authSchema, dialect) },
+    { path: `orm/prisma/${dialect}.prisma`, text: prismaSchema(authSchema, dialect) },
   ]);
 }
