@@ -10,13 +10,15 @@ import { runDatabaseTask } from "../engine/app-database.js";
 import { readAppEnv } from "../engine/app-env.js";
 import { readFileModes } from "../engine/file-modes.js";
 import { processesUsing } from "../engine/folder-in-use.js";
-import { installedVersion, readProject } from "../engine/project.js";
+import { installedVersion, readProject, type ProjectSnapshot } from "../engine/project.js";
 import { cliVersion } from "../engine/runtime-link.js";
 import { appDatabase, describeTarget, type DatabaseLookup, type DatabaseTarget } from "../generators/app-database.js";
 import { detect, DETECT_PATHS, type Detection } from "../generators/detect.js";
+import { drizzleCommands, type DrizzleApp } from "../generators/drizzle.js";
+import { readDrizzleApp } from "../engine/drizzle-app.js";
 import { diagnose, type DoctorInput } from "../generators/doctor.js";
 import { parseDatabaseUrl, UsageError } from "../generators/init/answers.js";
-import { layoutFor } from "../generators/init/plan.js";
+import { layoutFor, runScript } from "../generators/init/plan.js";
 import { colorsFor } from "../ui/colors.js";
 import type { DoctorOptions } from "./doctor.js";
 import type { MigrateOptions } from "./migrate.js";
@@ -34,8 +36,13 @@ export async function runMigrate(options: MigrateOptions, command: Command): Pro
     if (error instanceof UsageError) command.error(`error: ${error.message}`, { exitCode: 2, code: "auth.usage" });
     throw error;
   }
-  const { detection, lookup } = readApp(dir, url);
+  const { detection, lookup, drizzle } = readApp(dir, url);
   if (!detection.hasPackageJson) command.error(`error: no package.json in ${dir}: run npx @gatehouse/cli migrate in the app's folder (or pass --cwd)`, { exitCode: 2, code: "auth.usage" });
+  if (drizzle) {
+    // No ledger of ours to bring up to date: drizzle-kit owns these tables, with the app's own.
+    const { generate, migrate } = drizzle.commands;
+    command.error(`error: this app's auth tables are in its Drizzle schema (${drizzle.app.authSchema}): drizzle-kit creates them, with the app's own tables: run \`${generate}\` then \`${migrate}\`. Nothing was changed.`, { exitCode: 2, code: "auth.usage" });
+  }
   if (!lookup.found) command.error(`error: ${lookup.reason}${lookup.fix ? `: ${lookup.fix}` : ""}`, { exitCode: lookup.fix ? 1 : 2, code: "auth.database" });
   const where = describeTarget(lookup.target);
   if (options.dryRun && notCreated(dir, lookup.target)) {
@@ -57,7 +64,7 @@ export async function runMigrate(options: MigrateOptions, command: Command): Pro
 export async function runDoctor(options: DoctorOptions, command: Command): Promise<void> {
   const dir = appFolder(command, options.cwd);
   const c = colorsFor(process.stdout);
-  const { detection, lookup, env, envFileExists, packageJson } = readApp(dir);
+  const { detection, lookup, env, envFileExists, packageJson, drizzle } = readApp(dir);
   let databaseStatus: DoctorInput["databaseStatus"];
   if (lookup.found) {
     const inUse = notCreated(dir, lookup.target) ? undefined : openedBy(dir, lookup.target);
@@ -81,6 +88,7 @@ export async function runDoctor(options: DoctorOptions, command: Command): Promi
     ...(databaseStatus ? { databaseStatus } : {}),
     schemaModule: schemaPath(detection) ?? "src/lib/server/schema.ts",
     fileModes: readFileModes(dir, lookup.found ? lookup.target : undefined),
+    ...(drizzle ? { drizzle: drizzleFacts(dir, drizzle) } : {}),
   });
   for (const finding of findings) {
     const mark = finding.level === "ok" ? c.green("ok  ") : finding.level === "warning" ? c.yellow("warn") : c.red("fail");
@@ -94,18 +102,40 @@ export async function runDoctor(options: DoctorOptions, command: Command): Promi
   if (problems > 0) command.error("", { exitCode: 1, code: "auth.doctor" });
 }
 
-function readApp(
-  dir: string,
-  databaseUrl?: string,
-): { detection: Detection; lookup: DatabaseLookup; env: Record<string, string>; envFileExists: boolean; packageJson: string | null } {
+interface AppFacts {
+  detection: Detection;
+  lookup: DatabaseLookup;
+  env: Record<string, string>;
+  envFileExists: boolean;
+  packageJson: string | null;
+  /** The app's auth tables are in its Drizzle schema: auth-init wrote `auth-db` beside its own db module. */
+  drizzle?: { app: DrizzleApp; commands: { generate: string; migrate: string } };
+}
+
+function readApp(dir: string, databaseUrl?: string): AppFacts {
   const project = readProject(dir, DETECT_PATHS);
   const detection = detect(project);
   const { values, fileExists } = readAppEnv(dir);
   const pkg = project.files["package.json"];
-  const dbModulePath = appModule(detection, "src/lib/server/db.ts");
-  const dbModule = dbModulePath ? readOrNull(join(dir, dbModulePath)) ?? undefined : undefined;
-  const lookup: DatabaseLookup = pkg ? appDatabase({ packageJson: pkg, env: values, databaseUrl, dbModule }) : { found: false, reason: "no package.json" };
-  return { detection, lookup, env: values, envFileExists: fileExists, packageJson: pkg ?? null };
+  const dbModule = readOrNull(join(dir, appModule(detection, "src/lib/server/db.ts"))) ?? undefined;
+  const drizzle = dbModule === undefined && existsSync(join(dir, appModule(detection, "src/lib/server/auth-db.ts"))) ? drizzleOf(dir, project, detection) : undefined;
+  const lookup: DatabaseLookup = pkg ? appDatabase({ packageJson: pkg, env: values, databaseUrl, dbModule, ...(drizzle ? { drizzle: drizzle.app } : {}) }) : { found: false, reason: "no package.json" };
+  return { detection, lookup, env: values, envFileExists: fileExists, packageJson: pkg ?? null, ...(drizzle ? { drizzle } : {}) };
+}
+
+function drizzleOf(dir: string, project: ProjectSnapshot, detection: Detection): AppFacts["drizzle"] {
+  const lookup = readDrizzleApp(dir, project);
+  if (!lookup.found || !("app" in lookup)) return undefined;
+  return { app: lookup.app, commands: drizzleCommands(project, (script) => runScript(detection.packageManager, script)) };
+}
+
+/** The Drizzle schema of the auth tables the app has, against the one its installed runtime ships. */
+function drizzleFacts(dir: string, { app, commands }: NonNullable<AppFacts["drizzle"]>): NonNullable<DoctorInput["drizzle"]> {
+  const runtimeSchema = `node_modules/@gatehouse/runtime/orm/drizzle/${app.dialect}.ts`;
+  const shipped = readOrNull(join(dir, runtimeSchema));
+  // Without an installed runtime there is nothing to compare with: doctor says the runtime is missing.
+  const schemaMatches = shipped === null || readOrNull(join(dir, app.authSchema)) === shipped;
+  return { authSchema: app.authSchema, runtimeSchema, schemaMatches, commands };
 }
 
 /**

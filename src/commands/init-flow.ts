@@ -31,6 +31,8 @@ import {
   type InitFlags,
 } from "../generators/init/answers.js";
 import { initPaths, planInit } from "../generators/init/plan.js";
+import { schemaCollisions } from "../generators/drizzle.js";
+import { readDrizzleApp, runtimeDrizzleSchema } from "../engine/drizzle-app.js";
 import { generateSecret } from "../generators/secret.js";
 import { refuseUnparsable, UnparsableFileError } from "../plan/plan.js";
 import { colorsFor } from "../ui/colors.js";
@@ -82,12 +84,24 @@ async function initApp(dir: string, options: InitOptions): Promise<void> {
   }
   framework ??= await chooseFramework(detection, prompts);
 
-  const answers = prompts ? await prompts.askInit(flags, framework) : withDefaults(flags, framework);
+  const drizzleLookup = readDrizzleApp(dir, project);
+  const drizzleApp = drizzleLookup.found && "app" in drizzleLookup ? drizzleLookup.app : undefined;
+  if (flags.adapter === "drizzle" && !drizzleApp) {
+    throw new UsageError(`--adapter drizzle: ${drizzleLookup.found && "problem" in drizzleLookup ? drizzleLookup.problem : "this app has no Drizzle setup (drizzle-orm in package.json and a drizzle.config.ts)"}`);
+  }
+  if (!flags.adapter && drizzleLookup.found && "problem" in drizzleLookup) {
+    console.log(`This app uses Drizzle, but its auth tables cannot go there: ${drizzleLookup.problem}. Choosing another database.`);
+  }
+  const defaultAdapter = drizzleApp ? "drizzle" : DEFAULT_ADAPTER;
+  const answers = prompts ? await prompts.askInit(flags, framework, drizzleApp) : withDefaults(flags, framework, defaultAdapter);
   checkAnswers(answers);
+  const drizzle = answers.adapter === "drizzle" && drizzleApp ? { app: drizzleApp, authSchemaText: runtimeDrizzleSchema(drizzleApp.dialect) } : undefined;
 
   const sources = gatehouseSources(options.runtime, cliVersion());
   refuseUnknownSource(detection, framework);
-  project = readProject(dir, [...DETECT_PATHS, ...initPaths(framework, detection.source)]);
+  const drizzlePaths = drizzle ? [drizzle.app.authSchema, ...drizzle.app.schemaFiles] : [];
+  project = readProject(dir, [...DETECT_PATHS, ...initPaths(framework, detection.source), ...drizzlePaths]);
+  if (drizzle) refuseCollisions(schemaCollisions(project, drizzle.app, drizzle.authSchemaText));
   const plan = planInit({
     answers,
     project,
@@ -99,6 +113,7 @@ async function initApp(dir: string, options: InitOptions): Promise<void> {
     frameworkMajor: detection.frameworks.find((f) => f.id === framework)?.major,
     nodeVersion: process.versions.node,
     source: detection.source,
+    ...(drizzle ? { drizzle } : {}),
   });
   // Before the dry run too: a plan around a file that does not parse is not one to show or apply.
   refuseUnparsable(plan);
@@ -175,8 +190,16 @@ async function chooseFramework(detection: Detection, prompts: typeof import("../
   throw new UsageError("no SvelteKit (@sveltejs/kit) or SolidStart (@solidjs/start) in package.json: pass --framework if this is one");
 }
 
-function withDefaults(flags: InitFlags, framework: Framework): InitAnswers {
-  const adapter = flags.adapter ?? DEFAULT_ADAPTER;
+/** Auth tables that would share a name with the app's own: nothing is written (drizzle-kit would merge or drop them). */
+function refuseCollisions(problems: string[]): void {
+  if (problems.length === 0) return;
+  throw new UsageError(
+    `--adapter drizzle: the app's Drizzle schema already has names the auth tables use: ${problems.join("; ")}. Rename yours, or keep the auth tables apart with --adapter pglite (or sqlite, postgres). Nothing was changed`,
+  );
+}
+
+function withDefaults(flags: InitFlags, framework: Framework, defaultAdapter: InitAnswers["adapter"]): InitAnswers {
+  const adapter = flags.adapter ?? defaultAdapter;
   return {
     framework,
     providers: flags.providers ?? [...DEFAULT_PROVIDERS],

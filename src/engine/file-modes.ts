@@ -28,8 +28,10 @@ export function readFileModes(dir: string, database: DatabaseTarget | undefined)
     const mode = modeOf(path);
     if (mode !== undefined) facts.push({ kind: "pglite", shown: shown(path), mode });
   }
-  if (database?.kind === "sqlite") {
-    const file = resolve(dir, database.file);
+  // A Drizzle app's SQLite file holds the sessions and password hashes too (its auth-db module tightens it at first use).
+  const sqliteFile = database?.kind === "sqlite" ? database.file : database?.kind === "drizzle" && database.dialect === "sqlite" ? database.url : undefined;
+  if (sqliteFile !== undefined) {
+    const file = resolve(dir, sqliteFile);
     for (const path of [file, `${file}-wal`, `${file}-shm`]) {
       const mode = modeOf(path);
       if (mode !== undefined) facts.push({ kind: "sqlite", shown: shown(path), mode });

@@ -7,13 +7,16 @@
  */
 import { DEFAULT_BRANCH, HOSTED_STORE_ENV } from "@gatehouse/runtime/adapters/hosted-store";
 import { DEFAULT_SQLITE_PATH, SQLITE_PATH_KEY } from "./init/answers.js";
+import type { DrizzleApp } from "./drizzle.js";
 import { listedDependencies } from "./package-json.js";
 
 export type DatabaseTarget =
   | { kind: "pglite"; dir: string }
   | { kind: "postgres"; url: string }
   | { kind: "sqlite"; file: string }
-  | { kind: "hosted-store"; url: string; branch: string };
+  | { kind: "hosted-store"; url: string; branch: string }
+  /** The app's own Drizzle database (`auth-init --adapter drizzle`): drizzle-kit creates its tables, so there is no ledger to read. `url` is the file for SQLite. */
+  | { kind: "drizzle"; dialect: DrizzleApp["dialect"]; driver: string; url: string };
 
 export type DatabaseKind = DatabaseTarget["kind"];
 
@@ -29,9 +32,21 @@ export interface AppDatabaseInput {
   databaseUrl?: string;
   /** The text of the app's db module, when it has one. */
   dbModule?: string;
+  /** The app's Drizzle setup, when its auth tables are in it (auth-init wrote `auth-db` beside its db module). */
+  drizzle?: DrizzleApp;
 }
 
-export function appDatabase({ packageJson, env, databaseUrl, dbModule }: AppDatabaseInput): DatabaseLookup {
+/** Where drizzle-kit (and the app's db module, as sv writes it) reads the database's URL. */
+export const DRIZZLE_URL_KEY = "DATABASE_URL";
+
+export function appDatabase({ packageJson, env, databaseUrl, dbModule, drizzle }: AppDatabaseInput): DatabaseLookup {
+  if (drizzle) {
+    if (databaseUrl) return { found: false, reason: "--database-url does not apply to an app whose auth tables are in its Drizzle schema: drizzle-kit creates them in the database of its config" };
+    const url = env[DRIZZLE_URL_KEY];
+    if (!url) return { found: false, reason: `${DRIZZLE_URL_KEY} is not set`, fix: `set ${DRIZZLE_URL_KEY} in .env to the database of ${drizzle.config}` };
+    // drizzle-kit and better-sqlite3 take `file:` URLs and plain paths alike.
+    return { found: true, target: { kind: "drizzle", dialect: drizzle.dialect, driver: drizzle.driver, url: drizzle.dialect === "sqlite" ? url.replace(/^file:/, "") : url } };
+  }
   const kind = databaseKind(listedDependencies(packageJson), env, dbModule);
   if (databaseUrl) {
     if (kind === "hosted-store") return { found: true, target: { kind, url: databaseUrl, branch: branchOf(env) } };
@@ -66,7 +81,7 @@ export function appDatabase({ packageJson, env, databaseUrl, dbModule }: AppData
  * up by hand), the driver: `pg` is a hosted store when the env names one and
  * no DATABASE_URL.
  */
-function databaseKind(deps: Record<string, string>, env: Record<string, string>, dbModule: string | undefined): DatabaseKind | undefined {
+function databaseKind(deps: Record<string, string>, env: Record<string, string>, dbModule: string | undefined): Exclude<DatabaseKind, "drizzle"> | undefined {
   const imports = (adapter: string) => dbModule !== undefined && new RegExp(`["']@gatehouse/runtime/adapters/${adapter}(?:/[\\w-]+)?["']`).test(dbModule);
   if (imports("hosted-store")) return "hosted-store";
   if (imports("sqlite")) return "sqlite";
@@ -92,6 +107,10 @@ export function describeTarget(target: DatabaseTarget): string {
       return `PostgreSQL at ${hidePassword(target.url) ?? "(DATABASE_URL is not a valid URL)"}`;
     case "hosted-store":
       return `the hosted store's branch "${target.branch}" at ${hidePassword(target.url) ?? `(${HOSTED_STORE_ENV.databaseURL} is not a valid URL)`}`;
+    case "drizzle":
+      return target.dialect === "sqlite"
+        ? `the app's Drizzle database, SQLite in ${target.url}`
+        : `the app's Drizzle database, PostgreSQL at ${hidePassword(target.url) ?? `(${DRIZZLE_URL_KEY} is not a valid URL)`}`;
   }
 }
 
@@ -106,6 +125,8 @@ export function reachFix(target: DatabaseTarget): string {
       return "check DATABASE_URL and that the server is running";
     case "hosted-store":
       return `check ${HOSTED_STORE_ENV.databaseURL} and ${HOSTED_STORE_ENV.branch}, and that the store is running`;
+    case "drizzle":
+      return target.dialect === "sqlite" ? `check ${DRIZZLE_URL_KEY} in .env (the SQLite file, which drizzle-kit's migrate creates) and that better-sqlite3 is installed` : `check ${DRIZZLE_URL_KEY} in .env and that the server is running`;
   }
 }
 

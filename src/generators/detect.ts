@@ -67,8 +67,11 @@ const AUTH_FILES = [
 
 const ENV_FILES = [".env", ".env.example", ".env.local"];
 
+/** Where drizzle-kit looks for its config, in its order: an app with one may keep its auth tables in its Drizzle schema (see drizzle.ts). */
+export const DRIZZLE_CONFIGS = ["drizzle.config.ts", "drizzle.config.js", "drizzle.config.mjs", "drizzle.config.mts", "drizzle.config.cjs", "drizzle.config.cts"];
+
 /** Every path `detect` looks at, for `readProject`. */
-export const DETECT_PATHS: readonly string[] = [...new Set(["package.json", ...SOURCE_LAYOUT_PATHS, ...ENV_FILES, ...Object.keys(LOCKS), ...AUTH_FILES])];
+export const DETECT_PATHS: readonly string[] = [...new Set(["package.json", ...SOURCE_LAYOUT_PATHS, ...ENV_FILES, ...Object.keys(LOCKS), ...AUTH_FILES, ...DRIZZLE_CONFIGS])];
 
 export function detect(project: ProjectSnapshot): Detection {
   const pkg = parsePackageJson(project.files["package.json"]);

@@ -38,6 +38,8 @@ export interface DoctorInput {
   schemaModule?: string;
   /** Modes of the env files and the embedded database; empty where modes mean nothing (Windows). */
   fileModes?: FileModeFact[];
+  /** An app whose auth tables are in its Drizzle schema: the module auth-init wrote them to, whether it is still the installed runtime's, and the commands that create them. */
+  drizzle?: { authSchema: string; runtimeSchema: string; schemaMatches: boolean; commands: { generate: string; migrate: string } };
 }
 
 const MIN_SECRET_LENGTH = 32;
@@ -187,7 +189,7 @@ function origin({ env }: DoctorInput): Finding[] {
   }];
 }
 
-function database({ database: lookup, databaseStatus: status, detection, schemaModule }: DoctorInput): Finding[] {
+function database({ database: lookup, databaseStatus: status, detection, schemaModule, drizzle }: DoctorInput): Finding[] {
   // Which database an app uses is read from its package.json: without one there is nothing to say.
   if (!detection.hasPackageJson) return [];
   if (!lookup.found) {
@@ -201,8 +203,30 @@ function database({ database: lookup, databaseStatus: status, detection, schemaM
     return [{ level: "warning", message: `${where} is in use by ${status.inUse}: not opened, so its migrations were not checked`, fix: "stop the app and run doctor again (the app migrates itself when it starts)" }];
   }
   if (!status.ok) return [{ level: "error", message: `${where} cannot be reached: ${status.error}`, fix: reachFix(lookup.target) }];
+  if (lookup.target.kind === "drizzle") return drizzleDrift(where, status, drizzle);
   const findings = drift(where, lookup.target, status, schemaModule ?? "src/lib/server/schema.ts");
   return findings.length > 0 ? findings : [{ level: "ok", message: `${where} is reachable and migrated` }];
+}
+
+/**
+ * An app whose auth tables are in its Drizzle schema: no ledger, so every
+ * table, column and index is expected; and the schema module auth-init wrote
+ * must be the installed runtime's (a runtime upgrade brings a newer one).
+ */
+function drizzleDrift(where: string, status: DatabaseTaskResult, drizzle: DoctorInput["drizzle"]): Finding[] {
+  const findings: Finding[] = [];
+  const run = drizzle ? `\`${drizzle.commands.generate}\` then \`${drizzle.commands.migrate}\`` : "drizzle-kit's generate then migrate";
+  if (drizzle && !drizzle.schemaMatches) {
+    findings.push({
+      level: "error",
+      message: `${drizzle.authSchema} is not the Drizzle schema of the app's @gatehouse/runtime (${drizzle.runtimeSchema}): the tables drizzle-kit makes from it are not the ones the runtime uses`,
+      fix: `copy ${drizzle.runtimeSchema} over ${drizzle.authSchema}, then run ${run}`,
+    });
+  }
+  if (status.missing?.length) {
+    findings.push({ level: "error", message: `${where} lacks ${status.missing.map(describePiece).join(", ")} (the app refuses to sign anyone in on it)`, fix: `create them with drizzle-kit: ${run}` });
+  }
+  return findings.length > 0 ? findings : [{ level: "ok", message: `${where} has every auth table, column and index of the app's @gatehouse/runtime` }];
 }
 
 /**
@@ -211,7 +235,7 @@ function database({ database: lookup, databaseStatus: status, detection, schemaM
  * newer runtime applied and pieces missing although applied (problems: the app
  * refuses to run on either).
  */
-function drift(where: string, target: DatabaseTarget, status: DatabaseTaskResult, schemaModule: string): Finding[] {
+function drift(where: string, target: Exclude<DatabaseTarget, { kind: "drizzle" }>, status: DatabaseTaskResult, schemaModule: string): Finding[] {
   const findings: Finding[] = [];
   if (status.unknown?.length) {
     findings.push({
@@ -233,7 +257,7 @@ function drift(where: string, target: DatabaseTarget, status: DatabaseTaskResult
   return findings;
 }
 
-const MIGRATIONS_DIR: Record<DatabaseTarget["kind"], string> = { pglite: "postgres", postgres: "postgres", sqlite: "sqlite", "hosted-store": "hosted-store" };
+const MIGRATIONS_DIR: Record<Exclude<DatabaseTarget["kind"], "drizzle">, string> = { pglite: "postgres", postgres: "postgres", sqlite: "sqlite", "hosted-store": "hosted-store" };
 
 function describePiece(piece: MissingPiece): string {
   const what = piece.column ? `column ${piece.table}.${piece.column}` : piece.index ? `index ${piece.index} on ${piece.table}` : `table ${piece.table}`;

@@ -5,6 +5,7 @@
  */
 import * as p from "@clack/prompts";
 import { findProvider, providerCatalog, type ProviderCatalogEntry } from "@gatehouse/runtime/providers/catalog";
+import type { DrizzleApp } from "../generators/drizzle.js";
 import type { Framework } from "../generators/detect.js";
 import { adapterRequirement, needsAdapter } from "../generators/passwordless.js";
 import {
@@ -38,6 +39,7 @@ const ADAPTER_LABELS: Record<AdapterChoice, { label: string; hint: string }> = {
   postgres: { label: "PostgreSQL server", hint: "Neon, Supabase, CockroachDB, your own: needs a DATABASE_URL" },
   sqlite: { label: "SQLite", hint: "a file of the app (.data/auth.sqlite) through better-sqlite3: nothing to set up" },
   "hosted-store": { label: "Hosted store", hint: "the svc_ tables on a branch of a hosted database: needs a HOSTED_STORE_DATABASE_URL" },
+  drizzle: { label: "This app's Drizzle database", hint: "the auth tables in its Drizzle schema, created by drizzle-kit" },
   none: { label: "No database", hint: "JWT sessions; OAuth providers only" },
 };
 
@@ -67,7 +69,7 @@ function providerHint(entry: ProviderCatalogEntry): string | undefined {
 }
 
 /** Fills in every answer the flags left open. */
-export async function askInit(flags: InitFlags, framework: Framework): Promise<InitAnswers> {
+export async function askInit(flags: InitFlags, framework: Framework, drizzle?: DrizzleApp): Promise<InitAnswers> {
   // `--adapter none` given: providers that need a database cannot be ticked (checkAnswers would refuse them).
   const noDatabase = flags.adapter === "none";
   const providers =
@@ -93,8 +95,13 @@ export async function askInit(flags: InitFlags, framework: Framework): Promise<I
     answered(
       await p.select<AdapterChoice>({
         message: `Where should users and sessions be stored?${requirement ? ` (${requirement}, so "No database" is not offered)` : ""}`,
-        options: ADAPTERS.filter((value) => !requirement || value !== "none").map((value) => ({ value, ...ADAPTER_LABELS[value] })),
-        initialValue: DEFAULT_ADAPTER,
+        // Drizzle is offered, first, only in an app whose Drizzle setup the auth tables can join.
+        options: [...(drizzle ? (["drizzle"] as const) : []), ...ADAPTERS.filter((value) => value !== "drizzle" && (!requirement || value !== "none"))].map((value) => ({
+          value,
+          ...ADAPTER_LABELS[value],
+          ...(value === "drizzle" && drizzle ? { hint: `${drizzle.driverName}; the auth tables go into ${drizzle.authSchema}, created by drizzle-kit` } : {}),
+        })),
+        initialValue: drizzle ? "drizzle" : DEFAULT_ADAPTER,
       }),
     );
   const strategy: Strategy =

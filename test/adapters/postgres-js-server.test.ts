@@ -6,6 +6,7 @@
  * transaction per migration, concurrent runs), transactions that commit, roll
  * back and nest as savepoints, and database sessions through our handler.
  */
+import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkSchema, migrate, PostgresAdapter } from "../../runtime/src/adapters/postgres/index.js";
@@ -57,6 +58,31 @@ describe.skipIf(!serverUrl)("postgres.js on a PostgreSQL server", () => {
     reset,
     addedColumns: { ...postgresAddedColumns(() => fromPostgresJs(sql)), sessionIds: true },
     limits: { noExtraFields: NO_EXTRA_FIELDS },
+  });
+
+  // drizzle(client) takes postgres.js's own serializers and parsers of dates, times and JSON off the
+  // client it is given (Drizzle maps those itself), and `db.$client` is that client: what
+  // `auth-init --adapter drizzle` gives the adapter. Dates must still go in, and come back as Dates.
+  let drizzled: postgres.Sql | undefined;
+  const drizzleClient = async () => {
+    await ready();
+    drizzled ??= drizzle(postgres(database.url, { max: 5, onnotice: () => {} })).$client;
+    return drizzled;
+  };
+  afterAll(async () => void (await drizzled?.end()));
+
+  runAdapterConformance({
+    name: "postgres (server, postgres.js after drizzle(client): db.$client)",
+    setup: async () => PostgresAdapter(await drizzleClient()),
+    reset,
+    addedColumns: { ...postgresAddedColumns(() => fromPostgresJs(sql)), sessionIds: true },
+    limits: { noExtraFields: NO_EXTRA_FIELDS },
+  });
+
+  runDatabaseSessionTests({
+    name: "postgres.js after drizzle(client)",
+    setup: async () => PostgresAdapter(await drizzleClient()),
+    reset,
   });
 
   runDatabaseSessionTests({

@@ -147,3 +147,46 @@ describe.each([postgresDialect, sqliteDialect, hostedStoreDialect])("$name", (di
     expect((await db.check()).missing).toEqual([{ table, migration: all()[0] }]);
   });
 });
+
+/**
+ * `requireSchema()`, for apps whose tables another tool makes (drizzle-kit from
+ * the shipped Drizzle schema): the report when everything is there, else a
+ * SchemaMismatchError naming what is missing and the caller's command.
+ */
+describe.each([postgresDialect, sqliteDialect])("requireSchema on $name", (dialect) => {
+  const name = dialect.name;
+  /** The dialect's requireSchema on a fresh database, run where its check runs (PGlite: in the database's schema). */
+  async function setUp() {
+    if (name.startsWith("SQLite")) {
+      const connection = new Database(":memory:");
+      const db = fromBetterSqlite3(connection);
+      return { require: (options: sqlite.RequireSchemaOptions) => sqlite.requireSchema(connection, options), migrate: () => sqlite.migrate(db), exec: (sql: string) => db.exec(sql) };
+    }
+    const schema = `require_${++schemas}`;
+    await db.query(`CREATE SCHEMA ${schema}`);
+    return {
+      require: (options: postgres.RequireSchemaOptions) => inSchema(db, schema, (tx) => postgres.requireSchema(tx, options)),
+      migrate: () => inSchema(db, schema, (tx) => postgres.migrate(tx)),
+      exec: (sql: string) => inSchema(db, schema, async (tx) => void (await tx.query(sql))),
+    };
+  }
+  const fix = "`npm run db:generate` then `npm run db:migrate`";
+
+  it("no tables: refused, naming every table missing and the command given; with a ledger, the pending migrations and migrate()", async () => {
+    const database = await setUp();
+    const refusal = await database.require({ ledger: false, fix }).then(() => null, (error: Error) => error);
+    expect(refusal?.name).toBe("SchemaMismatchError");
+    expect(refusal?.message).toMatch(/^the auth database lacks table users \(0001_init\), table accounts \(0001_init\), .*: the tables of this @gatehouse\/runtime are not all there\. Run `npm run db:generate` then `npm run db:migrate`; `npx @gatehouse\/cli doctor` lists what differs\.$/);
+    expect((refusal as postgres.SchemaMismatchError).report.pending).toEqual([]);
+    await expect(database.require({})).rejects.toThrow(new RegExp(`has not run ${dialect.migrations.map((m) => m.name).join(", ")}: .* Run migrate\\(\\) of @gatehouse/runtime, or \`npx @gatehouse/cli migrate\``));
+  });
+
+  it("every table there: the report, empty; a column dropped afterwards: refused naming it", async () => {
+    const database = await setUp();
+    await database.migrate();
+    expect(await database.require({ ledger: false, fix })).toEqual({ pending: [], unknown: [], missing: [] });
+    expect(await database.require({})).toEqual({ pending: [], unknown: [], missing: [] });
+    await database.exec(`ALTER TABLE sessions DROP COLUMN "userAgent"`);
+    await expect(database.require({ ledger: false, fix })).rejects.toThrow(/^the auth database lacks column sessions\.userAgent \(\d{4}_\w+\): /);
+  });
+});

@@ -416,7 +416,8 @@ describe.runIf(hasScript)("auth-init on a terminal asks what the flags leave ope
     const dir = app();
     const down = "\u001b[B";
     const github = providerCatalog.findIndex((entry) => entry.id === "github");
-    const none = ADAPTERS.indexOf("none");
+    // "This app's Drizzle database" is offered only in an app with Drizzle: not here.
+    const none = ADAPTERS.filter((adapter) => adapter !== "drizzle").indexOf("none");
     const run = await onTerminal(authInitBin, ["--no-install", ...RUNTIME], dir, [
       // Space on the first option unticks email and password; then GitHub is ticked.
       { when: "Sign in with", keys: ` ${down.repeat(github)} \r` },

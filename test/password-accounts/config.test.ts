@@ -127,6 +127,33 @@ describe("mail", () => {
     expect(sent[0]!.request).toBeInstanceOf(Request);
   });
 
+  it("the database failing as the link is stored (no verification_token table): not blamed on the mail; the error page, the address free again", async () => {
+    const sent: PasswordMailMessage[] = [];
+    const adapter = MemoryAdapter();
+    const { config, logs } = app([Password({ from: FROM, sendMail: (message) => void sent.push(message) })], {
+      adapter: { ...adapter, createVerificationToken: () => Promise.reject(new Error('relation "verification_token" does not exist')) },
+    });
+    const failed = await signUp(config, new CookieJar(), ADA, PASSWORD);
+    expect(locationOf(failed).pathname).toBe("/auth/error");
+    expect(locationOf(failed).searchParams.get("error")).toBe("Configuration");
+    expect(locationOf(failed).searchParams.get("code")).toBeNull();
+    expect(await adapter.getUserByEmail!(ADA)).toBeNull();
+    expect(sent).toEqual([]);
+    expect(logs.errors.map((e) => e.name)).toContain("AdapterError");
+  });
+
+  it("the database failing as a reset is asked for: the error page, not mail-not-sent; nothing mailed", async () => {
+    const sent: PasswordMailMessage[] = [];
+    const { config, logs } = app([Password({ from: FROM, sendMail: (message) => void sent.push(message) })], {
+      adapter: { ...MemoryAdapter(), getUserByEmail: () => Promise.reject(new Error("connection refused")) },
+    });
+    const answer = await forgotPassword(config, new CookieJar(), ADA);
+    expect(locationOf(answer).pathname).toBe("/auth/error");
+    expect(locationOf(answer).searchParams.get("error")).toBe("Configuration");
+    expect(sent).toEqual([]);
+    expect(logs.errors.map((e) => e.name)).toContain("AdapterError");
+  });
+
   describe("development mail", () => {
     let dir: string;
     const cwd = process.cwd();

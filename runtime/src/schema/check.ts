@@ -56,6 +56,34 @@ export class SchemaMismatchError extends Error {
   }
 }
 
+/** Options of `requireSchema()`: `checkSchema()`'s, and what to tell the user to run. */
+export interface RequireSchemaOptions extends CheckSchemaOptions {
+  /**
+   * The command that creates the missing pieces, for the message: with
+   * `ledger: false`, the ORM's own (e.g. "npm run db:push"). Default: with a
+   * ledger, `migrate()`; without, the ORM schema files of `@gatehouse/runtime/orm/`.
+   */
+  fix?: string;
+}
+
+/**
+ * For apps whose tables another tool creates: the report of `checkSchema()`,
+ * or a `SchemaMismatchError` when the database lacks what this runtime needs
+ * (or, with a ledger, has pending or unknown migrations), said with the command
+ * that fixes it. Call it before the adapter's first query, so an app stops at
+ * its first use of the database rather than at the first sign-up.
+ */
+export function refuseIncomplete(report: SchemaReport, { ledger = true, fix }: RequireSchemaOptions): SchemaReport {
+  const problems = [
+    ...(report.missing.length > 0 ? [`lacks ${describeMissing(report.missing).join(", ")}`] : []),
+    ...(report.pending.length > 0 ? [`has not run ${report.pending.join(", ")}`] : []),
+    ...(report.unknown.length > 0 ? [`records migrations this @gatehouse/runtime does not know: ${report.unknown.join(", ")} (a newer runtime applied them: install it)`] : []),
+  ];
+  if (problems.length === 0) return report;
+  const run = fix ?? (ledger ? "migrate() of @gatehouse/runtime, or `npx @gatehouse/cli migrate`" : "your ORM's migration from the schema in @gatehouse/runtime/orm/");
+  throw new SchemaMismatchError(`the auth database ${problems.join("; ")}: the tables of this @gatehouse/runtime are not all there. Run ${run}; \`npx @gatehouse/cli doctor\` lists what differs.`, report);
+}
+
 /**
  * After `migrate()` applied what was pending: a ledger naming migrations this
  * list lacks (unless the caller allows it) or a schema missing what its ledger

@@ -8,12 +8,14 @@
  *
  * Input: argv[2] = "status" | "migrate"; env GATEHOUSE_DB = the target as JSON:
  * {"kind":"pglite","dir":...}, {"kind":"postgres","url":...},
- * {"kind":"sqlite","file":...} or {"kind":"hosted-store","url":...,"branch":...}
- * (paths absolute); env GATEHOUSE_SCHEMA = "1" when ./schema.mjs (the app's
+ * {"kind":"sqlite","file":...}, {"kind":"hosted-store","url":...,"branch":...} or
+ * {"kind":"drizzle","dialect":...,"driver":...,"url":...} (paths absolute); env GATEHOUSE_SCHEMA = "1" when ./schema.mjs (the app's
  * schema, transpiled) sits next to this file.
  *
  * Each adapter keeps its own ledger of applied migrations: `gatehouse_migrations`
  * (PostgreSQL, PGlite, SQLite) or `svc_migrations` in the branch's schema (hosted store).
+ * An app whose auth tables are in its Drizzle schema has none (drizzle-kit makes
+ * them): its status is what its tables lack, read with the app's Drizzle driver.
  */
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from "node:fs";
 import { dirname } from "node:path";
@@ -23,7 +25,8 @@ type Target =
   | { kind: "pglite"; dir: string }
   | { kind: "postgres"; url: string }
   | { kind: "sqlite"; file: string }
-  | { kind: "hosted-store"; url: string; branch: string };
+  | { kind: "hosted-store"; url: string; branch: string }
+  | { kind: "drizzle"; dialect: "postgres" | "sqlite"; driver: string; url: string };
 type Mode = "status" | "migrate";
 
 interface Queryable {
@@ -78,7 +81,39 @@ async function open(target: Target, mode: Mode): Promise<Database> {
       return sqlite(target.file, mode);
     case "hosted-store":
       return hostedStore(target.url, target.branch);
+    case "drizzle":
+      return drizzle(target);
   }
+}
+
+/** The app's Drizzle database, opened with the driver its db module uses; only read (drizzle-kit migrates it). */
+async function drizzle(target: Extract<Target, { kind: "drizzle" }>): Promise<Database> {
+  const readOnly = (db: Omit<Database, "applied" | "migrate">): Database => ({
+    ...db,
+    applied: async () => [],
+    migrate: () => Promise.reject(new Error("drizzle-kit migrates this database")),
+  });
+  if (target.dialect === "sqlite") {
+    const { default: BetterSqlite3 } = await driver("better-sqlite3", () => import("better-sqlite3"));
+    const adapter = await import("@gatehouse/runtime/adapters/sqlite");
+    const db = new BetterSqlite3(target.url, { fileMustExist: true });
+    return readOnly({ bundled: adapter.migrations, ...checkWith(adapter, db, { ledger: false }), close: async () => void db.close() });
+  }
+  const adapter = await import("@gatehouse/runtime/adapters/postgres");
+  const bundled = adapter.migrations;
+  if (target.driver === "postgres-js") {
+    const { default: postgres } = await driver("postgres", () => import("postgres"));
+    const sql = postgres(target.url, { max: 1, connect_timeout: 5, onnotice: () => {} });
+    return readOnly({ bundled, ...checkWith(adapter, sql, { ledger: false }), close: () => sql.end({ timeout: 5 }) });
+  }
+  if (target.driver === "pglite") {
+    const { PGlite } = await driver("@electric-sql/pglite", () => import("@electric-sql/pglite"));
+    const db = new PGlite(target.url);
+    return readOnly({ bundled, ...checkWith(adapter, db, { ledger: false }), close: () => db.close() });
+  }
+  const { default: pg } = await driver("pg", () => import("pg"));
+  const pool = new pg.Pool({ connectionString: target.url, connectionTimeoutMillis: 5000, max: 1 });
+  return readOnly({ bundled, ...checkWith(adapter, pool, { ledger: false }), close: () => pool.end() });
 }
 
 async function postgres(db: Queryable, close: () => Promise<void>): Promise<Database> {
@@ -167,9 +202,9 @@ async function hostedStore(url: string, branch: string): Promise<Database> {
  * `check` through the adapter module's `checkSchema`, when the app's runtime has
  * it (older ones do not: the status then comes from the ledger alone).
  */
-function checkWith(adapter: object, db: unknown): Pick<Database, "check"> {
-  const checkSchema = (adapter as { checkSchema?: (db: unknown, options: { migrations: readonly Migration[] }) => Promise<Report> }).checkSchema;
-  return typeof checkSchema === "function" ? { check: (schema) => checkSchema(db, { migrations: schema }) } : {};
+function checkWith(adapter: object, db: unknown, options: { ledger?: boolean } = {}): Pick<Database, "check"> {
+  const checkSchema = (adapter as { checkSchema?: (db: unknown, options: { migrations: readonly Migration[]; ledger?: boolean }) => Promise<Report> }).checkSchema;
+  return typeof checkSchema === "function" ? { check: (schema) => checkSchema(db, { ...options, migrations: schema }) } : {};
 }
 
 /** The ledger alone: pending and unknown migrations; what is missing it cannot tell. */

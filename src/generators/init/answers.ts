@@ -104,18 +104,22 @@ export function parseDatabaseUrl(value: string): string {
 /** Combinations that cannot work, named with the flag that fixes them. */
 export function checkAnswers(answers: InitAnswers): void {
   if (answers.strategy === "database" && answers.adapter === "none") {
-    const adapters = ADAPTERS.filter((adapter) => adapter !== "none").join(", ");
+    // drizzle only where the app has Drizzle: not offered as a way out in general.
+    const adapters = ADAPTERS.filter((adapter) => adapter !== "none" && adapter !== "drizzle").join(", ");
     throw new UsageError(`--strategy database stores sessions in a database: choose an --adapter (${adapters}), or use --strategy jwt`);
   }
   const requirement = adapterRequirement(answers.providers.map((id) => findProvider(id)!));
   if (requirement && answers.adapter === "none") {
-    const others = ADAPTERS.filter((adapter) => adapter !== "none" && adapter !== DEFAULT_ADAPTER).join(", ");
+    const others = ADAPTERS.filter((adapter) => adapter !== "none" && adapter !== DEFAULT_ADAPTER && adapter !== "drizzle").join(", ");
     throw new UsageError(`${requirement}: use --adapter ${DEFAULT_ADAPTER} (embedded PostgreSQL, nothing to set up), or ${others}, instead of --adapter none`);
   }
   if (answers.databaseUrl && answers.adapter === "sqlite") {
     throw new UsageError(
       `--database-url is not used with --adapter sqlite: the database is a file, ${DEFAULT_SQLITE_PATH} by default; set ${SQLITE_PATH_KEY} in .env to put it elsewhere`,
     );
+  }
+  if (answers.databaseUrl && answers.adapter === "drizzle") {
+    throw new UsageError("--database-url is not used with --adapter drizzle: the auth tables go into the app's own Drizzle database, which its db module opens (DATABASE_URL in .env)");
   }
   if (answers.databaseUrl && !takesDatabaseUrl(answers.adapter)) {
     throw new UsageError(`--database-url is only used with --adapter postgres or hosted-store (the adapter is ${answers.adapter})`);

@@ -7,7 +7,7 @@ import type { Framework } from "../detect.js";
 
 export const FRAMEWORKS: readonly Framework[] = ["sveltekit", "solid-start"];
 export const STRATEGIES = ["jwt", "database"] as const;
-export const ADAPTERS = ["pglite", "postgres", "sqlite", "hosted-store", "none"] as const;
+export const ADAPTERS = ["pglite", "postgres", "sqlite", "hosted-store", "drizzle", "none"] as const;
 
 export type Strategy = (typeof STRATEGIES)[number];
 export type AdapterChoice = (typeof ADAPTERS)[number];

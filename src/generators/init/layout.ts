@@ -116,4 +116,8 @@ export interface InitTemplateData extends TemplateData {
   minPasswordLength: number;
   pgliteDir: string;
   sqlitePath: string;
+  /** `--adapter drizzle`: the app's Drizzle schema holds the auth tables, and `auth-db` puts the adapter on its connection. */
+  drizzle: boolean;
+  /** The module under `src/lib/server/` that exports `adapter` and `closeDatabase`: `db`, or `auth-db` beside a Drizzle app's own db module. */
+  dbModuleName: string;
 }

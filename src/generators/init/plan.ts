@@ -3,6 +3,7 @@
  * env keys and next steps, computed from the answers and a snapshot of the app.
  * Pure: it reads templates through `TemplateSource` and writes nothing.
  */
+import { posix } from "node:path";
 import { DEFAULT_BRANCH, HOSTED_STORE_ENV } from "@gatehouse/runtime/adapters/hosted-store";
 import { findProvider, type ProviderCatalogEntry } from "@gatehouse/runtime/providers/catalog";
 import { RATE_LIMIT_COMMENT } from "../../ast/config-object.js";
@@ -23,6 +24,8 @@ import type { FrameworkLayout, InitTemplateData, LayoutContext } from "./layout.
 import { solidStart } from "./solid-start.js";
 import { svelteKit } from "./sveltekit.js";
 import { DRIVER_VERSIONS } from "./versions.js";
+import { addReExport } from "../../ast/drizzle-config.js";
+import { drizzleCommands, type DrizzleApp } from "../drizzle.js";
 
 export const PGLITE_DIR = ".pglite";
 const MIN_PASSWORD_LENGTH = 8;
@@ -52,6 +55,13 @@ export interface InitInput {
   nodeVersion?: string;
   /** Where the app keeps its source and in which language (the project's picture); the templates' own places when absent. */
   source?: SourceLayout;
+  /** For `--adapter drizzle`: the app's Drizzle setup, and the runtime's Drizzle schema of the auth tables for its dialect. */
+  drizzle?: DrizzleSetup;
+}
+
+export interface DrizzleSetup {
+  app: DrizzleApp;
+  authSchemaText: string;
 }
 
 export function layoutFor(framework: InitAnswers["framework"], context: LayoutContext = {}): FrameworkLayout {
@@ -62,7 +72,7 @@ export function layoutFor(framework: InitAnswers["framework"], context: LayoutCo
 export function initPaths(framework: InitAnswers["framework"], source?: SourceLayout): string[] {
   const layout = layoutFor(framework, { source });
   const all: InitAnswers = { framework, providers: ["password"], strategy: "jwt", adapter: "pglite", databaseUrl: "", accountPage: true };
-  const data = templateData(all, layout);
+  const data = templateData(all, layout, undefined);
   const empty: ProjectSnapshot = { dir: "", exists: false, empty: true, files: {} };
   const files = layout.newFiles(data, empty).map((f) => f.path);
   return [...new Set([...COMMON_PATHS, ...layout.paths, ...files, ...libFiles(layout, data).map((f) => f.path)])];
@@ -71,7 +81,9 @@ export function initPaths(framework: InitAnswers["framework"], source?: SourceLa
 export function planInit(input: InitInput): Plan {
   const { answers, project } = input;
   const layout = layoutFor(answers.framework, { major: input.frameworkMajor, nodeVersion: input.nodeVersion, project, source: input.source });
-  const data = templateData(answers, layout);
+  const drizzle = answers.adapter === "drizzle" ? input.drizzle : undefined;
+  if (answers.adapter === "drizzle" && !drizzle) throw new Error("--adapter drizzle needs the app's Drizzle setup");
+  const data = templateData(answers, layout, drizzle && { ...drizzle.app, authDb: layout.place(AUTH_DB), manager: input.packageManager, project });
   const plan = emptyPlan();
   const file = (path: string) => project.files[path];
 
@@ -80,6 +92,7 @@ export function planInit(input: InitInput): Plan {
     // The report says `kept <path>: <reason>`: the reason does not name the path again.
     addNewFile(plan, path, file(path), text, "it exists and differs from what auth-init writes");
   }
+  if (drizzle) planDrizzleSchema(plan, drizzle, file);
   for (const edit of layout.edits(project, data)) {
     if (edit.ok) addEdit(plan, edit.path, file(edit.path), edit.text);
     else if (edit.syntaxError) plan.unparsable.push({ path: edit.path, ...edit.syntaxError });
@@ -106,11 +119,61 @@ export function planInit(input: InitInput): Plan {
 
   const envAfter = ensureEnvKeys(file(".env") ?? "", env);
   plan.env = env.map(({ key }) => ({ key, filled: hasEnvValue(envAfter, key) }));
-  plan.nextSteps = nextSteps(answers, layout, providers, input.packageManager, plan, project);
+  plan.nextSteps = nextSteps(answers, layout, providers, input.packageManager, plan, project, drizzle?.app);
   return plan;
 }
 
-function templateData(answers: InitAnswers, layout: FrameworkLayout): InitTemplateData {
+/** The module that puts the adapter on the app's Drizzle connection, beside where auth-init's own db module would go. */
+const AUTH_DB = "src/lib/server/auth-db.ts";
+
+/**
+ * The auth tables as a module of the app's Drizzle schema, and the app's schema
+ * module re-exporting them (when the config names one file rather than a folder).
+ */
+function planDrizzleSchema(plan: Plan, { app, authSchemaText }: DrizzleSetup, file: (path: string) => string | null | undefined): void {
+  addNewFile(plan, app.authSchema, file(app.authSchema), authSchemaText, "it exists and differs from the auth tables of this @gatehouse/runtime");
+  if (!app.schemaModule) return;
+  const edit = addReExport({ path: app.schemaModule, text: file(app.schemaModule) ?? "" }, `./${posix.basename(app.authSchema).replace(/\.[jt]s$/, "")}`);
+  if (edit.ok) addEdit(plan, app.schemaModule, file(app.schemaModule), edit.text);
+  else if (edit.syntaxError) plan.unparsable.push({ path: app.schemaModule, ...edit.syntaxError });
+  else plan.kept.push({ path: app.schemaModule, reason: edit.reason });
+}
+
+/** What the templates need to know of the app's Drizzle setup. */
+interface DrizzleContext extends DrizzleApp {
+  /** Where the auth-db module goes in this app. */
+  authDb: string;
+  manager: PackageManager;
+  project: ProjectSnapshot;
+}
+
+function drizzleData(drizzle: DrizzleContext | undefined) {
+  if (!drizzle) return { drizzle: false, dbModuleName: "db" };
+  const commands = drizzleCommands(drizzle.project, (script) => runScript(drizzle.manager, script));
+  return {
+    drizzle: true,
+    dbModuleName: posix.basename(AUTH_DB, ".ts"),
+    drizzleDbImport: relativeImport(drizzle.authDb, drizzle.dbModule),
+    drizzleAuthSchema: drizzle.authSchema,
+    drizzleSchemaModule: drizzle.schemaModule ?? "",
+    drizzleDriverName: drizzle.driverName,
+    drizzleGenerate: commands.generate,
+    drizzleMigrate: commands.migrate,
+    drizzlePostgres: drizzle.dialect === "postgres",
+    drizzleSqlite: drizzle.dialect === "sqlite",
+    // How each driver's connection closes: postgres.js and pg end their pools, PGlite and better-sqlite3 close.
+    drizzleEnds: drizzle.driver === "postgres-js" || drizzle.driver === "node-postgres",
+    drizzleEndsWithTimeout: drizzle.driver === "postgres-js",
+  };
+}
+
+/** `./db` for `src/lib/server/db/index.ts` seen from `src/lib/server/auth-db.ts`: no extension, no `/index`, as the bundler resolves it. */
+function relativeImport(from: string, to: string): string {
+  const path = posix.relative(posix.dirname(from), to).replace(/\.[cm]?[jt]sx?$/, "").replace(/\/index$/, "");
+  return path.startsWith(".") ? path : `./${path}`;
+}
+
+function templateData(answers: InitAnswers, layout: FrameworkLayout, drizzle: DrizzleContext | undefined): InitTemplateData {
   const providers = answers.providers.map((id) => findProvider(id)!);
   // Email + password accounts (the Password provider): they need a database, which checkAnswers made sure of.
   const credentials = providers.some((p) => p.type === "credentials");
@@ -150,6 +213,7 @@ function templateData(answers: InitAnswers, layout: FrameworkLayout): InitTempla
     minPasswordLength: MIN_PASSWORD_LENGTH,
     pgliteDir: PGLITE_DIR,
     sqlitePath: DEFAULT_SQLITE_PATH,
+    ...drizzleData(drizzle),
   };
 }
 
@@ -170,7 +234,8 @@ function libFiles(layout: FrameworkLayout, data: InitTemplateData) {
   const { place } = layout;
   const style = { path: place("src/lib/auth.css"), template: "shared/lib/auth.css.hbs" };
   if (!data.hasAdapter) return [style];
-  const server = ["db.ts", "schema.ts"].map((name) => ({ path: place(`src/lib/server/${name}`), template: `shared/lib/${name}.hbs` }));
+  // With Drizzle the app's schema holds the tables and its db module the connection: one module puts the adapter on it.
+  const server = data.drizzle ? [{ path: place(AUTH_DB), template: "shared/lib/drizzle-db.ts.hbs" }] : ["db.ts", "schema.ts"].map((name) => ({ path: place(`src/lib/server/${name}`), template: `shared/lib/${name}.hbs` }));
   // Outside the server folder: the pages (browser code too) read it.
   const messages = data.credentials || data.accountPage ? [{ path: place("src/lib/auth-messages.ts"), template: "shared/lib/auth-messages.ts.hbs" }] : [];
   return [style, ...server, ...messages];
@@ -211,6 +276,9 @@ function driver(answers: InitAnswers): { dependencies: Record<string, string>; d
     case "postgres":
     case "hosted-store":
       return pg;
+    case "drizzle":
+      // The app's db module opens the database with the driver it already has.
+      return { dependencies: {}, devDependencies: nodeTypes };
     case "sqlite":
       return {
         dependencies: { "better-sqlite3": DRIVER_VERSIONS["better-sqlite3"] },
@@ -223,6 +291,7 @@ function driver(answers: InitAnswers): { dependencies: Record<string, string>; d
 
 /** The database of each adapter, as the next steps name it. */
 const DATABASE_NAMES: Record<Exclude<InitAnswers["adapter"], "none">, string> = {
+  drizzle: "the app's Drizzle database",
   pglite: `the embedded PGlite database (${PGLITE_DIR}/, created on the app's first start)`,
   postgres: "the PostgreSQL server at DATABASE_URL",
   sqlite: `the SQLite file ${DEFAULT_SQLITE_PATH}`,
@@ -233,7 +302,7 @@ export function runScript(manager: PackageManager, script: string): string {
   return manager === "npm" || manager === "bun" ? `${manager} run ${script}` : `${manager} ${script}`;
 }
 
-function nextSteps(answers: InitAnswers, layout: FrameworkLayout, providers: ProviderCatalogEntry[], manager: PackageManager, plan: Plan, project: ProjectSnapshot): string[] {
+function nextSteps(answers: InitAnswers, layout: FrameworkLayout, providers: ProviderCatalogEntry[], manager: PackageManager, plan: Plan, project: ProjectSnapshot, drizzle: DrizzleApp | undefined): string[] {
   const steps: string[] = [];
   const own = layout.nextSteps?.(project, (script) => runScript(manager, script)) ?? { setup: [], production: [] };
   const empty = plan.env.filter((e) => !e.filled).map((e) => e.key);
@@ -255,6 +324,13 @@ function nextSteps(answers: InitAnswers, layout: FrameworkLayout, providers: Pro
     steps.push(`Set ${HOSTED_STORE_ENV.databaseURL} in .env to your hosted store's database (postgres://user:password@host:5432/database); ${HOSTED_STORE_ENV.branch} names the branch (default ${DEFAULT_BRANCH}).`);
   }
   const credentials = providers.some((p) => p.type === "credentials");
+  if (drizzle) {
+    const schema = drizzle.schemaModule ? `${drizzle.authSchema} (exported from ${drizzle.schemaModule})` : drizzle.authSchema;
+    const { generate, migrate } = drizzleCommands(project, (script) => runScript(manager, script));
+    steps.push(
+      `The auth tables are in your Drizzle schema, ${schema}: create them the Drizzle way, \`${generate}\` (writes the migration) then \`${migrate}\` (applies it). Until they exist, the app's first sign-in stops with an error naming what is missing.`,
+    );
+  }
   steps.push(...own.setup);
   const page = credentials ? "/signup" : "/signin";
   const account = hasAccountPage(answers) ? `, and ${layout.devOrigin}/account is the user's account page` : "";

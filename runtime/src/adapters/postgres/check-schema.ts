@@ -6,7 +6,7 @@
  * at start.
  */
 import { authSchema } from "../../schema/auth-schema.js";
-import { readSchemaReport, type CheckSchemaOptions, type SchemaReader, type SchemaReport } from "../../schema/check.js";
+import { readSchemaReport, refuseIncomplete, type CheckSchemaOptions, type RequireSchemaOptions, type SchemaReader, type SchemaReport } from "../../schema/check.js";
 import { inspectPostgres } from "../../schema/inspect/postgres.js";
 import { modelShape } from "../../schema/render/sql.js";
 import type { SqlClient } from "./client.js";
@@ -25,6 +25,19 @@ export const POSTGRES_SHAPE = modelShape(authSchema, "postgres");
 export async function checkSchema(db: PostgresClient, options: CheckSchemaOptions = {}): Promise<SchemaReport> {
   const client = toSqlClient(db, "checkSchema");
   return readSchemaReport(postgresReader(client), POSTGRES_SHAPE, options.migrations ?? bundled, options);
+}
+
+/**
+ * `checkSchema()` that throws a `SchemaMismatchError` (saying what is missing and
+ * `fix`, the command to run) unless the database has everything this runtime needs.
+ *
+ * @example An app whose Drizzle schema holds the auth tables (drizzle-kit creates them)
+ * ```ts
+ * await requireSchema(db.$client, { ledger: false, fix: "npm run db:generate, then npm run db:migrate" });
+ * ```
+ */
+export async function requireSchema(db: PostgresClient, options: RequireSchemaOptions = {}): Promise<SchemaReport> {
+  return refuseIncomplete(await checkSchema(db, options), options);
 }
 
 /** The ledger and catalog of the search path's first schema. */

@@ -28,6 +28,17 @@ export interface PostgresJsSqlLike extends PostgresJsQueryable {
 }
 
 /**
+ * A parameter every postgres.js client can send: a Date as its ISO text, which
+ * PostgreSQL reads as the same instant. Drizzle's `drizzle(client)` takes
+ * postgres.js's serializers of dates off the client it is given (Drizzle maps
+ * dates itself), and `db.$client` is that client: a Date sent as is would be
+ * refused there. (The dates read back come as text then; the adapter parses both.)
+ */
+function portable(value: unknown): unknown {
+  return value instanceof Date ? value.toISOString() : value;
+}
+
+/**
  * Wraps postgres.js's `sql`. Queries with parameters are prepared once per
  * connection (postgres.js's default); a text without parameters may hold
  * several statements (migrations), sent with the simple protocol. A
@@ -60,7 +71,7 @@ function inPostgresJsTransaction(tx: PostgresJsTransactionLike): SqlClient {
 }
 
 async function run<Row>(sql: PostgresJsQueryable, text: string, params: unknown[] | undefined): Promise<SqlResult<Row>> {
-  const query = sql.unsafe(text, (params ?? []) as never[]);
+  const query = sql.unsafe(text, (params ?? []).map(portable) as never[]);
   const result = (await (params && params.length > 0 ? query : query.simple())) as unknown[];
   // Several statements answer one result each (arrays of rows): the rows are the last one's.
   const rows = result.length > 0 && Array.isArray(result[0]) ? (result.at(-1) as unknown[]) : result;

@@ -3,7 +3,7 @@
  * runtime expects (see `adapters/postgres/check-schema.ts`).
  */
 import { authSchema } from "../../schema/auth-schema.js";
-import { readSchemaReport, type CheckSchemaOptions, type SchemaReader, type SchemaReport } from "../../schema/check.js";
+import { readSchemaReport, refuseIncomplete, type CheckSchemaOptions, type RequireSchemaOptions, type SchemaReader, type SchemaReport } from "../../schema/check.js";
 import { inspectSqlite } from "../../schema/inspect/sqlite.js";
 import { modelShape } from "../../schema/render/sql.js";
 import type { SqliteClient } from "./client.js";
@@ -14,6 +14,11 @@ export const SQLITE_SHAPE = modelShape(authSchema, "sqlite");
 
 export async function checkSchema(db: SqliteDatabase | SqliteConnect, options: CheckSchemaOptions = {}): Promise<SchemaReport> {
   return readSchemaReport(sqliteReader(toSqliteClient(db, "checkSchema")), SQLITE_SHAPE, options.migrations ?? bundled, options);
+}
+
+/** `checkSchema()` that throws a `SchemaMismatchError` unless the database has everything this runtime needs (see the PostgreSQL adapter's). */
+export async function requireSchema(db: SqliteDatabase | SqliteConnect, options: RequireSchemaOptions = {}): Promise<SchemaReport> {
+  return refuseIncomplete(await checkSchema(db, options), options);
 }
 
 export function sqliteReader(client: SqliteClient): SchemaReader {

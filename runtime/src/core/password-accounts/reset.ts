@@ -14,6 +14,7 @@
 import { hashPassword } from "../../password.js";
 import type { ResponseInternal } from "../../types.js";
 import { callAdapter } from "../adapter.js";
+import { AdapterError } from "../errors/errors.js";
 import type { RequestContext } from "../context.js";
 import { requireCsrf } from "../guards.js";
 import { adoptUnprovenUser, emailProven } from "../identity/proven-email.js";
@@ -46,6 +47,8 @@ export async function forgotPasswordPost(ctx: RequestContext, provider: Resolved
       await sendPasswordMail(ctx, provider, { kind: "no-account", to: email.value, url, maxAge: provider.password.resetMaxAge });
     }
   } catch (error) {
+    // The database failing (finding the user, storing the link) is not the mail's fault: the handler's error answer.
+    if (error instanceof AdapterError) throw error;
     ctx.config.logger.error(error as Error);
     return refuse("mail-not-sent");
   }

@@ -10,6 +10,7 @@ import type { AdapterUser } from "../../adapters/types.js";
 import { hashPassword } from "../../password.js";
 import type { ResponseInternal } from "../../types.js";
 import { callAdapter } from "../adapter.js";
+import { AdapterError } from "../errors/errors.js";
 import type { RequestContext } from "../context.js";
 import { emit } from "../events.js";
 import { requireCsrf } from "../guards.js";
@@ -49,9 +50,11 @@ export async function signUpPost(ctx: RequestContext, provider: ResolvedPassword
       await mailAccountExists(ctx, provider, email.value, callbackUrl);
     }
   } catch (error) {
-    ctx.config.logger.error(error as Error);
     // A new account whose confirmation never went out would hold the address for nothing: it goes again.
     if (user) await callAdapter(adapter, "deleteUser", user.id).catch((cause: unknown) => ctx.config.logger.error(cause as Error));
+    // The database failing (storing the link) is not the mail's fault: the handler's error answer (which logs it), not "mail not sent".
+    if (error instanceof AdapterError) throw error;
+    ctx.config.logger.error(error as Error);
     return refuse("mail-not-sent");
   }
   return passwordPages.checkEmail(ctx, provider.id, "sign-up");

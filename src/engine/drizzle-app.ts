@@ -1,0 +1,28 @@
+/**
+ * Reading what `auth-init --adapter drizzle` needs from disk: the app's source
+ * files (its Drizzle db module is found by what it imports), drizzle-kit's
+ * journal, and the Drizzle schema of the auth tables that this CLI's
+ * `@gatehouse/runtime` ships (`orm/drizzle/<dialect>.ts`, made by its build
+ * from the one schema definition).
+ */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { detectDrizzle, drizzleConfigPath, drizzleJournal, type DrizzleDialect, type DrizzleLookup } from "../generators/drizzle.js";
+import { listSourceFiles, readProject, type ProjectSnapshot } from "./project.js";
+
+/** The app's Drizzle setup, or that it has none; reads nothing more when package.json lists no drizzle-orm. */
+export function readDrizzleApp(dir: string, project: ProjectSnapshot): DrizzleLookup {
+  const config = drizzleConfigPath(project);
+  if (!config) return { found: false };
+  const sources = listSourceFiles(dir);
+  const snapshot = readProject(dir, ["package.json", config, drizzleJournal(project.files[config] ?? "", config), ...sources]);
+  return detectDrizzle(snapshot, sources);
+}
+
+/** The runtime's Drizzle schema of the auth tables for a dialect. */
+export function runtimeDrizzleSchema(dialect: DrizzleDialect): string {
+  // The runtime's main entry is dist/index.js: the package root is one folder up.
+  const root = dirname(dirname(createRequire(import.meta.url).resolve("@gatehouse/runtime")));
+  return readFileSync(join(root, "orm", "drizzle", `${dialect}.ts`), "utf8");
+}

@@ -1,0 +1,107 @@
+/**
+ * A SvelteKit app with its database set up by `sv add drizzle` (PostgreSQL
+ * through postgres.js, or SQLite through better-sqlite3), installed, then
+ * `auth-init --yes` of this checkout run in it as a user runs it (it packs this
+ * checkout's runtime into the app), then built once. The auth tables are the
+ * app's to create: the test runs the commands auth-init printed.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { authInitBin } from "../../cli/support/cli.js";
+import { run } from "./processes.js";
+
+export type DrizzleDialect = "postgres" | "sqlite";
+
+/** The sv auth-init itself creates apps with (src/engine/create-app.ts). */
+const SV = "sv@0.17.1";
+
+/** sv's drizzle add-on options, as its prompts would answer them. */
+const SV_DRIZZLE: Record<DrizzleDialect, string> = {
+  postgres: "drizzle=database:postgresql+postgresql:postgres.js+docker:no",
+  sqlite: "drizzle=database:sqlite+sqlite:better-sqlite3",
+};
+
+/**
+ * What `npm install` adds on top of sv's package.json. sv 0.17.1 pins better-sqlite3
+ * ^13, which needs Node.js 22 (npm refuses it on Node 20 with EBADENGINE, and 13's
+ * binary crashes there): on Node 20 a user installs ^12, and so does this.
+ */
+function extraPackages(dialect: DrizzleDialect): string[] {
+  const major = Number(process.versions.node.split(".")[0]);
+  return dialect === "sqlite" && major < 22 ? ["better-sqlite3@^12"] : [];
+}
+
+/**
+ * Where the generated db modules and drizzle-kit look for their database: the test
+ * run's own DATABASE_URL (the PostgreSQL server's admin database) would win over
+ * the app's .env, as the process env does with `node --env-file` and dotenv.
+ */
+export const WITHOUT_TEST_DATABASE: Record<string, undefined> = Object.fromEntries(
+  ["DATABASE_URL", "HOSTED_STORE_DATABASE_URL", "HOSTED_STORE_BRANCH", "SQLITE_PATH", "PGLITE_DIR"].map((key) => [key, undefined]),
+);
+
+export interface DrizzleSvelteKitApp {
+  dir: string;
+  /** What auth-init printed. */
+  initOutput: string;
+  buildOutput: string;
+  remove: () => void;
+}
+
+/**
+ * Makes, sets up and builds the app. `databaseUrl` replaces sv's placeholder
+ * DATABASE_URL in .env (PostgreSQL); SQLite keeps sv's `local.db`.
+ */
+export async function makeDrizzleApp(name: string, dialect: DrizzleDialect, databaseUrl?: string): Promise<DrizzleSvelteKitApp> {
+  const work = mkdtempSync(join(tmpdir(), `gatehouse-drizzle-${name}-`));
+  const dir = join(work, name);
+  const remove = () => {
+    if (process.env.KEEP_E2E_APPS) return console.log(`[e2e] ${name} kept in ${dir}`);
+    rmSync(work, { recursive: true, force: true });
+  };
+  try {
+    const started = Date.now();
+    await run("npx", ["-y", SV, "create", name, "--template", "minimal", "--types", "ts", "--add", "sveltekit-adapter=adapter:node", SV_DRIZZLE[dialect], "--no-install"], { cwd: work });
+    if (databaseUrl) setDatabaseUrl(dir, databaseUrl);
+    const created = Date.now();
+    await run("npm", ["install", "--no-audit", "--no-fund", ...extraPackages(dialect)], { cwd: dir, timeoutMs: 600_000 });
+    const installed = Date.now();
+    const initOutput = await run(process.execPath, [authInitBin, "--yes"], { cwd: dir, timeoutMs: 600_000 });
+    const initialized = Date.now();
+    // A production build, as `npm run build` is in a shell: vitest's NODE_ENV=test would make Vite build a development one.
+    const buildOutput = await run("npm", ["run", "build"], { cwd: dir, env: { NODE_ENV: "production", ...WITHOUT_TEST_DATABASE } });
+    const seconds = (from: number, to: number) => `${((to - from) / 1000).toFixed(1)} s`;
+    console.log(
+      `[e2e] ${name}: sv create ${seconds(started, created)}, npm install ${seconds(created, installed)}, auth-init (pack + install) ${seconds(installed, initialized)}, build ${seconds(initialized, Date.now())}`,
+    );
+    return { dir, initOutput, buildOutput, remove };
+  } catch (error) {
+    remove();
+    throw error;
+  }
+}
+
+/** sv writes a placeholder (`postgres://user:password@host:port/db-name`): the test's database instead. */
+function setDatabaseUrl(dir: string, url: string): void {
+  const path = join(dir, ".env");
+  const text = readFileSync(path, "utf8");
+  if (!/^DATABASE_URL=.*$/m.test(text)) throw new Error(`sv wrote no DATABASE_URL in .env:\n${text}`);
+  writeFileSync(path, text.replace(/^DATABASE_URL=.*$/m, `DATABASE_URL="${url}"`));
+}
+
+/**
+ * The commands auth-init's next steps give for creating the auth tables, in order:
+ * those in backticks on the step about the Drizzle schema.
+ */
+export function schemaCommands(initOutput: string): string[] {
+  const step = initOutput.split("\n").find((line) => line.includes("in your Drizzle schema"));
+  if (!step) throw new Error(`auth-init printed no next step about the Drizzle schema:\n${initOutput}`);
+  return [...step.matchAll(/`([^`]+)`/g)].map((match) => match[1]!);
+}
+
+/** Runs one printed command (words split on spaces, as a shell would) in the app, against the app's own database. */
+export function runPrinted(dir: string, command: string): Promise<string> {
+  const [program, ...args] = command.split(/\s+/);
+  return run(program!, args, { cwd: dir, env: WITHOUT_TEST_DATABASE });
+}
