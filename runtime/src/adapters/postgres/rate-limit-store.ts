@@ -6,7 +6,7 @@
 import type { RateLimitStore } from "../../core/rate-limit/types.js";
 import { sqlRateLimitStore } from "../sql/rate-limit-store.js";
 import { toSqlClient, type PostgresClient } from "./connect.js";
-import { toDate, type Timestamp } from "./rows.js";
+import { toDate, type Timestamp } from "./dialect.js";
 
 export interface PostgresRateLimitStoreOptions {
   /** The clock, in milliseconds since the epoch. Default `Date.now()`; tests pass their own. */

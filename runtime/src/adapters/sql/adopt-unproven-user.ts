@@ -62,14 +62,3 @@ export function adoptUnprovenUser<Value, Row>(
   });
 }
 
-/**
- * The tables whose rows a user owns in the schema of the PostgreSQL and the
- * SQLite adapter (the same names in both: the Auth.js tables, authenticators
- * and user_passwords). The hosted store's adapter names its svc_ tables itself.
- */
-export const USER_OWNED_TABLES = [
-  ["accounts", `"userId"`],
-  ["sessions", `"userId"`],
-  ["authenticators", `"userId"`],
-  ["user_passwords", `"userId"`],
-] as const;

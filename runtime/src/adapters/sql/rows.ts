@@ -1,15 +1,17 @@
 /**
  * The rows of the Auth.js tables (users, accounts, sessions, verification_token,
  * authenticators) and their mapping to the contract's shapes, written once for
- * the PostgreSQL and the SQLite adapter, whose schemas have these tables and
- * columns. What differs is how each driver returns a date, an integer or a
- * boolean: a dialect names those types (`ColumnTypes`) and says how to decode
+ * every SQL dialect (`statements.ts` selects each column under the model's name,
+ * so the hosted store's rows have the same shape). What differs is how each
+ * driver returns a date, an integer or a boolean: a dialect says how to decode
  * them (`Decoders`); `rowMappers` gives its `toUser`, `toAccount`, ...
  *
- * The hosted store's svc_ tables differ (a `user` link, every field nullable)
- * and have their own mappers; they share the token fields (`withTokens`), the
- * order of an account's values (`accountValues`) and what an account update
- * sets (`accountUpdates`).
+ * The hosted store allows NULL in every field. The adapter writes every field
+ * the contract requires, so a NULL there comes only from another writer; it is
+ * passed through, except a missing expiry, which reads as long expired (the
+ * decoders read NULL as the epoch, so such a session or token is never
+ * accepted), and a missing counter or backup flag of an authenticator, which
+ * read as 0 and false.
  */
 import type {
   AdapterAccount,
@@ -23,18 +25,6 @@ import type {
 import { ACCOUNT_TOKEN_FIELDS } from "../account-token-fields.js";
 
 /**
- * The column lists the queries select, so each mapper gets every column it reads.
- * Users and sessions come back whole, as Auth.js adapters return them: a column
- * the app added (the common `role` on users) reaches `getUser`, the session and
- * the callbacks. The password hashes live in their own table, which no user
- * query reads.
- */
-export const USER_COLUMNS = `*`;
-export const ACCOUNT_COLUMNS = `"userId", type, provider, "providerAccountId", refresh_token, access_token, expires_at, id_token, scope, session_state, token_type`;
-export const SESSION_COLUMNS = `*`;
-/** A session with what a list of the user's sessions shows (migration 0004's columns): the whole row has them. */
-export const LISTED_SESSION_COLUMNS = SESSION_COLUMNS;
-/**
  * Our own columns on users: bookkeeping of the handler, not the user's (a
  * callback that hands the user to the client would show them), so never returned.
  */
@@ -46,10 +36,6 @@ export const INTERNAL_USER_COLUMNS: readonly string[] = ["sessionVersion"];
  * names (`id`, an app's `createdAt`), so the session travels as one value.
  */
 export const SESSION_JSON_COLUMN = "gatehouse_session";
-export const TOKEN_COLUMNS = `identifier, token, expires`;
-export const AUTHENTICATOR_COLUMNS = `"credentialID", "userId", "providerAccountId", "credentialPublicKey", counter, "credentialDeviceType", "credentialBackedUp", transports`;
-/** A passkey with what the account page's list shows (migration 0004's columns). */
-export const LISTED_AUTHENTICATOR_COLUMNS = `${AUTHENTICATOR_COLUMNS}, name, "createdAt", "lastUsedAt"`;
 
 /** The types a dialect's driver returns for the columns the contract types otherwise. */
 export interface ColumnTypes {
@@ -154,13 +140,13 @@ export function rowMappers<T extends ColumnTypes>(decode: Decoders<T>): RowMappe
     }),
     toAccount: (row) =>
       withTokens(
-        { userId: String(row.userId), type: row.type, provider: row.provider, providerAccountId: row.providerAccountId },
+        { userId: idOf(row.userId), type: row.type, provider: row.provider, providerAccountId: row.providerAccountId },
         row,
       ),
     toSession: ({ createdAt, userAgent, ...row }) => ({
       ...row,
       sessionToken: row.sessionToken,
-      userId: String(row.userId),
+      userId: idOf(row.userId),
       expires: decode.date(row.expires),
       // Absent from a row of a schema before migration 0004: left out, not invented.
       ...(createdAt !== undefined ? { createdAt: createdAt === null ? null : decode.date(createdAt) } : {}),
@@ -169,7 +155,7 @@ export function rowMappers<T extends ColumnTypes>(decode: Decoders<T>): RowMappe
     toVerificationToken: (row) => ({ identifier: row.identifier, token: row.token, expires: decode.date(row.expires) }),
     toAuthenticator: (row) => ({
       credentialID: row.credentialID,
-      userId: String(row.userId),
+      userId: idOf(row.userId),
       providerAccountId: row.providerAccountId,
       credentialPublicKey: row.credentialPublicKey,
       counter: Number(row.counter),
@@ -183,8 +169,13 @@ export function rowMappers<T extends ColumnTypes>(decode: Decoders<T>): RowMappe
   };
 }
 
+/** A user id as the contract has it (an Auth.js table may still have integer ones); NULL, which only another writer leaves, as it is. */
+function idOf(id: unknown): string {
+  return (id == null ? id : String(id)) as string;
+}
+
 /** `row` without `columns`: a copy. */
-export function withoutColumns(row: Record<string, unknown>, columns: readonly string[]): Record<string, unknown> {
+function withoutColumns(row: Record<string, unknown>, columns: readonly string[]): Record<string, unknown> {
   const kept = { ...row };
   for (const column of columns) delete kept[column];
   return kept;
@@ -201,7 +192,7 @@ export function splitSessionAndUser<User extends Record<string, unknown>, Sessio
 }
 
 /** `account` with the token columns of `row` added: `expires_at` as a number (seconds), `token_type` lowercased. */
-export function withTokens(account: AdapterAccount, row: TokenColumns<number | string | bigint>): AdapterAccount {
+function withTokens(account: AdapterAccount, row: TokenColumns<number | string | bigint>): AdapterAccount {
   // The token fields are optional strings and numbers in the contract, never
   // null: a column the provider did not fill is left out.
   if (row.refresh_token !== null) account.refresh_token = row.refresh_token;
@@ -215,11 +206,7 @@ export function withTokens(account: AdapterAccount, row: TokenColumns<number | s
   return account;
 }
 
-/**
- * The values `linkAccount` inserts, in the order of `ACCOUNT_COLUMNS` (the
- * svc_ tables' list has `"user"` where this one has `"userId"`). A field the
- * provider did not send is NULL.
- */
+/** The values `linkAccount` inserts, in the order of the schema's accounts columns. A field the provider did not send is NULL. */
 export function accountValues(account: AdapterAccount): (string | number | null)[] {
   return [
     account.userId,
@@ -236,7 +223,6 @@ export function accountValues(account: AdapterAccount): (string | number | null)
     account.token_type ?? null,
   ];
 }
-
 
 /**
  * The `[column, value]` pairs `updateAccount` sets: one per token field that
@@ -278,36 +264,4 @@ export function authenticatorValues<B = boolean>(
     // A gatehouse extension's column (migration 0004): the passkey's name, when the caller gave one.
     authenticator.name ?? null,
   ];
-}
-
-/**
- * `updateAccount` for the Postgres dialect (`accounts`, or the hosted store's
- * `svc_accounts` with its own `columns`): one statement, so the compare-and-set
- * is atomic. Of two concurrent updates of the row, the second waits for the
- * first to commit and then checks its condition against the row the first wrote
- * (at READ COMMITTED, the default; a stricter level fails it with a
- * serialization error). With no field to change, a SELECT of the same row.
- */
-export function postgresAccountUpdate(
-  table: string,
-  columns: string,
-  update: AdapterAccountUpdate,
-  condition: { refresh_token: string | null } | undefined,
-): { sql: string; params: unknown[] } {
-  const params: unknown[] = [update.provider, update.providerAccountId];
-  const sets = accountUpdates(update).map(([column, value]) => {
-    params.push(value);
-    return `${column} = $${params.length}`;
-  });
-  let where = `provider = $1 AND "providerAccountId" = $2`;
-  if (condition) {
-    // IS NOT DISTINCT FROM: a condition of null matches an account without a refresh token.
-    params.push(condition.refresh_token ?? null);
-    where += ` AND refresh_token IS NOT DISTINCT FROM $${params.length}`;
-  }
-  const sql =
-    sets.length > 0
-      ? `UPDATE ${table} SET ${sets.join(", ")} WHERE ${where} RETURNING ${columns}`
-      : `SELECT ${columns} FROM ${table} WHERE ${where}`;
-  return { sql, params };
 }

@@ -1,45 +1,14 @@
 /**
- * `SqliteAdapter`: the whole adapter contract on the schema of
+ * `SqliteAdapter`: the SQL adapter core (`../sql/adapter.ts`) on the schema of
  * `runtime/migrations/sqlite` (the tables and columns of the PostgreSQL schema,
- * in SQLite types, with the passwords of email + password accounts). Every
- * method is one statement, except `createUserWithAccount`,
- * `adoptUnprovenUser`, `createUserWithPassword` and `setUserPassword` with
- * `revokeSessions`, one transaction each: constraints (unique email, unique
- * provider account, foreign keys that cascade) and conditional updates keep
- * the data consistent, not read-then-write checks in this code.
+ * in SQLite types, with the passwords of email + password accounts), through
+ * any driver `SqliteClient` wraps (better-sqlite3, node:sqlite).
  */
-import { accountUpdates } from "../sql/rows.js";
-import type { Adapter, AdapterUser } from "../types.js";
-import type { SqliteClient, SqliteValue } from "./client.js";
+import { sqlAdapter } from "../sql/adapter.js";
+import { MODEL_NAMING, type SqlDialect } from "../sql/dialect.js";
+import type { Adapter } from "../types.js";
+import type { SqliteValue } from "./client.js";
 import { toSqliteClient, type SqliteConnect, type SqliteDatabase } from "./connect.js";
-import { insertUserWithAccount } from "../sql/user-with-account.js";
-import { USER_OWNED_TABLES, adoptUnprovenUser, type AdoptionSchema } from "../sql/adopt-unproven-user.js";
-import { passwordMethods, type PasswordSchema } from "../sql/user-passwords.js";
-import { storedUserAgent } from "../session-user-agent.js";
-import { revokeSessionsIn, sessionMethods, type SessionSchema } from "../sql/user-sessions.js";
-import { signInMethods, type SignInMethodSchema } from "../sql/user-sign-in-methods.js";
-import { insertAccount, insertAuthenticator, insertUser } from "./inserts.js";
-import {
-  ACCOUNT_COLUMNS,
-  AUTHENTICATOR_COLUMNS,
-  LISTED_AUTHENTICATOR_COLUMNS,
-  LISTED_SESSION_COLUMNS,
-  SESSION_COLUMNS,
-  TOKEN_COLUMNS,
-  USER_COLUMNS,
-  toAccount,
-  toAuthenticator,
-  toMillis,
-  toMillisOrNull,
-  toSession,
-  toUser,
-  toVerificationToken,
-  type AccountRow,
-  type AuthenticatorRow,
-  type SessionRow,
-  type TokenRow,
-  type UserRow,
-} from "./rows.js";
 
 /** Thrown when a method that must act on an existing row finds none (the driver's own errors pass through). */
 export class SqliteAdapterError extends Error {
@@ -47,56 +16,32 @@ export class SqliteAdapterError extends Error {
   readonly code = "not_found";
 }
 
-/** The user fields `updateUser` may change, their columns, and how each is stored. */
-const UPDATABLE_USER_COLUMNS = [
-  ["name", "name", (value) => value as string | null],
-  ["email", "email", (value) => value as string],
-  ["emailVerified", `"emailVerified"`, (value) => toMillisOrNull(value as Date | null, "emailVerified")],
-  ["image", "image", (value) => value as string | null],
-] as const satisfies ReadonlyArray<readonly [keyof AdapterUser, string, (value: unknown) => SqliteValue]>;
-
-/** What `adoptUnprovenUser` changes: a user's row, and the rows of its accounts, sessions, authenticators and password. */
-const ADOPTION: AdoptionSchema<SqliteValue, UserRow> = {
-  users: "users",
-  userColumns: USER_COLUMNS,
-  owned: USER_OWNED_TABLES,
+/**
+ * The schema stores dates as INTEGER milliseconds and booleans as INTEGER 0/1
+ * (SQLite has neither type); an INTEGER comes back as a number, or as a bigint
+ * on a connection set to read them so (better-sqlite3 `safeIntegers`,
+ * node:sqlite `readBigInts`). Placeholders are `?`, bound in order.
+ */
+const SQLITE: SqlDialect<SqliteValue> = {
+  naming: MODEL_NAMING,
   placeholder: () => "?",
-  date: (date) => toMillis(date, "emailVerified"),
-  toUser,
-};
-
-/** A user's sessions and its session version (migration 0004). */
-const SESSIONS: SessionSchema<SessionRow> = {
-  users: ["users", `"sessionVersion"`],
-  sessions: ["sessions", `"userId"`],
-  sessionColumns: LISTED_SESSION_COLUMNS,
-  // Sessions from before 0004 have no "createdAt" (NULL sorts first): first, in the order they were stored.
-  oldestFirst: `"createdAt", id`,
-  placeholder: () => "?",
-  toSession,
-};
-
-/** A user's accounts and passkeys, as the account page lists and changes them. */
-const SIGN_IN_METHODS: SignInMethodSchema<AccountRow, AuthenticatorRow> = {
-  accounts: ["accounts", `"userId"`, ACCOUNT_COLUMNS],
-  authenticators: ["authenticators", `"userId"`, LISTED_AUTHENTICATOR_COLUMNS],
-  placeholder: () => "?",
-  toAccount,
-  toAuthenticator,
-};
-
-/** Where the password methods keep a user's password hash, and how `revokeSessions` ends the user's sessions. */
-const PASSWORDS: PasswordSchema<SqliteValue, UserRow> = {
-  users: "users",
-  userColumns: USER_COLUMNS,
-  passwords: "user_passwords",
-  passwordUser: `"userId"`,
-  revokeSessions: revokeSessionsIn(SESSIONS),
-  // Milliseconds, as the column's default writes them.
-  touch: `"updatedAt" = CAST(unixepoch('subsec') * 1000 AS INTEGER)`,
-  placeholder: () => "?",
-  date: (date) => toMillis(date, "emailVerified"),
-  toUser,
+  encode: { date: toMillis, boolean: (value) => (value ? 1 : 0) },
+  decode: {
+    date: (ms) => new Date(Number(ms)),
+    boolean: (value) => Number(value) === 1,
+    // The session's INTEGER id, and INTEGER columns the app added, as numbers even on a connection
+    // that reads them as BigInt, so that a session callback's result still goes through JSON.
+    row: safeIntegers,
+  },
+  // Milliseconds, as the columns' defaults write them.
+  now: "CAST(unixepoch('subsec') * 1000 AS INTEGER)",
+  // IS compares NULLs as equal.
+  nullSafeEquals: "IS",
+  // NULL sorts first in SQLite.
+  nullsFirst: "",
+  // No row-to-JSON that keeps the types: getSessionAndUser reads the session, then its user.
+  rowAsJson: null,
+  notFound: (message) => new SqliteAdapterError(message),
 };
 
 /**
@@ -159,200 +104,22 @@ const PASSWORDS: PasswordSchema<SqliteValue, UserRow> = {
  * ```
  */
 export function SqliteAdapter(client: SqliteDatabase | SqliteConnect): Required<Adapter> {
-  const db: SqliteClient = toSqliteClient(client, "SqliteAdapter");
-
-  async function one<Row>(sql: string, params: SqliteValue[]): Promise<Row | null> {
-    return (await db.query<Row>(sql, params)).rows[0] ?? null;
-  }
-
-  return {
-    createUser: (user) => insertUser(db, user),
-
-    createUserWithAccount: (user, account, authenticator) =>
-      insertUserWithAccount((fn) => db.transaction(fn), { user: insertUser, account: insertAccount, authenticator: insertAuthenticator }, user, account, authenticator),
-
-    adoptUnprovenUser: (userId, proof) => adoptUnprovenUser((fn) => db.transaction(fn), ADOPTION, userId, proof),
-
-    ...passwordMethods(db, PASSWORDS),
-
-    ...sessionMethods(db, SESSIONS),
-
-    ...signInMethods(db, SIGN_IN_METHODS),
-
-    async getUser(id) {
-      const row = await one<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`, [id]);
-      return row && toUser(row);
-    },
-
-    async getUserByEmail(email) {
-      const row = await one<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE email = ?`, [email]);
-      return row && toUser(row);
-    },
-
-    async getUserByAccount({ provider, providerAccountId }) {
-      const row = await one<UserRow>(
-        `SELECT ${prefixed("u", USER_COLUMNS)} FROM users u JOIN accounts a ON a."userId" = u.id
-         WHERE a.provider = ? AND a."providerAccountId" = ?`,
-        [provider, providerAccountId],
-      );
-      return row && toUser(row);
-    },
-
-    async updateUser(user) {
-      // Only the fields given change; `undefined` means "not given", not "clear it".
-      const params: SqliteValue[] = [];
-      const sets: string[] = [];
-      for (const [field, column, store] of UPDATABLE_USER_COLUMNS) {
-        if (user[field] === undefined) continue;
-        params.push(store(user[field]));
-        sets.push(`${column} = ?`);
-      }
-      params.push(user.id);
-      const row = await one<UserRow>(
-        sets.length > 0
-          ? `UPDATE users SET ${sets.join(", ")} WHERE id = ? RETURNING ${USER_COLUMNS}`
-          : `SELECT ${USER_COLUMNS} FROM users WHERE id = ?`,
-        params,
-      );
-      if (!row) throw new SqliteAdapterError(`Cannot update user "${user.id}": it does not exist.`);
-      return toUser(row);
-    },
-
-    async deleteUser(userId) {
-      // Accounts, sessions, authenticators and the password go with it: their foreign keys cascade.
-      const row = await one<UserRow>(`DELETE FROM users WHERE id = ? RETURNING ${USER_COLUMNS}`, [userId]);
-      return row && toUser(row);
-    },
-
-    linkAccount: (account) => insertAccount(db, account),
-
-    async unlinkAccount({ provider, providerAccountId }) {
-      const row = await one<AccountRow>(
-        `DELETE FROM accounts WHERE provider = ? AND "providerAccountId" = ? RETURNING ${ACCOUNT_COLUMNS}`,
-        [provider, providerAccountId],
-      );
-      return row ? toAccount(row) : undefined;
-    },
-
-    async getAccount(providerAccountId, provider) {
-      const row = await one<AccountRow>(
-        `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE provider = ? AND "providerAccountId" = ?`,
-        [provider, providerAccountId],
-      );
-      return row && toAccount(row);
-    },
-
-    async updateAccount(update, condition) {
-      // One statement, so the compare-and-set is atomic: SQLite has one
-      // writer, and the condition is checked by the statement that writes.
-      const updates = accountUpdates(update);
-      const params: SqliteValue[] = updates.map(([, value]) => value);
-      params.push(update.provider, update.providerAccountId);
-      let where = `provider = ? AND "providerAccountId" = ?`;
-      if (condition) {
-        // IS compares NULLs as equal: a condition of null matches an account without a refresh token.
-        params.push(condition.refresh_token ?? null);
-        where += ` AND refresh_token IS ?`;
-      }
-      const row = await one<AccountRow>(
-        updates.length > 0
-          ? `UPDATE accounts SET ${updates.map(([column]) => `${column} = ?`).join(", ")} WHERE ${where} RETURNING ${ACCOUNT_COLUMNS}`
-          : `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE ${where}`,
-        params,
-      );
-      return row && toAccount(row);
-    },
-
-    async createSession(session) {
-      const row = await one<SessionRow>(
-        `INSERT INTO sessions ("sessionToken", "userId", expires, "createdAt", "userAgent") VALUES (?, ?, ?, ?, ?) RETURNING ${LISTED_SESSION_COLUMNS}`,
-        [session.sessionToken, session.userId, toMillis(session.expires, "expires"), Date.now(), storedUserAgent(session.userAgent)],
-      );
-      return toSession(row!);
-    },
-
-    async getSessionAndUser(sessionToken) {
-      // Both rows whole, so two reads: SQLite has no row-to-JSON to carry one row inside the
-      // other's (the two tables share column names). Each is a local index lookup. A user
-      // deleted between them took the session with it (the foreign key cascades): null.
-      const session = await one<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE "sessionToken" = ?`, [sessionToken]);
-      const user = session && (await one<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`, [session.userId]));
-      return session && user ? { session: toSession(session), user: toUser(user) } : null;
-    },
-
-    async updateSession(session) {
-      const row = await one<SessionRow>(
-        `UPDATE sessions SET expires = COALESCE(?, expires), "userId" = COALESCE(?, "userId")
-         WHERE "sessionToken" = ? RETURNING ${LISTED_SESSION_COLUMNS}`,
-        [toMillisOrNull(session.expires, "expires"), session.userId ?? null, session.sessionToken],
-      );
-      return row && toSession(row);
-    },
-
-    async deleteSession(sessionToken) {
-      const row = await one<SessionRow>(`DELETE FROM sessions WHERE "sessionToken" = ? RETURNING ${LISTED_SESSION_COLUMNS}`, [
-        sessionToken,
-      ]);
-      return row && toSession(row);
-    },
-
-    async createVerificationToken(token) {
-      const row = await one<TokenRow>(
-        `INSERT INTO verification_token (identifier, token, expires) VALUES (?, ?, ?) RETURNING ${TOKEN_COLUMNS}`,
-        [token.identifier, token.token, toMillis(token.expires, "expires")],
-      );
-      return toVerificationToken(row!);
-    },
-
-    async useVerificationToken({ identifier, token }) {
-      // Read and deleted in one statement: of two uses, exactly one gets the row.
-      const row = await one<TokenRow>(
-        `DELETE FROM verification_token WHERE identifier = ? AND token = ? RETURNING ${TOKEN_COLUMNS}`,
-        [identifier, token],
-      );
-      return row && toVerificationToken(row);
-    },
-
-    createAuthenticator: (authenticator) => insertAuthenticator(db, authenticator),
-
-    async getAuthenticator(credentialID) {
-      const row = await one<AuthenticatorRow>(`SELECT ${AUTHENTICATOR_COLUMNS} FROM authenticators WHERE "credentialID" = ?`, [
-        credentialID,
-      ]);
-      return row && toAuthenticator(row);
-    },
-
-    async listAuthenticatorsByUserId(userId) {
-      const { rows } = await db.query<AuthenticatorRow>(
-        `SELECT ${LISTED_AUTHENTICATOR_COLUMNS} FROM authenticators WHERE "userId" = ? ORDER BY "credentialID"`,
-        [userId],
-      );
-      return rows.map(toAuthenticator);
-    },
-
-    async updateAuthenticatorCounter(credentialID, newCounter) {
-      const row = await one<AuthenticatorRow>(
-        `UPDATE authenticators SET counter = ?, "lastUsedAt" = ? WHERE "credentialID" = ? RETURNING ${LISTED_AUTHENTICATOR_COLUMNS}`,
-        [newCounter, Date.now(), credentialID],
-      );
-      if (!row) {
-        throw new SqliteAdapterError(`Cannot update the counter of authenticator "${credentialID}": it does not exist.`);
-      }
-      return toAuthenticator(row);
-    },
-  };
+  const store = { db: toSqliteClient(client, "SqliteAdapter"), dialect: SQLITE };
+  return sqlAdapter(() => store);
 }
 
-/**
- * `id, "emailVerified"` -> `u.id AS id, u."emailVerified" AS "emailVerified"`: the
- * same columns, from one table of a join, named explicitly (SQLite does not
- * promise a result column's name without AS).
- */
-function prefixed(alias: string, columns: string): string {
-  // A whole row: SQLite names the columns of `u.*` by their own names.
-  if (columns === "*") return `${alias}.*`;
-  return columns
-    .split(", ")
-    .map((column) => `${alias}.${column} AS ${column}`)
-    .join(", ");
+/** A date as the schema stores it: milliseconds since the epoch. */
+function toMillis(date: Date, field: string): number {
+  // `Date` by the contract; a string or number (e.g. a date that went through JSON) is taken too.
+  const ms = date instanceof Date ? date.getTime() : new Date(date as string | number).getTime();
+  if (!Number.isFinite(ms)) throw new TypeError(`SqliteAdapter: ${field} is not a valid date: ${String(date)}`);
+  return ms;
+}
+
+function safeIntegers(row: Record<string, unknown>): Record<string, unknown> {
+  const copy: Record<string, unknown> = { ...row };
+  for (const [column, value] of Object.entries(copy)) {
+    if (typeof value === "bigint" && Number.isSafeInteger(Number(value))) copy[column] = Number(value);
+  }
+  return copy;
 }

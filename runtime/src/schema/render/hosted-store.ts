@@ -21,8 +21,10 @@ const TYPES: Record<Column["type"], string> = {
 
 const USERS = "svc_users";
 
-/** What the store adds to every record: its id, when it was created and updated, and how often. */
-const METADATA_FIELDS = ["id", "created_at", "updated_at", "version"];
+/** What the store keeps on every record beside its id: when it was created and updated, and how often. */
+export const RECORD_BOOKKEEPING: readonly string[] = ["created_at", "updated_at", "version"];
+/** What the store adds to every record: its id, and its bookkeeping. */
+const METADATA_FIELDS = ["id", ...RECORD_BOOKKEEPING];
 const RECORD_METADATA = [
   "id text NOT NULL DEFAULT gen_random_uuid()::text PRIMARY KEY",
   "created_at timestamptz NOT NULL DEFAULT now()",
@@ -69,11 +71,31 @@ function renderStep(schema: Schema, step: NamedStep): Migration {
   return migration(step, header("gatehouse hosted-store schema (the svc_ tables)", step, body, apply), statements);
 }
 
-/** The table's own key and record times are the record metadata's; a link to a user is the `"user"` field. */
+/**
+ * The fields a record stores of its table's columns, under their names there:
+ * not the table's own key nor its record times (the record metadata's), and the
+ * link to a user as the `"user"` field.
+ */
+function storedFields(table: Hosted): Column[] {
+  return table.columns.filter((column) => !column.recordTime && !isOwnKey(column)).map((column) => ({ ...column, name: recordFieldOf(column) }));
+}
+
+/**
+ * Where a column of the model is in its record: the link to a user is the
+ * `"user"` field, the table's own key the record's `id`, its record times the
+ * record's `created_at` and `updated_at`; every other column has its own name.
+ */
+export function recordFieldOf(column: Column): string {
+  if (column.referencesUser) return "user";
+  if (isOwnKey(column)) return "id";
+  if (column.recordTime === "created") return "created_at";
+  if (column.recordTime === "updated") return "updated_at";
+  return column.name;
+}
+
+/** The fields a new table is created with (those of later steps are added by theirs), alphabetical unless `modelOrder`. */
 function fieldsOf(table: Hosted): Column[] {
-  const fields = table.columns
-    .filter((column) => column.since === undefined && !column.recordTime && !isOwnKey(column))
-    .map((column) => (column.referencesUser ? { ...column, name: "user" } : column));
+  const fields = storedFields(table).filter((column) => column.since === undefined);
   if (table.hostedStore.modelOrder) return fields;
   return fields.sort((a, b) => (a.name.toLowerCase() < b.name.toLowerCase() ? -1 : 1));
 }
@@ -143,9 +165,7 @@ export function hostedStoreShape(schema: Schema): ExpectedTable[] {
     .flatMap((table) => {
       const made = names.get(table.since)!;
       const metadata = METADATA_FIELDS.map((name) => ({ name, migration: made }));
-      const fields = table.columns
-        .filter((column) => !column.recordTime && !isOwnKey(column))
-        .map((column) => ({ name: column.referencesUser ? "user" : column.name, migration: names.get(column.since ?? table.since)! }));
+      const fields = storedFields(table).map((column) => ({ name: column.name, migration: names.get(column.since ?? table.since)! }));
       const indexes = indexesOf(table);
       const indexesOn = (record: string) => indexes.filter((index) => index.on === record).map((index) => ({ name: index.name, migration: made }));
       const { join } = table.hostedStore;
