@@ -7,12 +7,12 @@
  * database an app uses (appDatabase), read from its files.
  */
 import { spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { PGlite } from "@electric-sql/pglite";
 import Database from "better-sqlite3";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
+import { testDatabases } from "../adapters/support/postgres-server.js";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { migrate as migratePostgres, migrations as postgresMigrations } from "@gatehouse/runtime/adapters/postgres";
 import { migrate as migrateSqlite, migrations as sqliteMigrations } from "@gatehouse/runtime/adapters/sqlite";
@@ -22,15 +22,11 @@ import { configuredProviders } from "../../src/generators/doctor.js";
 import { authBin, authInitBin, cli, removeAll, root, tempCopy } from "./support/cli.js";
 
 const dirs: string[] = [];
-const databases: string[] = [];
 const serverUrl = process.env.DATABASE_URL;
+const databases = testDatabases(serverUrl, "doctor");
 afterAll(async () => {
   removeAll(dirs);
-  if (!serverUrl || databases.length === 0) return;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  for (const name of databases) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.end();
+  await databases.dropAll();
 });
 
 // The process env wins over .env (as dotenv): keep the runner's DATABASE_URL out of the apps.
@@ -88,18 +84,6 @@ function setEnv(dir: string, key: string, value: string): void {
   writeFileSync(join(dir, ".env"), new RegExp(`^${key}=.*$`, "m").test(env) ? env.replace(new RegExp(`^${key}=.*$`, "m"), line) : `${env}${line}\n`);
 }
 
-async function freshDatabase(): Promise<string> {
-  const name = `gatehouse_doctor_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  databases.push(name);
-  const url = new URL(serverUrl!);
-  url.pathname = `/${name}`;
-  return url.href;
-}
-
 describe("auth migrate", () => {
   it("PGlite: --dry-run says the folder does not exist yet; migrate creates it with the whole schema; again: up to date", () => {
     const dir = setUpApp();
@@ -115,7 +99,7 @@ describe("auth migrate", () => {
   });
 
   it.runIf(serverUrl)("PostgreSQL (DATABASE_URL in .env): --dry-run lists and applies nothing; migrate applies; again: up to date", async () => {
-    const url = await freshDatabase();
+    const url = await databases.create();
     const dir = setUpApp(["--adapter", "postgres", "--database-url", url]);
     expect(auth(["migrate", "--dry-run"], dir).stdout).toContain("would apply 0001_init, 0002_rate_limits, 0003_user_passwords, 0004_account_management\n");
     expect(auth(["migrate", "--dry-run"], dir).stdout).toContain("would apply 0001_init, 0002_rate_limits, 0003_user_passwords, 0004_account_management\n");
@@ -192,7 +176,7 @@ describe("auth migrate", () => {
   });
 
   it.runIf(serverUrl)("hosted store (HOSTED_STORE_DATABASE_URL in .env): the svc_ schema and the password table in the branch's schema, its own ledger", async () => {
-    const url = await freshDatabase();
+    const url = await databases.create();
     const dir = setUpApp(["--adapter", "hosted-store", "--database-url", url]);
     const where = `the hosted store's branch "main" at ${url}`;
     expect(auth(["migrate", "--dry-run"], dir).stdout).toContain(`${where}: would apply 0001_init, 0002_user_passwords, 0003_account_management\n`);
@@ -313,7 +297,7 @@ describe("auth doctor", () => {
     expect(down.code).toBe(1);
     expect(down.stdout).toMatch(/fail PostgreSQL at postgres:\/\/app:\*\*\*@127\.0\.0\.1:1\/app cannot be reached/);
     if (!serverUrl) return;
-    const url = await freshDatabase();
+    const url = await databases.create();
     writeFileSync(join(dir, ".env"), readFileSync(join(dir, ".env"), "utf8").replace(/DATABASE_URL=.*/, `DATABASE_URL="${url}"`));
     const pending = auth(["doctor"], dir);
     expect(pending.code).toBe(0);
@@ -403,7 +387,7 @@ describe("auth doctor on SQLite and the hosted store", () => {
     expect(down.stdout).toMatch(/fail the hosted store's branch "main" at postgres:\/\/app:\*\*\*@127\.0\.0\.1:1\/app cannot be reached/);
     expect(down.stdout).toContain("fix: check HOSTED_STORE_DATABASE_URL and HOSTED_STORE_BRANCH, and that the store is running");
     if (!serverUrl) return;
-    setEnv(dir, "HOSTED_STORE_DATABASE_URL", await freshDatabase());
+    setEnv(dir, "HOSTED_STORE_DATABASE_URL", await databases.create());
     const pending = auth(["doctor"], dir);
     expect(pending.code).toBe(0);
     expect(pending.stdout).toContain("lacks migrations: 0001_init, 0002_user_passwords, 0003_account_management\n");
@@ -472,7 +456,7 @@ describe("auth doctor: drift from the schema the app's runtime expects", () => {
 
   it.skipIf(!serverUrl)("PostgreSQL made by an older schema, then migrated further by a newer runtime: a warning, then a problem", async () => {
     const dir = setUpApp(["--adapter", "postgres"]);
-    const url = await freshDatabase();
+    const url = await databases.create();
     setEnv(dir, "DATABASE_URL", url);
     const pool = new pg.Pool({ connectionString: url });
     try {

@@ -9,24 +9,20 @@
  * brings; the tables are made by drizzle-kit through the app's own scripts, as
  * the next steps say.
  */
-import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
+import { testDatabases } from "../adapters/support/postgres-server.js";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { authBin, authInitBin, childEnv, cli, hasScript, onTerminal, removeAll, root, snapshotDir, tempCopy } from "./support/cli.js";
 import { spawnSync } from "node:child_process";
 
 const dirs: string[] = [];
-const databases: string[] = [];
 const serverUrl = process.env.DATABASE_URL;
+const databases = testDatabases(serverUrl, "drizzle");
 afterAll(async () => {
   removeAll(dirs);
-  if (!serverUrl || databases.length === 0) return;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  for (const name of databases) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.end();
+  await databases.dropAll();
 });
 
 // The process env wins over .env: keep the test run's own DATABASE_URL out of the apps.
@@ -180,7 +176,7 @@ describe("a Drizzle app on SQLite (better-sqlite3)", () => {
 describe.skipIf(!serverUrl)("a Drizzle app on PostgreSQL (postgres.js)", () => {
   it("doctor: an empty database lacks the auth tables, with the commands; after them, clean; a dropped column is named", async () => {
     const { dir, output } = setUpApp("postgres");
-    const url = await freshDatabase();
+    const url = await databases.create();
     setEnv(dir, "DATABASE_URL", url);
     const empty = auth(["doctor"], dir);
     expect(empty.code).toBe(1);
@@ -203,16 +199,4 @@ describe.skipIf(!serverUrl)("a Drizzle app on PostgreSQL (postgres.js)", () => {
 /** The stand-in table of the app's own, dropped again so drizzle-kit makes sv's `task` its way. */
 function rmTask(dir: string): void {
   spawnSync(process.execPath, ["-e", "new (require('better-sqlite3'))('local.db').exec('DROP TABLE task')"], { cwd: dir });
-}
-
-async function freshDatabase(): Promise<string> {
-  const name = `gatehouse_drizzle_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  databases.push(name);
-  const url = new URL(serverUrl!);
-  url.pathname = `/${name}`;
-  return url.href;
 }

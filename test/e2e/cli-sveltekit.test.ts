@@ -16,12 +16,10 @@
  * SIGTERM (and of SIGINT on PGlite), its database closed (the PGlite folder
  * opens again in another process).
  */
-import Database from "better-sqlite3";
-import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase } from "../adapters/support/postgres-server.js";
 import { claimedAddressTakenBack, EMAIL, resetForgottenPassword, signUpOutAndIn, signUpWithTakenEmail, tooManyWrongPasswords, VICTIM_EMAIL } from "./support/account-flow.js";
 import { checkAuthPages } from "./support/accessibility.js";
 import { lastWayInRefused, manageAccount, providerOnlyUserCannotDisconnect, renamePasskey } from "./support/account-page-flow.js";
@@ -30,6 +28,7 @@ import { startCliSvelteKitApp, type CliSvelteKitApp } from "./support/cli-svelte
 import { LOGIN, PROVIDER, PROVIDER_EMAIL, signInWithProviderTwice, signInWithTakenEmail, startProviderFor, type AppProvider } from "./support/oauth-flow.js";
 import { LINK_EMAIL, PASSKEY_EMAIL, passkeySignUpOutAndIn, signInWithEmailLink, startMailFor, type AppMail } from "./support/passwordless-flow.js";
 import { freePort, run, startServer } from "./support/processes.js";
+import { serverRows, sqliteRows } from "./support/rows.js";
 import { expectCleanStop, shutdownSignals, type ShutdownAdapter } from "./support/shutdown.js";
 
 const serverUrl = process.env.DATABASE_URL;
@@ -76,8 +75,8 @@ const variants: Variant[] = [
     credentials: true,
     oauth: true,
     passwordless: true,
-    users: (_app, url) => query(url!, USERS_SQL),
-    keycloakAccounts: (_app, url) => query(url!, KEYCLOAK_SQL),
+    users: (_app, url) => serverRows(url!, USERS_SQL),
+    keycloakAccounts: (_app, url) => serverRows(url!, KEYCLOAK_SQL),
   },
   // JWT sessions: "sign out everywhere else" and a password change end the other browsers' JWTs too.
   {
@@ -88,8 +87,8 @@ const variants: Variant[] = [
     adapter: "sqlite",
     credentials: true,
     oauth: true,
-    users: async (app) => (await sqlite<{ email: string; hashed: number }>(app, USERS_SQL)).map((row) => ({ email: row.email, hashed: row.hashed === 1 })),
-    keycloakAccounts: (app) => sqlite(app, KEYCLOAK_SQL),
+    users: async (app) => (await sqliteRows<{ email: string; hashed: number }>(join(app.dir, ".data/auth.sqlite"), USERS_SQL)).map((row) => ({ email: row.email, hashed: row.hashed === 1 })),
+    keycloakAccounts: (app) => sqliteRows(join(app.dir, ".data/auth.sqlite"), KEYCLOAK_SQL),
   },
   {
     name: "hosted-store",
@@ -98,7 +97,7 @@ const variants: Variant[] = [
     adapter: "hosted-store",
     server: true,
     credentials: true,
-    users: (_app, url) => query(url!, `SELECT u.email, p.hash IS NOT NULL AS hashed FROM "main".svc_users u LEFT JOIN "main".svc_user_passwords p ON p."user" = u.id ORDER BY u.email`),
+    users: (_app, url) => serverRows(url!, `SELECT u.email, p.hash IS NOT NULL AS hashed FROM "main".svc_users u LEFT JOIN "main".svc_user_passwords p ON p."user" = u.id ORDER BY u.email`),
   },
   // OAuth providers only, no database: JWT sessions, nothing to sign up. GitHub is added
   // afterwards with `auth add-provider`, so the build and svelte-check prove its edit too.
@@ -120,7 +119,7 @@ for (const variant of variants) {
     let mail: AppMail | undefined;
 
     beforeAll(async () => {
-      if (variant.server) database = await freshDatabase(serverUrl!);
+      if (variant.server) database = await createTestDatabase(serverUrl!, "e2e");
       const args = database ? [...variant.args, "--database-url", database.url] : variant.args;
       // The provider must know the app's callback URL before the app starts: the port comes first.
       const port = await freePort();
@@ -286,44 +285,4 @@ for (const variant of variants) {
       );
     }
   });
-}
-
-/** Rows of the app's SQLite file, opened read-only beside the running app. */
-async function sqlite<Row>(app: CliSvelteKitApp, sql: string): Promise<Row[]> {
-  const db = new Database(join(app.dir, ".data/auth.sqlite"), { readonly: true });
-  try {
-    return db.prepare(sql).all() as Row[];
-  } finally {
-    db.close();
-  }
-}
-
-async function query<Row extends Record<string, unknown>>(url: string, sql: string): Promise<Row[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<Row>(sql)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
-/** A database of its own on the PostgreSQL server, dropped afterwards. */
-async function freshDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `gatehouse_cli_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const dbUrl = new URL(url);
-  dbUrl.pathname = `/${name}`;
-  return {
-    url: dbUrl.href,
-    drop: async () => {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
 }

@@ -11,18 +11,17 @@
  * the mailed link, signs out and in again in Chromium, the rows land in the
  * app's database, and the built server exits cleanly on SIGTERM.
  */
-import Database from "better-sqlite3";
-import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase } from "../adapters/support/postgres-server.js";
 import { root } from "../cli/support/cli.js";
 import { EMAIL, signUpOutAndIn } from "./support/account-flow.js";
 import { hasChromium, useBrowser } from "./support/browser.js";
 import { makeDrizzleApp, runPrinted, schemaCommands, WITHOUT_TEST_DATABASE, type DrizzleDialect, type DrizzleSvelteKitApp } from "./support/drizzle-app.js";
 import { startMailFor, type AppMail } from "./support/passwordless-flow.js";
 import { freePort, run, startServer, type RunningServer } from "./support/processes.js";
+import { serverRows, sqliteRows } from "./support/rows.js";
 import { expectCleanStop } from "./support/shutdown.js";
 
 const serverUrl = process.env.DATABASE_URL;
@@ -51,16 +50,16 @@ const variants: Variant[] = [
     driver: "postgres",
     server: true,
     quote: (table) => `"${table}"`,
-    tables: async (_app, url) => (await query<{ name: string }>(url!, `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'`)).map((row) => row.name),
-    users: (_app, url) => query(url!, USERS_SQL),
+    tables: async (_app, url) => (await serverRows<{ name: string }>(url!, `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'`)).map((row) => row.name),
+    users: (_app, url) => serverRows(url!, USERS_SQL),
   },
   {
     dialect: "sqlite",
     driver: "better-sqlite3",
     server: false,
     quote: (table) => `\`${table}\``,
-    tables: async (app) => (await sqlite<{ name: string }>(app, `SELECT name FROM sqlite_master WHERE type = 'table'`)).map((row) => row.name),
-    users: async (app) => (await sqlite<{ email: string; hashed: number }>(app, USERS_SQL)).map((row) => ({ email: row.email, hashed: row.hashed === 1 })),
+    tables: async (app) => (await sqliteRows<{ name: string }>(join(app.dir, "local.db"), `SELECT name FROM sqlite_master WHERE type = 'table'`)).map((row) => row.name),
+    users: async (app) => (await sqliteRows<{ email: string; hashed: number }>(join(app.dir, "local.db"), USERS_SQL)).map((row) => ({ email: row.email, hashed: row.hashed === 1 })),
   },
 ];
 
@@ -72,7 +71,7 @@ for (const variant of variants) {
     let server: RunningServer | undefined;
 
     beforeAll(async () => {
-      if (variant.server) database = await freshDatabase(serverUrl!);
+      if (variant.server) database = await createTestDatabase(serverUrl!, "e2e");
       mail = await startMailFor();
       app = await makeDrizzleApp(`drizzle-${variant.dialect}`, variant.dialect, database?.url);
     }, 900_000);
@@ -182,44 +181,4 @@ for (const variant of variants) {
       await expectCleanStop(app.dir, { framework: "sveltekit", adapter: variant.dialect, signal: "SIGTERM", env: mail.env });
     }, 60_000);
   });
-}
-
-/** Rows of the app's SQLite file (sv's DATABASE_URL=local.db), opened read-only beside the running app. */
-async function sqlite<Row>(app: DrizzleSvelteKitApp, sql: string): Promise<Row[]> {
-  const db = new Database(join(app.dir, "local.db"), { readonly: true });
-  try {
-    return db.prepare(sql).all() as Row[];
-  } finally {
-    db.close();
-  }
-}
-
-async function query<Row extends Record<string, unknown>>(url: string, sql: string): Promise<Row[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<Row>(sql)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
-/** A database of its own on the PostgreSQL server, dropped afterwards. */
-async function freshDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `gatehouse_drizzle_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const dbUrl = new URL(url);
-  dbUrl.pathname = `/${name}`;
-  return {
-    url: dbUrl.href,
-    drop: async () => {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
 }

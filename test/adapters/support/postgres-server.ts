@@ -45,3 +45,19 @@ export function droppablePool(options: pg.PoolConfig): pg.Pool {
   pool.on("error", () => {});
   return pool;
 }
+
+/** Databases a test file makes as it goes, each its own, all dropped at its end: `afterAll(databases.dropAll)`. */
+export function testDatabases(serverUrl: string | undefined, label: string): { create(): Promise<string>; dropAll(): Promise<void> } {
+  const made: TestDatabase[] = [];
+  return {
+    async create() {
+      if (!serverUrl) throw new Error("DATABASE_URL is not set: no PostgreSQL server to make a database on");
+      const database = await createTestDatabase(serverUrl, label);
+      made.push(database);
+      return database.url;
+    },
+    async dropAll() {
+      for (const database of made.splice(0)) await database.drop();
+    },
+  };
+}

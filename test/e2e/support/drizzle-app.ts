@@ -1,7 +1,7 @@
 /**
  * A SvelteKit app with its database set up by `sv add drizzle` (PostgreSQL
- * through postgres.js, or SQLite through better-sqlite3), installed, then
- * `auth-init --yes` of this checkout run in it as a user runs it (it packs this
+ * through postgres.js, or SQLite through better-sqlite3), not yet installed, then
+ * `auth-init --yes` of this checkout run in it (which installs everything) as a user runs it (it packs this
  * checkout's runtime into the app), then built once. The auth tables are the
  * app's to create: the test runs the commands auth-init printed.
  */
@@ -23,13 +23,18 @@ const SV_DRIZZLE: Record<DrizzleDialect, string> = {
 };
 
 /**
- * What `npm install` adds on top of sv's package.json. sv 0.17.1 pins better-sqlite3
- * ^13, which needs Node.js 22 (npm refuses it on Node 20 with EBADENGINE, and 13's
- * binary crashes there): on Node 20 a user installs ^12, and so does this.
+ * sv 0.17.1 asks for better-sqlite3 ^13, which needs Node.js 22 (npm refuses it on
+ * Node 20 with EBADENGINE, and 13's binary crashes there): on Node 20 a user asks
+ * for ^12 before installing, and so does this. auth-init's own install then
+ * installs the app's packages with ours, as it does for a user who never
+ * installed after `sv create --no-install`.
  */
-function extraPackages(dialect: DrizzleDialect): string[] {
-  const major = Number(process.versions.node.split(".")[0]);
-  return dialect === "sqlite" && major < 22 ? ["better-sqlite3@^12"] : [];
+function pinForNode20(dir: string, dialect: DrizzleDialect): void {
+  if (dialect !== "sqlite" || Number(process.versions.node.split(".")[0]) >= 22) return;
+  const path = join(dir, "package.json");
+  const pkg = JSON.parse(readFileSync(path, "utf8")) as { dependencies: Record<string, string> };
+  pkg.dependencies["better-sqlite3"] = "^12.4.1";
+  writeFileSync(path, `${JSON.stringify(pkg, null, "\t")}\n`);
 }
 
 /**
@@ -64,8 +69,7 @@ export async function makeDrizzleApp(name: string, dialect: DrizzleDialect, data
     const started = Date.now();
     await run("npx", ["-y", SV, "create", name, "--template", "minimal", "--types", "ts", "--add", "sveltekit-adapter=adapter:node", SV_DRIZZLE[dialect], "--no-install"], { cwd: work });
     if (databaseUrl) setDatabaseUrl(dir, databaseUrl);
-    const created = Date.now();
-    await run("npm", ["install", "--no-audit", "--no-fund", ...extraPackages(dialect)], { cwd: dir, timeoutMs: 600_000 });
+    pinForNode20(dir, dialect);
     const installed = Date.now();
     const initOutput = await run(process.execPath, [authInitBin, "--yes"], { cwd: dir, timeoutMs: 600_000 });
     const initialized = Date.now();
@@ -73,7 +77,7 @@ export async function makeDrizzleApp(name: string, dialect: DrizzleDialect, data
     const buildOutput = await run("npm", ["run", "build"], { cwd: dir, env: { NODE_ENV: "production", ...WITHOUT_TEST_DATABASE } });
     const seconds = (from: number, to: number) => `${((to - from) / 1000).toFixed(1)} s`;
     console.log(
-      `[e2e] ${name}: sv create ${seconds(started, created)}, npm install ${seconds(created, installed)}, auth-init (pack + install) ${seconds(installed, initialized)}, build ${seconds(initialized, Date.now())}`,
+      `[e2e] ${name}: sv create ${seconds(started, installed)}, auth-init (pack + install) ${seconds(installed, initialized)}, build ${seconds(initialized, Date.now())}`,
     );
     return { dir, initOutput, buildOutput, remove };
   } catch (error) {
