@@ -16,6 +16,9 @@ import { newAuthenticator, signUp as passkeySignUp } from "../webauthn/support/f
 
 import { ACCOUNT_PAGE, accountConfig, ADA, PASSWORD } from "./support/config.js";
 
+// What a hash costs is not this suite's subject: see quick-scrypt.ts.
+vi.mock("../../runtime/src/core/password/scrypt.js", () => import("../password-accounts/support/quick-scrypt.js"));
+
 const world = usePasswordWorld();
 
 afterEach(() => {

@@ -6,12 +6,15 @@
  * server for the sign-ups. The attacks come first in each group: another
  * user's session id, a post without the CSRF token, a signed-out post.
  */
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { Adapter, AuthConfig } from "@gatehouse/runtime";
 import { MemoryAdapter } from "@gatehouse/runtime/adapters/memory";
 import { call, captureLogger, CookieJar, csrfToken, locationOf, ORIGIN, SECRET, sessionSetCookies, isCleared } from "../helpers.js";
 import { confirmedUser, passwordProvider, post, sessionEmail } from "../password-accounts/support/flow.js";
 import { eachStoreAndStrategy, usePasswordWorld } from "../password-accounts/support/world.js";
+
+// What a hash costs is not this suite's subject: see quick-scrypt.ts.
+vi.mock("../../runtime/src/core/password/scrypt.js", () => import("../password-accounts/support/quick-scrypt.js"));
 
 const FIREFOX = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0";
 const SAFARI_PHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1";

@@ -7,13 +7,16 @@
  * callback stores it (the OAuth flow itself is tested in test/oauth).
  * Memory adapter and PostgreSQL (PGlite), JWT and database sessions.
  */
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { Adapter, AuthConfig } from "@gatehouse/runtime";
 import { GitHub, Keycloak, Passkey } from "@gatehouse/runtime/providers";
 import { call, CookieJar, locationOf } from "../helpers.js";
 import { confirmedUser, passwordProvider, post, sessionEmail } from "../password-accounts/support/flow.js";
 import { eachStoreAndStrategy, usePasswordWorld } from "../password-accounts/support/world.js";
 import { newAuthenticator, signUp as passkeySignUp, fetchOptions, postCallback } from "../webauthn/support/flow.js";
+
+// What a hash costs is not this suite's subject: see quick-scrypt.ts.
+vi.mock("../../runtime/src/core/password/scrypt.js", () => import("../password-accounts/support/quick-scrypt.js"));
 
 const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36";
 import { ACCOUNT_PAGE, accountConfig, ADA, MALLORY, PASSWORD } from "./support/config.js";

@@ -10,13 +10,16 @@
  * The full stops of other scripts in a domain are a full stop: that spelling
  * is the canonical address, looked up, limited and mailed as it.
  */
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { Adapter, AuthConfig } from "@gatehouse/runtime";
 import { Nodemailer, Passkey } from "@gatehouse/runtime/providers";
 import { call, captureLogger, CookieJar, csrfToken, locationOf, recordAdapterCalls, SECRET, setCookies, storesSession } from "../helpers.js";
 import { confirmedUser, nextMail, passwordProvider, sessionEmail, signIn } from "../password-accounts/support/flow.js";
 import { usePasswordWorld } from "../password-accounts/support/world.js";
 import { bodyOf, REFUSED_SPELLINGS, SAME_MAILBOX_SPELLINGS } from "./support/spellings.js";
+
+// What a hash costs is not this suite's subject: see quick-scrypt.ts.
+vi.mock("../../runtime/src/core/password/scrypt.js", () => import("../password-accounts/support/quick-scrypt.js"));
 
 const ADA = "ada@example.com";
 const PASSWORD = "correct horse battery";

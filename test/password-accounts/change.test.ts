@@ -4,13 +4,16 @@
  * outstanding reset link, and keeps this browser signed in. Memory adapter and
  * PostgreSQL (PGlite), a real SMTP server.
  */
-import { beforeEach, expect, it } from "vitest";
+import { beforeEach, expect, it, vi } from "vitest";
 import type { Adapter, AuthConfig } from "@gatehouse/runtime";
 import { call, captureLogger, CookieJar, locationOf, ORIGIN, recordAdapterCalls, SECRET, storesSession } from "../helpers.js";
 import { confirmedUser, forgotPassword, nextMail, passwordProvider, post, resetPassword, sessionEmail, signIn } from "./support/flow.js";
 import { eachStoreAndStrategy, usePasswordWorld } from "./support/world.js";
 import { followLink, mailedLink } from "../email/support/flow.js";
 import { Nodemailer } from "@gatehouse/runtime/providers";
+
+// What a hash costs is not this suite's subject: see quick-scrypt.ts.
+vi.mock("../../runtime/src/core/password/scrypt.js", () => import("./support/quick-scrypt.js"));
 
 const ADA = "ada@example.test";
 const PASSWORD = "correct horse battery";

@@ -5,13 +5,16 @@
  * session of the user (JWT and database) and every other reset link. Memory
  * adapter and PostgreSQL (PGlite), a real SMTP server.
  */
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { Adapter, AuthConfig } from "@gatehouse/runtime";
 import { call, captureLogger, CookieJar, locationOf, ORIGIN, recordAdapterCalls, SECRET, setCookies, storesSession } from "../helpers.js";
 import { confirmedUser, forgotPassword, nextMail, passwordProvider, post, resetPassword, sessionEmail, signIn } from "./support/flow.js";
 import { eachStoreAndStrategy, usePasswordWorld } from "./support/world.js";
 import { Passkey } from "@gatehouse/runtime/providers";
 import { fetchOptions } from "../webauthn/support/flow.js";
+
+// What a hash costs is not this suite's subject: see quick-scrypt.ts.
+vi.mock("../../runtime/src/core/password/scrypt.js", () => import("./support/quick-scrypt.js"));
 
 const ADA = "ada@example.test";
 const PASSWORD = "correct horse battery";

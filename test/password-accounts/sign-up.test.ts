@@ -6,11 +6,14 @@
  * Memory adapter and PostgreSQL (PGlite), JWT and database sessions, a real
  * SMTP server.
  */
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { Adapter, AuthConfig } from "@gatehouse/runtime";
 import { call, captureLogger, CookieJar, locationOf, ORIGIN, recordAdapterCalls, SECRET, setCookies, storesSession } from "../helpers.js";
 import { confirmedUser, confirmSignUp, nextMail, passwordProvider, post, sessionEmail, signIn, signUp } from "./support/flow.js";
 import { eachStoreAndStrategy, usePasswordWorld } from "./support/world.js";
+
+// What a hash costs is not this suite's subject: see quick-scrypt.ts.
+vi.mock("../../runtime/src/core/password/scrypt.js", () => import("./support/quick-scrypt.js"));
 
 const ADA = "ada@example.test";
 const PASSWORD = "correct horse battery";

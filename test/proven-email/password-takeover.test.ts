@@ -16,7 +16,7 @@
  * authenticator. On the memory adapter and PostgreSQL (PGlite), JWT and
  * database sessions.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Adapter, AdapterUser, AuthConfig } from "@gatehouse/runtime";
 import { linkIn, startMailServer, type MailServer, type ReceivedMail } from "../email/support/smtp.js";
 import { call, CookieJar, locationOf, ORIGIN, setCookies, storesSession } from "../helpers.js";
@@ -35,6 +35,9 @@ import {
   takeoverApp,
   type TakeoverApp,
 } from "./support/world.js";
+
+// What a hash costs is not this suite's subject: see quick-scrypt.ts.
+vi.mock("../../runtime/src/core/password/scrypt.js", () => import("../password-accounts/support/quick-scrypt.js"));
 
 const ADAS_PASSWORD = "ada's own long passphrase";
 const MALLORYS_PASSWORD = "mallory's chosen password";
