@@ -84,7 +84,8 @@ export async function migrate(db: PostgresClient, options: MigrateOptions = {}):
 
 async function applyNext(tx: SqlClient, list: readonly Migration[]): Promise<string | null> {
   // Held until this transaction ends: a concurrent run waits here, then sees what this one recorded.
-  await tx.query("SELECT pg_advisory_xact_lock($1)", [LOCK_KEY]);
+  // FROM, not a select list: the function returns `void`, a type some drivers (Prisma's) cannot decode.
+  await tx.query("SELECT 1 FROM pg_advisory_xact_lock($1)", [LOCK_KEY]);
   await tx.query(CREATE_LEDGER);
   const { rows } = await tx.query<{ name: string }>("SELECT name FROM gatehouse_migrations");
   const next = nextPending(list, rows);

@@ -6,7 +6,8 @@
  * Nothing here imports `kysely` (see `../sql/kysely.ts`).
  */
 import { runRaw, type KyselyLike, type KyselyQueryable } from "../sql/kysely.js";
-import type { SqliteClient, SqliteResult, SqliteValue } from "./client.js";
+import type { SqliteClient } from "./client.js";
+import { enableForeignKeys, preparedFirst, savepointScope } from "./scope.js";
 
 export type { KyselyLike, KyselyQueryable, KyselyRawQuery, KyselyScopeBuilder } from "../sql/kysely.js";
 
@@ -44,76 +45,31 @@ export type { KyselyLike, KyselyQueryable, KyselyRawQuery, KyselyScopeBuilder } 
  */
 export function fromKysely(db: KyselyLike): SqliteClient {
   const plain = db.withoutPlugins();
-  let checked: Promise<void> | undefined;
-  // Once per client; a failed check is not kept, so the next call tries again.
-  const ready = () => (checked ??= enableForeignKeys(plain).catch((error: unknown) => ((checked = undefined), Promise.reject(error))));
+  const inScope = (scope: KyselyQueryable) => savepointScope((sql, params) => runRaw(scope, sql, params, "SQLite"));
+  const prepare = () =>
+    enableForeignKeys(
+      (sql, params) => runRaw(plain, sql, params, "SQLite"),
+      "fromKysely",
+      "Wrap the Kysely instance, not a transaction, or turn the foreign keys on when the dialect opens its connection.",
+    );
 
-  if (plain.isTransaction) return withReady(ready, inScope(plain));
-  return withReady(ready, {
+  if (plain.isTransaction) return preparedFirst(prepare, inScope(plain));
+  return preparedFirst(prepare, {
     ...inScope(plain),
     transaction: (fn) =>
       plain.connection().execute(async (connection) => {
-        await run(connection, "BEGIN IMMEDIATE");
+        const run = (sql: string) => runRaw(connection, sql, [], "SQLite");
+        await run("BEGIN IMMEDIATE");
         try {
           const result = await fn(inScope(connection));
-          await run(connection, "COMMIT");
+          await run("COMMIT");
           return result;
         } catch (error) {
           // SQLite may have rolled the whole transaction back already (after SQLITE_FULL, an interrupt):
           // nothing is left to undo, and the caller gets the error that caused it.
-          await run(connection, "ROLLBACK").catch(() => {});
+          await run("ROLLBACK").catch(() => {});
           throw error;
         }
       }),
   });
-}
-
-/** Statements on `db`, a connection inside a transaction or a `Transaction`, where a transaction is a savepoint. */
-function inScope(db: KyselyQueryable): SqliteClient {
-  let savepoints = 0;
-  const scope: SqliteClient = {
-    query: async <Row>(sql: string, params: readonly SqliteValue[] = []): Promise<SqliteResult<Row>> => ({ rows: await runRaw<Row>(db, sql, params, "SQLite") }),
-    exec: async (sql) => void (await run(db, sql)),
-    async transaction(fn) {
-      const name = `gatehouse_savepoint_${++savepoints}`;
-      await run(db, `SAVEPOINT ${name}`);
-      try {
-        const result = await fn(scope);
-        await run(db, `RELEASE ${name}`);
-        return result;
-      } catch (error) {
-        // ROLLBACK TO keeps the savepoint open; RELEASE then removes it.
-        await run(db, `ROLLBACK TO ${name}`).catch(() => {});
-        await run(db, `RELEASE ${name}`).catch(() => {});
-        throw error;
-      }
-    },
-  };
-  return scope;
-}
-
-/** `client` whose calls first wait for `ready` (the foreign keys' check). */
-function withReady(ready: () => Promise<void>, client: SqliteClient): SqliteClient {
-  return {
-    query: async <Row>(sql: string, params?: readonly SqliteValue[]) => (await ready(), client.query<Row>(sql, params)),
-    exec: async (sql) => (await ready(), client.exec(sql)),
-    transaction: async <T>(fn: (tx: SqliteClient) => Promise<T>) => (await ready(), client.transaction(fn)),
-  };
-}
-
-/** The pragma is ignored inside a transaction, so check that it took. */
-async function enableForeignKeys(db: KyselyQueryable): Promise<void> {
-  await run(db, "PRAGMA foreign_keys = ON");
-  const [row] = await runRaw<Record<string, unknown>>(db, "PRAGMA foreign_keys", [], "SQLite");
-  if (Number(row === undefined ? undefined : Object.values(row)[0]) !== 1) {
-    throw new Error(
-      "fromKysely: `PRAGMA foreign_keys = ON` did not take effect on this connection (is a transaction open on it?). " +
-        "Wrap the Kysely instance, not a transaction, or turn the foreign keys on when the dialect opens its connection: " +
-        "without them, deleting a user would not delete its sessions.",
-    );
-  }
-}
-
-async function run(db: KyselyQueryable, sql: string): Promise<void> {
-  await runRaw(db, sql, [], "SQLite");
 }

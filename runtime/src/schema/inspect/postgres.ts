@@ -27,10 +27,11 @@ export interface InspectPostgresOptions {
  * The tables of `$1`'s schema (ordinary and partitioned), limited to the JSON
  * array of names in `$2` when it is not null. The list goes as JSON text
  * because drivers send a JavaScript array differently (node-postgres as an
- * array literal, PGlite as JSON).
+ * array literal, PGlite as JSON). Names come back as `text`, never as the
+ * catalog's `name` and `"char"` types, which Prisma's raw queries cannot decode.
  */
 const TABLES = `WITH t AS (
-  SELECT c.oid, c.relname
+  SELECT c.oid, c.relname::text AS relname
   FROM pg_catalog.pg_class c
   JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
   WHERE n.nspname = coalesce($1::text, current_schema())
@@ -55,7 +56,7 @@ interface ColumnRow {
 // attnum > 0 leaves out the system columns (ctid, xmin, ...). A generated
 // column's expression is in pg_attrdef too, but it is no default: left out.
 const COLUMNS = `${TABLES}
-SELECT t.relname AS "table", a.attname AS name, lower(pg_catalog.format_type(a.atttypid, a.atttypmod)) AS type,
+SELECT t.relname AS "table", a.attname::text AS name, lower(pg_catalog.format_type(a.atttypid, a.atttypmod)) AS type,
   a.attnotnull AS not_null,
   CASE WHEN a.attgenerated = '' THEN pg_catalog.pg_get_expr(d.adbin, d.adrelid) END AS "default"
 FROM t
@@ -83,9 +84,9 @@ const columnNames = (attnums: string, rel: string) => `(
 )`;
 
 const CONSTRAINTS = `${TABLES}
-SELECT t.relname AS "table", con.contype AS kind,
+SELECT t.relname AS "table", con.contype::text AS kind,
   ${columnNames("con.conkey", "con.conrelid")} AS columns,
-  r.relname AS referenced_table,
+  r.relname::text AS referenced_table,
   CASE WHEN con.contype = 'f' THEN ${columnNames("con.confkey", "con.confrelid")} END AS referenced_columns,
   CASE WHEN con.contype = 'f' THEN con.confdeltype::text END AS on_delete,
   CASE WHEN con.contype = 'f' THEN con.confupdtype::text END AS on_update
@@ -107,7 +108,7 @@ interface IndexRow {
 // columns: an index's INCLUDE columns (after indnkeyatts) are not indexed by.
 // An expression's position holds attnum 0 and pg_get_indexdef gives its text.
 const INDEXES = `${TABLES}
-SELECT t.relname AS "table", ic.relname AS name, i.indisunique AS "unique",
+SELECT t.relname AS "table", ic.relname::text AS name, i.indisunique AS "unique",
   (SELECT json_agg(CASE WHEN k.attnum = 0 THEN pg_catalog.pg_get_indexdef(i.indexrelid, k.ord::int, true) ELSE a.attname END ORDER BY k.ord)::text
    FROM unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, ord)
    LEFT JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
