@@ -6,7 +6,8 @@
  * that it exports `db`). Only literals are read: a value computed at run time is
  * reported as unknown rather than guessed.
  */
-import { Node, SyntaxKind, type ObjectLiteralExpression, type SourceFile } from "ts-morph";
+import { SyntaxKind } from "ts-morph";
+import { property, readDefaultConfig, stringList, stringValue } from "./default-config.js";
 import { doesNotParse, importQuote, parseOrSyntaxError, unwrap, type EditResult, type SourceText, type SyntaxErrorAt } from "./source.js";
 
 export interface DrizzleConfigFacts {
@@ -24,10 +25,9 @@ export type DrizzleConfigRead = { ok: true; facts: DrizzleConfigFacts } | { ok: 
 
 /** The config object of `export default defineConfig({...})` or `export default {...}` (also through a variable). */
 export function readDrizzleConfig(entry: SourceText): DrizzleConfigRead {
-  const parsed = parseOrSyntaxError(entry);
-  if ("syntaxError" in parsed) return { ok: false, reason: "it does not parse", syntaxError: parsed.syntaxError };
-  const config = configObject(parsed.file);
-  if (!config) return { ok: false, reason: "it has no `export default defineConfig({ ... })` whose object gatehouse can read" };
+  const read = readDefaultConfig(entry);
+  if (!read.ok) return read;
+  const { config } = read;
   const schema = property(config, "schema");
   return {
     ok: true,
@@ -38,31 +38,6 @@ export function readDrizzleConfig(entry: SourceText): DrizzleConfigRead {
       out: stringValue(property(config, "out")),
     },
   };
-}
-
-function configObject(file: SourceFile): ObjectLiteralExpression | undefined {
-  const assignment = file.getExportAssignment((e) => !e.isExportEquals());
-  let value = unwrap(assignment?.getExpression());
-  if (value && Node.isIdentifier(value)) value = unwrap(file.getVariableDeclaration(value.getText())?.getInitializer());
-  if (value && Node.isCallExpression(value)) value = unwrap(value.getArguments()[0]);
-  return value && Node.isObjectLiteralExpression(value) ? value : undefined;
-}
-
-function property(object: ObjectLiteralExpression, name: string): Node | undefined {
-  const found = object.getProperty(name);
-  return found && Node.isPropertyAssignment(found) ? unwrap(found.getInitializer()) : undefined;
-}
-
-function stringValue(node: Node | undefined): string | undefined {
-  return node && Node.isStringLiteral(node) ? node.getLiteralValue() : node && Node.isNoSubstitutionTemplateLiteral(node) ? node.getLiteralValue() : undefined;
-}
-
-function stringList(node: Node): string[] | undefined {
-  const one = stringValue(node);
-  if (one !== undefined) return [one];
-  if (!Node.isArrayLiteralExpression(node)) return undefined;
-  const values = node.getElements().map((element) => stringValue(unwrap(element)));
-  return values.every((value) => value !== undefined) ? (values as string[]) : undefined;
 }
 
 /** The table names a schema module defines (`pgTable("users", ...)`, `sqliteTable('users', ...)`, a `pgSchema(...).table(...)`). */

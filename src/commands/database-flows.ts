@@ -16,6 +16,9 @@ import { appDatabase, describeTarget, type DatabaseLookup, type DatabaseTarget }
 import { detect, DETECT_PATHS, type Detection } from "../generators/detect.js";
 import { drizzleCommands, type DrizzleApp } from "../generators/drizzle.js";
 import { readDrizzleApp } from "../engine/drizzle-app.js";
+import { readPrismaApp } from "../engine/prisma-app.js";
+import { prismaMigrateCommand, type PrismaApp } from "../generators/prisma.js";
+import { authModelsBlock } from "../generators/prisma-schema.js";
 import { diagnose, type DoctorInput } from "../generators/doctor.js";
 import { parseDatabaseUrl, UsageError } from "../generators/init/answers.js";
 import { layoutFor, runScript } from "../generators/init/plan.js";
@@ -36,12 +39,16 @@ export async function runMigrate(options: MigrateOptions, command: Command): Pro
     if (error instanceof UsageError) command.error(`error: ${error.message}`, { exitCode: 2, code: "auth.usage" });
     throw error;
   }
-  const { detection, lookup, drizzle } = readApp(dir, url);
+  const { detection, lookup, drizzle, prisma } = readApp(dir, url);
   if (!detection.hasPackageJson) command.error(`error: no package.json in ${dir}: run npx @gatehouse/cli migrate in the app's folder (or pass --cwd)`, { exitCode: 2, code: "auth.usage" });
   if (drizzle) {
     // No ledger of ours to bring up to date: drizzle-kit owns these tables, with the app's own.
     const { generate, migrate } = drizzle.commands;
     command.error(`error: this app's auth tables are in its Drizzle schema (${drizzle.app.authSchema}): drizzle-kit creates them, with the app's own tables: run \`${generate}\` then \`${migrate}\`. Nothing was changed.`, { exitCode: 2, code: "auth.usage" });
+  }
+  if (prisma) {
+    // Prisma keeps its own migrations of these models, with the app's.
+    command.error(`error: this app's auth tables are models of its Prisma schema (${prisma.app.authSchema}): Prisma creates them, with the app's own tables: run \`${prisma.migrate}\`. Nothing was changed.`, { exitCode: 2, code: "auth.usage" });
   }
   if (!lookup.found) command.error(`error: ${lookup.reason}${lookup.fix ? `: ${lookup.fix}` : ""}`, { exitCode: lookup.fix ? 1 : 2, code: "auth.database" });
   const where = describeTarget(lookup.target);
@@ -64,7 +71,7 @@ export async function runMigrate(options: MigrateOptions, command: Command): Pro
 export async function runDoctor(options: DoctorOptions, command: Command): Promise<void> {
   const dir = appFolder(command, options.cwd);
   const c = colorsFor(process.stdout);
-  const { detection, lookup, env, envFileExists, packageJson, drizzle } = readApp(dir);
+  const { detection, lookup, env, envFileExists, packageJson, drizzle, prisma } = readApp(dir);
   let databaseStatus: DoctorInput["databaseStatus"];
   if (lookup.found) {
     const inUse = notCreated(dir, lookup.target) ? undefined : openedBy(dir, lookup.target);
@@ -89,6 +96,7 @@ export async function runDoctor(options: DoctorOptions, command: Command): Promi
     schemaModule: schemaPath(detection) ?? "src/lib/server/schema.ts",
     fileModes: readFileModes(dir, lookup.found ? lookup.target : undefined),
     ...(drizzle ? { drizzle: drizzleFacts(dir, drizzle) } : {}),
+    ...(prisma ? { prisma: prismaFacts(dir, prisma) } : {}),
   });
   for (const finding of findings) {
     const mark = finding.level === "ok" ? c.green("ok  ") : finding.level === "warning" ? c.yellow("warn") : c.red("fail");
@@ -110,6 +118,8 @@ interface AppFacts {
   packageJson: string | null;
   /** The app's auth tables are in its Drizzle schema: auth-init wrote `auth-db` beside its own db module. */
   drizzle?: { app: DrizzleApp; commands: { generate: string; migrate: string } };
+  /** The app's auth tables are models of its Prisma schema: auth-init wrote `auth-db` on its Prisma Client. */
+  prisma?: { app: PrismaApp; migrate: string };
 }
 
 function readApp(dir: string, databaseUrl?: string): AppFacts {
@@ -118,9 +128,29 @@ function readApp(dir: string, databaseUrl?: string): AppFacts {
   const { values, fileExists } = readAppEnv(dir);
   const pkg = project.files["package.json"];
   const dbModule = readOrNull(join(dir, appModule(detection, "src/lib/server/db.ts"))) ?? undefined;
-  const drizzle = dbModule === undefined && existsSync(join(dir, appModule(detection, "src/lib/server/auth-db.ts"))) ? drizzleOf(dir, project, detection) : undefined;
+  // auth-db beside the app's own database module: the auth tables are in the app's Drizzle or Prisma schema.
+  const ormDb = dbModule === undefined && existsSync(join(dir, appModule(detection, "src/lib/server/auth-db.ts")));
+  const drizzle = ormDb ? drizzleOf(dir, project, detection) : undefined;
+  const prisma = ormDb && !drizzle ? prismaOf(dir, project, detection) : undefined;
   const lookup: DatabaseLookup = pkg ? appDatabase({ packageJson: pkg, env: values, databaseUrl, dbModule, ...(drizzle ? { drizzle: drizzle.app } : {}) }) : { found: false, reason: "no package.json" };
-  return { detection, lookup, env: values, envFileExists: fileExists, packageJson: pkg ?? null, ...(drizzle ? { drizzle } : {}) };
+  return { detection, lookup, env: values, envFileExists: fileExists, packageJson: pkg ?? null, ...(drizzle ? { drizzle } : {}), ...(prisma ? { prisma } : {}) };
+}
+
+function prismaOf(dir: string, project: ProjectSnapshot, detection: Detection): AppFacts["prisma"] {
+  const lookup = readPrismaApp(dir, project);
+  if (!lookup.found || !("app" in lookup)) return undefined;
+  return { app: lookup.app, migrate: prismaMigrateCommand(detection.packageManager) };
+}
+
+/** The auth models the app's Prisma schema has, against the ones its installed runtime ships. */
+function prismaFacts(dir: string, { app, migrate }: NonNullable<AppFacts["prisma"]>): NonNullable<DoctorInput["prisma"]> {
+  const runtimeModels = `node_modules/@gatehouse/runtime/orm/prisma/${app.dialect}.prisma`;
+  const shipped = readOrNull(join(dir, runtimeModels));
+  const text = readOrNull(join(dir, app.authSchema)) ?? "";
+  const models = app.folder ? text : authModelsBlock(text);
+  // Without an installed runtime there is nothing to compare with: doctor says the runtime is missing.
+  const modelsMatch = shipped === null || models?.trim() === shipped.trim();
+  return { authSchema: app.authSchema, runtimeModels, modelsMatch, migrate };
 }
 
 function drizzleOf(dir: string, project: ProjectSnapshot, detection: Detection): AppFacts["drizzle"] {

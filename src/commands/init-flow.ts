@@ -33,6 +33,10 @@ import {
 import { initPaths, planInit } from "../generators/init/plan.js";
 import { schemaCollisions } from "../generators/drizzle.js";
 import { readDrizzleApp, runtimeDrizzleSchema } from "../engine/drizzle-app.js";
+import { readPrismaApp, runtimePrismaModels } from "../engine/prisma-app.js";
+import { prismaCollisions } from "../generators/prisma.js";
+import type { AppOrmAdapter } from "../generators/init/choices.js";
+import type { AppOrmOffer } from "../prompts/init.js";
 import { generateSecret } from "../generators/secret.js";
 import { refuseUnparsable, UnparsableFileError } from "../plan/plan.js";
 import { colorsFor } from "../ui/colors.js";
@@ -84,24 +88,25 @@ async function initApp(dir: string, options: InitOptions): Promise<void> {
   }
   framework ??= await chooseFramework(detection, prompts);
 
-  const drizzleLookup = readDrizzleApp(dir, project);
-  const drizzleApp = drizzleLookup.found && "app" in drizzleLookup ? drizzleLookup.app : undefined;
-  if (flags.adapter === "drizzle" && !drizzleApp) {
-    throw new UsageError(`--adapter drizzle: ${drizzleLookup.found && "problem" in drizzleLookup ? drizzleLookup.problem : "this app has no Drizzle setup (drizzle-orm in package.json and a drizzle.config.ts)"}`);
-  }
-  if (!flags.adapter && drizzleLookup.found && "problem" in drizzleLookup) {
-    console.log(`This app uses Drizzle, but its auth tables cannot go there: ${drizzleLookup.problem}. Choosing another database.`);
-  }
-  const defaultAdapter = drizzleApp ? "drizzle" : DEFAULT_ADAPTER;
-  const answers = prompts ? await prompts.askInit(flags, framework, drizzleApp) : withDefaults(flags, framework, defaultAdapter);
+  // The app's own ORM, where the auth tables can join it: the default, and offered first.
+  const drizzleApp = appOrm("drizzle", readDrizzleApp(dir, project), flags, "drizzle-orm in package.json and a drizzle.config.ts");
+  const prismaApp = appOrm("prisma", readPrismaApp(dir, project), flags, "prisma or @prisma/client in package.json and a schema.prisma");
+  const offer: AppOrmOffer | undefined = drizzleApp
+    ? { adapter: "drizzle", hint: `${drizzleApp.driverName}; the auth tables go into ${drizzleApp.authSchema}, created by drizzle-kit` }
+    : prismaApp
+      ? { adapter: "prisma", hint: `the auth models go into ${prismaApp.authSchema}, created by prisma migrate; the adapter runs on the app's Prisma Client` }
+      : undefined;
+  const answers = prompts ? await prompts.askInit(flags, framework, offer) : withDefaults(flags, framework, offer?.adapter ?? DEFAULT_ADAPTER);
   checkAnswers(answers);
   const drizzle = answers.adapter === "drizzle" && drizzleApp ? { app: drizzleApp, authSchemaText: runtimeDrizzleSchema(drizzleApp.dialect) } : undefined;
+  const prisma = answers.adapter === "prisma" && prismaApp ? { app: prismaApp, authModels: runtimePrismaModels(prismaApp.dialect) } : undefined;
 
   const sources = gatehouseSources(options.runtime, cliVersion());
   refuseUnknownSource(detection, framework);
-  const drizzlePaths = drizzle ? [drizzle.app.authSchema, ...drizzle.app.schemaFiles] : [];
-  project = readProject(dir, [...DETECT_PATHS, ...initPaths(framework, detection.source), ...drizzlePaths]);
-  if (drizzle) refuseCollisions(schemaCollisions(project, drizzle.app, drizzle.authSchemaText));
+  const ormPaths = drizzle ? [drizzle.app.authSchema, ...drizzle.app.schemaFiles] : prisma ? [prisma.app.authSchema, ...prisma.app.schemaFiles] : [];
+  project = readProject(dir, [...DETECT_PATHS, ...initPaths(framework, detection.source), ...ormPaths]);
+  if (drizzle) refuseCollisions("drizzle", schemaCollisions(project, drizzle.app, drizzle.authSchemaText));
+  if (prisma) refuseCollisions("prisma", prismaCollisions(project, prisma.app, prisma.authModels));
   const plan = planInit({
     answers,
     project,
@@ -114,6 +119,7 @@ async function initApp(dir: string, options: InitOptions): Promise<void> {
     nodeVersion: process.versions.node,
     source: detection.source,
     ...(drizzle ? { drizzle } : {}),
+    ...(prisma ? { prisma } : {}),
   });
   // Before the dry run too: a plan around a file that does not parse is not one to show or apply.
   refuseUnparsable(plan);
@@ -190,11 +196,26 @@ async function chooseFramework(detection: Detection, prompts: typeof import("../
   throw new UsageError("no SvelteKit (@sveltejs/kit) or SolidStart (@solidjs/start) in package.json: pass --framework if this is one");
 }
 
-/** Auth tables that would share a name with the app's own: nothing is written (drizzle-kit would merge or drop them). */
-function refuseCollisions(problems: string[]): void {
+/**
+ * The app's setup of an ORM the auth tables can join, or undefined: with the
+ * reason, an error when `--adapter` asked for it, a line when it would have
+ * been the default.
+ */
+function appOrm<App>(adapter: AppOrmAdapter, lookup: { found: false } | { found: true; app: App } | { found: true; problem: string }, flags: InitFlags, needs: string): App | undefined {
+  const name = ORM_NAMES[adapter];
+  if (lookup.found && "app" in lookup) return lookup.app;
+  if (flags.adapter === adapter) throw new UsageError(`--adapter ${adapter}: ${lookup.found ? lookup.problem : `this app has no ${name} setup (${needs})`}`);
+  if (!flags.adapter && lookup.found) console.log(`This app uses ${name}, but its auth tables cannot go there: ${lookup.problem}. Choosing another database.`);
+  return undefined;
+}
+
+const ORM_NAMES: Record<AppOrmAdapter, string> = { drizzle: "Drizzle", prisma: "Prisma" };
+
+/** Auth tables that would share a name with the app's own: nothing is written (the ORM would merge, drop or refuse them). */
+function refuseCollisions(adapter: AppOrmAdapter, problems: string[]): void {
   if (problems.length === 0) return;
   throw new UsageError(
-    `--adapter drizzle: the app's Drizzle schema already has names the auth tables use: ${problems.join("; ")}. Rename yours, or keep the auth tables apart with --adapter pglite (or sqlite, postgres). Nothing was changed`,
+    `--adapter ${adapter}: the app's ${ORM_NAMES[adapter]} schema already has names the auth tables use: ${problems.join("; ")}. Rename yours, or keep the auth tables apart with --adapter pglite (or sqlite, postgres). Nothing was changed`,
   );
 }
 

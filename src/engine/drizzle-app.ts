@@ -5,11 +5,9 @@
  * `@gatehouse/runtime` ships (`orm/drizzle/<dialect>.ts`, made by its build
  * from the one schema definition).
  */
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
 import { detectDrizzle, drizzleConfigPath, drizzleJournal, type DrizzleDialect, type DrizzleLookup } from "../generators/drizzle.js";
 import { listSourceFiles, readProject, type ProjectSnapshot } from "./project.js";
+import { runtimeOrmFile } from "./runtime-orm.js";
 
 /** The app's Drizzle setup, or that it has none; reads nothing more when package.json lists no drizzle-orm. */
 export function readDrizzleApp(dir: string, project: ProjectSnapshot): DrizzleLookup {
@@ -22,7 +20,5 @@ export function readDrizzleApp(dir: string, project: ProjectSnapshot): DrizzleLo
 
 /** The runtime's Drizzle schema of the auth tables for a dialect. */
 export function runtimeDrizzleSchema(dialect: DrizzleDialect): string {
-  // The runtime's main entry is dist/index.js: the package root is one folder up.
-  const root = dirname(dirname(createRequire(import.meta.url).resolve("@gatehouse/runtime")));
-  return readFileSync(join(root, "orm", "drizzle", `${dialect}.ts`), "utf8");
+  return runtimeOrmFile(`drizzle/${dialect}.ts`);
 }

@@ -103,14 +103,14 @@ export const SOURCE_EXTENSIONS = [".ts", ".js", ".mts", ".mjs", ".cts", ".cjs", 
 const MAX_SOURCE_FILES = 5000;
 
 /** Every source file of the app (relative paths with `/`), outside dependencies and build output. */
-export function listSourceFiles(dir: string): string[] {
+export function listSourceFiles(dir: string, extensions: readonly string[] = SOURCE_EXTENSIONS): string[] {
   const found: string[] = [];
   const walk = (relative: string) => {
     for (const entry of readdirSync(join(dir, relative), { withFileTypes: true })) {
       const path = relative ? `${relative}/${entry.name}` : entry.name;
       if (entry.isDirectory()) {
         if (!NOT_SOURCE.has(entry.name)) walk(path);
-      } else if (entry.isFile() && SOURCE_EXTENSIONS.some((extension) => entry.name.endsWith(extension)) && !entry.name.endsWith(".d.ts.map")) {
+      } else if (entry.isFile() && extensions.some((extension) => entry.name.endsWith(extension)) && !entry.name.endsWith(".d.ts.map")) {
         found.push(path);
         if (found.length > MAX_SOURCE_FILES) throw new Error(`${dir} holds more than ${MAX_SOURCE_FILES} source files: run the command in the app's own folder`);
       }

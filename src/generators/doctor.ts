@@ -40,6 +40,8 @@ export interface DoctorInput {
   fileModes?: FileModeFact[];
   /** An app whose auth tables are in its Drizzle schema: the module auth-init wrote them to, whether it is still the installed runtime's, and the commands that create them. */
   drizzle?: { authSchema: string; runtimeSchema: string; schemaMatches: boolean; commands: { generate: string; migrate: string } };
+  /** An app whose auth tables are models of its Prisma schema: the file that holds them, whether they are still the installed runtime's, and the command that creates them. */
+  prisma?: { authSchema: string; runtimeModels: string; modelsMatch: boolean; migrate: string };
 }
 
 const MIN_SECRET_LENGTH = 32;
@@ -189,9 +191,10 @@ function origin({ env }: DoctorInput): Finding[] {
   }];
 }
 
-function database({ database: lookup, databaseStatus: status, detection, schemaModule, drizzle }: DoctorInput): Finding[] {
+function database({ database: lookup, databaseStatus: status, detection, schemaModule, drizzle, prisma }: DoctorInput): Finding[] {
   // Which database an app uses is read from its package.json: without one there is nothing to say.
   if (!detection.hasPackageJson) return [];
+  if (prisma) return prismaModels(prisma);
   if (!lookup.found) {
     if (lookup.fix) return [{ level: "error", message: `database: ${lookup.reason}`, fix: lookup.fix }];
     return [{ level: "ok", message: "no database: JWT sessions only" }];
@@ -227,6 +230,25 @@ function drizzleDrift(where: string, status: DatabaseTaskResult, drizzle: Doctor
     findings.push({ level: "error", message: `${where} lacks ${status.missing.map(describePiece).join(", ")} (the app refuses to sign anyone in on it)`, fix: `create them with drizzle-kit: ${run}` });
   }
   return findings.length > 0 ? findings : [{ level: "ok", message: `${where} has every auth table, column and index of the app's @gatehouse/runtime` }];
+}
+
+/**
+ * An app whose auth tables are models of its Prisma schema: the models must be
+ * the installed runtime's (a runtime upgrade brings newer ones). The database
+ * itself is Prisma's to migrate, and the app checks it at its first sign-in.
+ */
+function prismaModels(prisma: NonNullable<DoctorInput["prisma"]>): Finding[] {
+  if (!prisma.modelsMatch) {
+    return [{
+      level: "error",
+      message: `the auth models in ${prisma.authSchema} are not the Prisma models of the app's @gatehouse/runtime (${prisma.runtimeModels}): the tables Prisma makes from them are not the ones the runtime uses`,
+      fix: `put the models of ${prisma.runtimeModels} in their place (between the gatehouse lines of a one-file schema), then run \`${prisma.migrate}\``,
+    }];
+  }
+  return [{
+    level: "ok",
+    message: `the auth models in ${prisma.authSchema} are the app's @gatehouse/runtime's; Prisma creates their tables (\`${prisma.migrate}\`), and the app checks them at its first sign-in`,
+  }];
 }
 
 /**

@@ -5,7 +5,6 @@
  */
 import * as p from "@clack/prompts";
 import { findProvider, providerCatalog, type ProviderCatalogEntry } from "@gatehouse/runtime/providers/catalog";
-import type { DrizzleApp } from "../generators/drizzle.js";
 import type { Framework } from "../generators/detect.js";
 import { adapterRequirement, needsAdapter } from "../generators/passwordless.js";
 import {
@@ -21,6 +20,7 @@ import {
   type InitFlags,
   type Strategy,
 } from "../generators/init/answers.js";
+import { isAppOrm, type AppOrmAdapter } from "../generators/init/choices.js";
 
 export class Cancelled extends Error {
   constructor() {
@@ -40,6 +40,7 @@ const ADAPTER_LABELS: Record<AdapterChoice, { label: string; hint: string }> = {
   sqlite: { label: "SQLite", hint: "a file of the app (.data/auth.sqlite) through better-sqlite3: nothing to set up" },
   "hosted-store": { label: "Hosted store", hint: "the svc_ tables on a branch of a hosted database: needs a HOSTED_STORE_DATABASE_URL" },
   drizzle: { label: "This app's Drizzle database", hint: "the auth tables in its Drizzle schema, created by drizzle-kit" },
+  prisma: { label: "This app's Prisma database", hint: "the auth tables as models of its Prisma schema, created by prisma migrate" },
   none: { label: "No database", hint: "JWT sessions; OAuth providers only" },
 };
 
@@ -69,7 +70,13 @@ function providerHint(entry: ProviderCatalogEntry): string | undefined {
 }
 
 /** Fills in every answer the flags left open. */
-export async function askInit(flags: InitFlags, framework: Framework, drizzle?: DrizzleApp): Promise<InitAnswers> {
+/** The app's own ORM, where the auth tables can join it: offered first, with what it would do. */
+export interface AppOrmOffer {
+  adapter: AppOrmAdapter;
+  hint: string;
+}
+
+export async function askInit(flags: InitFlags, framework: Framework, orm?: AppOrmOffer): Promise<InitAnswers> {
   // `--adapter none` given: providers that need a database cannot be ticked (checkAnswers would refuse them).
   const noDatabase = flags.adapter === "none";
   const providers =
@@ -95,13 +102,13 @@ export async function askInit(flags: InitFlags, framework: Framework, drizzle?: 
     answered(
       await p.select<AdapterChoice>({
         message: `Where should users and sessions be stored?${requirement ? ` (${requirement}, so "No database" is not offered)` : ""}`,
-        // Drizzle is offered, first, only in an app whose Drizzle setup the auth tables can join.
-        options: [...(drizzle ? (["drizzle"] as const) : []), ...ADAPTERS.filter((value) => value !== "drizzle" && (!requirement || value !== "none"))].map((value) => ({
+        // Drizzle or Prisma is offered, first, only in an app whose setup the auth tables can join.
+        options: [...(orm ? [orm.adapter] : []), ...ADAPTERS.filter((value) => !isAppOrm(value) && (!requirement || value !== "none"))].map((value) => ({
           value,
           ...ADAPTER_LABELS[value],
-          ...(value === "drizzle" && drizzle ? { hint: `${drizzle.driverName}; the auth tables go into ${drizzle.authSchema}, created by drizzle-kit` } : {}),
+          ...(value === orm?.adapter ? { hint: orm.hint } : {}),
         })),
-        initialValue: drizzle ? "drizzle" : DEFAULT_ADAPTER,
+        initialValue: orm ? orm.adapter : DEFAULT_ADAPTER,
       }),
     );
   const strategy: Strategy =

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { providerCatalog } from "../../runtime/src/providers/catalog.js";
 import { readEnvValue } from "../../src/generators/dotenv.js";
 import { ADAPTERS } from "../../src/generators/init/answers.js";
+import { isAppOrm } from "../../src/generators/init/choices.js";
 import { needsAdapter } from "../../src/generators/passwordless.js";
 import { authBin, authInitBin, cli, hasScript, onTerminal, removeAll, snapshotDir, tempCopy } from "./support/cli.js";
 
@@ -416,8 +417,8 @@ describe.runIf(hasScript)("auth-init on a terminal asks what the flags leave ope
     const dir = app();
     const down = "\u001b[B";
     const github = providerCatalog.findIndex((entry) => entry.id === "github");
-    // "This app's Drizzle database" is offered only in an app with Drizzle: not here.
-    const none = ADAPTERS.filter((adapter) => adapter !== "drizzle").indexOf("none");
+    // "This app's Drizzle database" and "This app's Prisma database" are offered only in an app with them: not here.
+    const none = ADAPTERS.filter((adapter) => !isAppOrm(adapter)).indexOf("none");
     const run = await onTerminal(authInitBin, ["--no-install", ...RUNTIME], dir, [
       // Space on the first option unticks email and password; then GitHub is ticked.
       { when: "Sign in with", keys: ` ${down.repeat(github)} \r` },

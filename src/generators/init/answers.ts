@@ -6,7 +6,7 @@ import { findProvider, providerCatalog } from "@gatehouse/runtime/providers/cata
 import type { Framework } from "../detect.js";
 import { adapterRequirement } from "../passwordless.js";
 import { closestMatch } from "../suggest.js";
-import { ADAPTERS, FRAMEWORKS, STRATEGIES, type AdapterChoice, type Strategy } from "./choices.js";
+import { ADAPTERS, FRAMEWORKS, isAppOrm, STRATEGIES, type AdapterChoice, type Strategy } from "./choices.js";
 
 export { ADAPTERS, FRAMEWORKS, STRATEGIES, type AdapterChoice, type Strategy };
 
@@ -104,13 +104,13 @@ export function parseDatabaseUrl(value: string): string {
 /** Combinations that cannot work, named with the flag that fixes them. */
 export function checkAnswers(answers: InitAnswers): void {
   if (answers.strategy === "database" && answers.adapter === "none") {
-    // drizzle only where the app has Drizzle: not offered as a way out in general.
-    const adapters = ADAPTERS.filter((adapter) => adapter !== "none" && adapter !== "drizzle").join(", ");
+    // drizzle and prisma only where the app has them: not offered as a way out in general.
+    const adapters = ADAPTERS.filter((adapter) => adapter !== "none" && !isAppOrm(adapter)).join(", ");
     throw new UsageError(`--strategy database stores sessions in a database: choose an --adapter (${adapters}), or use --strategy jwt`);
   }
   const requirement = adapterRequirement(answers.providers.map((id) => findProvider(id)!));
   if (requirement && answers.adapter === "none") {
-    const others = ADAPTERS.filter((adapter) => adapter !== "none" && adapter !== DEFAULT_ADAPTER && adapter !== "drizzle").join(", ");
+    const others = ADAPTERS.filter((adapter) => adapter !== "none" && adapter !== DEFAULT_ADAPTER && !isAppOrm(adapter)).join(", ");
     throw new UsageError(`${requirement}: use --adapter ${DEFAULT_ADAPTER} (embedded PostgreSQL, nothing to set up), or ${others}, instead of --adapter none`);
   }
   if (answers.databaseUrl && answers.adapter === "sqlite") {
@@ -120,6 +120,9 @@ export function checkAnswers(answers: InitAnswers): void {
   }
   if (answers.databaseUrl && answers.adapter === "drizzle") {
     throw new UsageError("--database-url is not used with --adapter drizzle: the auth tables go into the app's own Drizzle database, which its db module opens (DATABASE_URL in .env)");
+  }
+  if (answers.databaseUrl && answers.adapter === "prisma") {
+    throw new UsageError("--database-url is not used with --adapter prisma: the auth tables go into the app's own Prisma database, which its Prisma Client opens");
   }
   if (answers.databaseUrl && !takesDatabaseUrl(answers.adapter)) {
     throw new UsageError(`--database-url is only used with --adapter postgres or hosted-store (the adapter is ${answers.adapter})`);

@@ -118,6 +118,8 @@ export interface InitTemplateData extends TemplateData {
   sqlitePath: string;
   /** `--adapter drizzle`: the app's Drizzle schema holds the auth tables, and `auth-db` puts the adapter on its connection. */
   drizzle: boolean;
+  /** `--adapter prisma`: the app's Prisma schema holds the auth models, and `auth-db` puts the adapter on its Prisma Client. */
+  prisma: boolean;
   /** The module under `src/lib/server/` that exports `adapter` and `closeDatabase`: `db`, or `auth-db` beside a Drizzle app's own db module. */
   dbModuleName: string;
 }

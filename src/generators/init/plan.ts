@@ -26,6 +26,8 @@ import { svelteKit } from "./sveltekit.js";
 import { DRIVER_VERSIONS } from "./versions.js";
 import { addReExport } from "../../ast/drizzle-config.js";
 import { drizzleCommands, type DrizzleApp } from "../drizzle.js";
+import { prismaMigrateCommand, type PrismaApp } from "../prisma.js";
+import { withAuthModels } from "../prisma-schema.js";
 
 export const PGLITE_DIR = ".pglite";
 const MIN_PASSWORD_LENGTH = 8;
@@ -57,6 +59,13 @@ export interface InitInput {
   source?: SourceLayout;
   /** For `--adapter drizzle`: the app's Drizzle setup, and the runtime's Drizzle schema of the auth tables for its dialect. */
   drizzle?: DrizzleSetup;
+  /** For `--adapter prisma`: the app's Prisma setup, and the runtime's Prisma models of the auth tables for its dialect. */
+  prisma?: PrismaSetup;
+}
+
+export interface PrismaSetup {
+  app: PrismaApp;
+  authModels: string;
 }
 
 export interface DrizzleSetup {
@@ -83,7 +92,10 @@ export function planInit(input: InitInput): Plan {
   const layout = layoutFor(answers.framework, { major: input.frameworkMajor, nodeVersion: input.nodeVersion, project, source: input.source });
   const drizzle = answers.adapter === "drizzle" ? input.drizzle : undefined;
   if (answers.adapter === "drizzle" && !drizzle) throw new Error("--adapter drizzle needs the app's Drizzle setup");
-  const data = templateData(answers, layout, drizzle && { ...drizzle.app, authDb: layout.place(AUTH_DB), manager: input.packageManager, project });
+  const prisma = answers.adapter === "prisma" ? input.prisma : undefined;
+  if (answers.adapter === "prisma" && !prisma) throw new Error("--adapter prisma needs the app's Prisma setup");
+  const authDb = layout.place(AUTH_DB);
+  const data = templateData(answers, layout, drizzle && { ...drizzle.app, authDb, manager: input.packageManager, project }, prisma && { app: prisma.app, authDb, manager: input.packageManager });
   const plan = emptyPlan();
   const file = (path: string) => project.files[path];
 
@@ -93,6 +105,7 @@ export function planInit(input: InitInput): Plan {
     addNewFile(plan, path, file(path), text, "it exists and differs from what auth-init writes");
   }
   if (drizzle) planDrizzleSchema(plan, drizzle, file);
+  if (prisma) planPrismaSchema(plan, prisma, file);
   for (const edit of layout.edits(project, data)) {
     if (edit.ok) addEdit(plan, edit.path, file(edit.path), edit.text);
     else if (edit.syntaxError) plan.unparsable.push({ path: edit.path, ...edit.syntaxError });
@@ -119,7 +132,7 @@ export function planInit(input: InitInput): Plan {
 
   const envAfter = ensureEnvKeys(file(".env") ?? "", env);
   plan.env = env.map(({ key }) => ({ key, filled: hasEnvValue(envAfter, key) }));
-  plan.nextSteps = nextSteps(answers, layout, providers, input.packageManager, plan, project, drizzle?.app);
+  plan.nextSteps = nextSteps(answers, layout, providers, input.packageManager, plan, project, drizzle?.app, prisma?.app);
   return plan;
 }
 
@@ -137,6 +150,38 @@ function planDrizzleSchema(plan: Plan, { app, authSchemaText }: DrizzleSetup, fi
   if (edit.ok) addEdit(plan, app.schemaModule, file(app.schemaModule), edit.text);
   else if (edit.syntaxError) plan.unparsable.push({ path: app.schemaModule, ...edit.syntaxError });
   else plan.kept.push({ path: app.schemaModule, reason: edit.reason });
+}
+
+/**
+ * The auth models in the app's Prisma schema: a file of their own in a schema
+ * folder, else appended to the schema file between markers (a second run
+ * replaces that block, so it stays the runtime's).
+ */
+function planPrismaSchema(plan: Plan, { app, authModels }: PrismaSetup, file: (path: string) => string | null | undefined): void {
+  if (app.folder) addNewFile(plan, app.authSchema, file(app.authSchema), authModels, "it exists and differs from the auth models of this @gatehouse/runtime");
+  else addEdit(plan, app.authSchema, file(app.authSchema), withAuthModels(file(app.authSchema) ?? "", authModels));
+}
+
+/** What the templates need to know of the app's Prisma setup. */
+interface PrismaContext {
+  app: PrismaApp;
+  authDb: string;
+  manager: PackageManager;
+}
+
+function prismaData(prisma: PrismaContext | undefined) {
+  if (!prisma) return { prisma: false };
+  const { app } = prisma;
+  return {
+    prisma: true,
+    dbModuleName: posix.basename(AUTH_DB, ".ts"),
+    // The module's own name for the client, under ours: `prisma`.
+    prismaImport: app.clientExport === "default" ? "prisma" : app.clientExport === "prisma" ? "{ prisma }" : `{ ${app.clientExport} as prisma }`,
+    prismaClientImport: relativeImport(prisma.authDb, app.clientModule),
+    prismaAuthSchema: app.authSchema,
+    prismaMigrate: prismaMigrateCommand(prisma.manager),
+    prismaSqlite: app.dialect === "sqlite",
+  };
 }
 
 /** What the templates need to know of the app's Drizzle setup. */
@@ -173,7 +218,7 @@ function relativeImport(from: string, to: string): string {
   return path.startsWith(".") ? path : `./${path}`;
 }
 
-function templateData(answers: InitAnswers, layout: FrameworkLayout, drizzle: DrizzleContext | undefined): InitTemplateData {
+function templateData(answers: InitAnswers, layout: FrameworkLayout, drizzle: DrizzleContext | undefined, prisma?: PrismaContext): InitTemplateData {
   const providers = answers.providers.map((id) => findProvider(id)!);
   // Email + password accounts (the Password provider): they need a database, which checkAnswers made sure of.
   const credentials = providers.some((p) => p.type === "credentials");
@@ -214,6 +259,7 @@ function templateData(answers: InitAnswers, layout: FrameworkLayout, drizzle: Dr
     pgliteDir: PGLITE_DIR,
     sqlitePath: DEFAULT_SQLITE_PATH,
     ...drizzleData(drizzle),
+    ...prismaData(prisma),
   };
 }
 
@@ -235,7 +281,8 @@ function libFiles(layout: FrameworkLayout, data: InitTemplateData) {
   const style = { path: place("src/lib/auth.css"), template: "shared/lib/auth.css.hbs" };
   if (!data.hasAdapter) return [style];
   // With Drizzle the app's schema holds the tables and its db module the connection: one module puts the adapter on it.
-  const server = data.drizzle ? [{ path: place(AUTH_DB), template: "shared/lib/drizzle-db.ts.hbs" }] : ["db.ts", "schema.ts"].map((name) => ({ path: place(`src/lib/server/${name}`), template: `shared/lib/${name}.hbs` }));
+  const ormDb = data.drizzle ? "shared/lib/drizzle-db.ts.hbs" : data.prisma ? "shared/lib/prisma-db.ts.hbs" : undefined;
+  const server = ormDb ? [{ path: place(AUTH_DB), template: ormDb }] : ["db.ts", "schema.ts"].map((name) => ({ path: place(`src/lib/server/${name}`), template: `shared/lib/${name}.hbs` }));
   // Outside the server folder: the pages (browser code too) read it.
   const messages = data.credentials || data.accountPage ? [{ path: place("src/lib/auth-messages.ts"), template: "shared/lib/auth-messages.ts.hbs" }] : [];
   return [style, ...server, ...messages];
@@ -277,7 +324,8 @@ function driver(answers: InitAnswers): { dependencies: Record<string, string>; d
     case "hosted-store":
       return pg;
     case "drizzle":
-      // The app's db module opens the database with the driver it already has.
+    case "prisma":
+      // The app's own db module or Prisma Client opens the database with the driver it already has.
       return { dependencies: {}, devDependencies: nodeTypes };
     case "sqlite":
       return {
@@ -292,6 +340,7 @@ function driver(answers: InitAnswers): { dependencies: Record<string, string>; d
 /** The database of each adapter, as the next steps name it. */
 const DATABASE_NAMES: Record<Exclude<InitAnswers["adapter"], "none">, string> = {
   drizzle: "the app's Drizzle database",
+  prisma: "the app's Prisma database",
   pglite: `the embedded PGlite database (${PGLITE_DIR}/, created on the app's first start)`,
   postgres: "the PostgreSQL server at DATABASE_URL",
   sqlite: `the SQLite file ${DEFAULT_SQLITE_PATH}`,
@@ -302,7 +351,16 @@ export function runScript(manager: PackageManager, script: string): string {
   return manager === "npm" || manager === "bun" ? `${manager} run ${script}` : `${manager} ${script}`;
 }
 
-function nextSteps(answers: InitAnswers, layout: FrameworkLayout, providers: ProviderCatalogEntry[], manager: PackageManager, plan: Plan, project: ProjectSnapshot, drizzle: DrizzleApp | undefined): string[] {
+function nextSteps(
+  answers: InitAnswers,
+  layout: FrameworkLayout,
+  providers: ProviderCatalogEntry[],
+  manager: PackageManager,
+  plan: Plan,
+  project: ProjectSnapshot,
+  drizzle: DrizzleApp | undefined,
+  prisma: PrismaApp | undefined,
+): string[] {
   const steps: string[] = [];
   const own = layout.nextSteps?.(project, (script) => runScript(manager, script)) ?? { setup: [], production: [] };
   const empty = plan.env.filter((e) => !e.filled).map((e) => e.key);
@@ -329,6 +387,12 @@ function nextSteps(answers: InitAnswers, layout: FrameworkLayout, providers: Pro
     const { generate, migrate } = drizzleCommands(project, (script) => runScript(manager, script));
     steps.push(
       `The auth tables are in your Drizzle schema, ${schema}: create them the Drizzle way, \`${generate}\` (writes the migration) then \`${migrate}\` (applies it). Until they exist, the app's first sign-in stops with an error naming what is missing.`,
+    );
+  }
+  if (prisma) {
+    const where = prisma.folder ? `${prisma.authSchema}, in your schema folder` : `your Prisma schema, ${prisma.authSchema}`;
+    steps.push(
+      `The auth tables are models in ${where}: create them the Prisma way, \`${prismaMigrateCommand(manager)}\` (writes and applies the migration, and generates the client). Until they exist, the app's first sign-in stops with an error naming what is missing.`,
     );
   }
   steps.push(...own.setup);

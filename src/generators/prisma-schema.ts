@@ -1,0 +1,75 @@
+/**
+ * Reading a Prisma schema (`schema.prisma`, or the files of a schema folder):
+ * its datasource (provider, and the env key of its URL), and the names its
+ * models, views and enums take in the schema and in the database. Enough to
+ * place the auth models and to see what they would collide with; not a full
+ * parser (the Prisma CLI validates the schema when it migrates).
+ */
+
+export interface PrismaSchemaFacts {
+  datasource?: { provider?: string; urlEnv?: string; url?: string };
+  /** Models and views: their name in the schema, and their table (`@@map`, else the name). */
+  models: { name: string; table: string }[];
+  enums: string[];
+}
+
+const BLOCK = /^[ \t]*(model|view|enum|type|datasource|generator)[ \t]+(\w+)[ \t]*\{([\s\S]*?)^[ \t]*\}/gm;
+
+export function readPrismaSchema(text: string): PrismaSchemaFacts {
+  const facts: PrismaSchemaFacts = { models: [], enums: [] };
+  for (const [, kind, name, body] of withoutComments(text).matchAll(BLOCK)) {
+    if (kind === "model" || kind === "view") facts.models.push({ name: name!, table: /@@map\(\s*(?:name:\s*)?"([^"]+)"/.exec(body!)?.[1] ?? name! });
+    else if (kind === "enum") facts.enums.push(name!);
+    else if (kind === "datasource") {
+      const provider = /^\s*provider\s*=\s*"([^"]*)"/m.exec(body!)?.[1];
+      const urlEnv = /^\s*url\s*=\s*env\(\s*"([^"]+)"\s*\)/m.exec(body!)?.[1];
+      const url = /^\s*url\s*=\s*"([^"]*)"/m.exec(body!)?.[1];
+      facts.datasource = { ...(provider ? { provider } : {}), ...(urlEnv ? { urlEnv } : {}), ...(url ? { url } : {}) };
+    }
+  }
+  return facts;
+}
+
+/** `//` comments (and `///` doc comments) removed, outside strings: a URL in quotes keeps its `//`. */
+function withoutComments(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => {
+      let quoted = false;
+      for (let i = 0; i < line.length; i++) {
+        if (line[i] === '"' && line[i - 1] !== "\\") quoted = !quoted;
+        else if (!quoted && line[i] === "/" && line[i + 1] === "/") return line.slice(0, i);
+      }
+      return line;
+    })
+    .join("\n");
+}
+
+/** The lines that open and close the auth models auth-init appends to a one-file schema. */
+export const AUTH_MODELS_BEGIN = "// gatehouse: the auth tables of @gatehouse/runtime (begin). `auth doctor` compares this block with the installed runtime's orm/prisma file.";
+export const AUTH_MODELS_END = "// gatehouse: the auth tables of @gatehouse/runtime (end)";
+
+/** The block of auth models in a schema file, as appended by auth-init; undefined when it has none. */
+export function authModelsBlock(text: string): string | undefined {
+  const begin = text.indexOf(AUTH_MODELS_BEGIN);
+  const end = text.indexOf(AUTH_MODELS_END);
+  if (begin === -1 || end < begin) return undefined;
+  return text.slice(begin + AUTH_MODELS_BEGIN.length, end).replace(/^\n/, "");
+}
+
+/** A schema file without the auth models auth-init appended to it. */
+export function withoutAuthModels(text: string): string {
+  const begin = text.indexOf(AUTH_MODELS_BEGIN);
+  const end = text.indexOf(AUTH_MODELS_END);
+  return begin !== -1 && end > begin ? `${text.slice(0, begin)}${text.slice(end + AUTH_MODELS_END.length)}` : text;
+}
+
+/** The schema with the auth models appended between the markers, or the block there replaced by them. */
+export function withAuthModels(text: string, models: string): string {
+  const block = `${AUTH_MODELS_BEGIN}\n${models.replace(/\s*$/, "\n")}${AUTH_MODELS_END}\n`;
+  const begin = text.indexOf(AUTH_MODELS_BEGIN);
+  const end = text.indexOf(AUTH_MODELS_END);
+  if (begin !== -1 && end > begin) return `${text.slice(0, begin)}${block}${text.slice(end + AUTH_MODELS_END.length).replace(/^\n/, "")}`;
+  const head = text.replace(/\s*$/, "");
+  return `${head}${head ? "\n\n" : ""}${block}`;
+}

@@ -1,0 +1,266 @@
+/**
+ * `auth-init` in an app that keeps its database with Prisma, in memory: which
+ * Prisma setups are recognized (the app `prisma init` makes, as a fixture, on
+ * PostgreSQL and SQLite, with one schema file or a folder) and which are
+ * refused with why, and the plan for `--adapter prisma`: the runtime's models
+ * in the app's schema, the adapter on the app's own client, and the command
+ * that migrates. The real bins on a copy of the fixture: what auth-init
+ * writes, what it refuses without writing, and `auth migrate` and `auth doctor`
+ * on the result.
+ */
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { listSourceFiles, readProject, type ProjectSnapshot } from "../../src/engine/project.js";
+import { packageTemplates } from "../../src/engine/templates.js";
+import { DETECT_PATHS } from "../../src/generators/detect.js";
+import { checkAnswers, UsageError, type InitAnswers } from "../../src/generators/init/answers.js";
+import { initPaths, planInit } from "../../src/generators/init/plan.js";
+import { detectPrisma, PRISMA_CONFIGS, prismaCollisions, type PrismaApp, type PrismaLookup } from "../../src/generators/prisma.js";
+import { AUTH_MODELS_BEGIN, AUTH_MODELS_END, authModelsBlock, readPrismaSchema } from "../../src/generators/prisma-schema.js";
+import type { Plan } from "../../src/plan/plan.js";
+import { authBin, authInitBin, cli, removeAll, root, tempCopy } from "./support/cli.js";
+
+const SECRET = "TEST_SECRET_0123456789_abcdefghijklmnopqrstu";
+const ANSWERS: InitAnswers = { framework: "sveltekit", providers: ["password"], strategy: "database", adapter: "prisma", databaseUrl: "" };
+const MODELS = (dialect: string) => readFileSync(join(root, `runtime/orm/prisma/${dialect}.prisma`), "utf8");
+const FIXTURE = join(root, "test/cli/fixtures/sveltekit-prisma");
+const SCHEMA = readFileSync(join(FIXTURE, "prisma/schema.prisma"), "utf8");
+const SQLITE_SCHEMA = SCHEMA.replace('provider = "postgresql"', 'provider = "sqlite"');
+
+/** The fixture with every file read, `overrides` on top (null removes a file). */
+function app(overrides: Record<string, string | null> = {}): { project: ProjectSnapshot; prismaFiles: string[]; sources: string[] } {
+  const listed = (extensions?: string[]) => new Set(listSourceFiles(FIXTURE, extensions));
+  const sources = listed();
+  const prismaFiles = listed([".prisma"]);
+  for (const [path, text] of Object.entries(overrides)) {
+    const set = path.endsWith(".prisma") ? prismaFiles : /\.(?:ts|js)$/.test(path) && !PRISMA_CONFIGS.includes(path) ? sources : undefined;
+    if (text === null) set?.delete(path);
+    else set?.add(path);
+  }
+  const read = readProject(FIXTURE, [...DETECT_PATHS, ...initPaths("sveltekit"), ...PRISMA_CONFIGS, ...prismaFiles, ...sources]);
+  return { project: { ...read, files: { ...read.files, ...overrides } }, prismaFiles: [...prismaFiles].sort(), sources: [...sources].sort() };
+}
+
+function lookup(overrides: Record<string, string | null> = {}): PrismaLookup {
+  const { project, prismaFiles, sources } = app(overrides);
+  return detectPrisma(project, prismaFiles, sources);
+}
+
+function found(result: PrismaLookup): PrismaApp {
+  if (!result.found || !("app" in result)) throw new Error(`expected a Prisma app, got ${JSON.stringify(result)}`);
+  return result.app;
+}
+
+function problem(result: PrismaLookup): string {
+  if (!result.found || !("problem" in result)) throw new Error(`expected a problem, got ${JSON.stringify(result)}`);
+  return result.problem;
+}
+
+function plan(overrides: Record<string, string | null> = {}): { plan: Plan; prisma: PrismaApp } {
+  const { project, prismaFiles, sources } = app(overrides);
+  const prisma = found(detectPrisma(project, prismaFiles, sources));
+  const result = planInit({
+    answers: ANSWERS,
+    project,
+    packageManager: "npm",
+    templates: packageTemplates,
+    runtimeSpec: "^0.1.0",
+    cliSpec: "^0.1.0",
+    secret: SECRET,
+    prisma: { app: prisma, authModels: MODELS(prisma.dialect) },
+  });
+  return { plan: result, prisma };
+}
+
+const after = (p: Plan, path: string) => p.changes.find((c) => c.path === path)?.after;
+
+describe("detectPrisma", () => {
+  it("the app prisma init makes (Prisma 6.19: prisma.config.ts naming the schema and env(\"DATABASE_URL\")), with a client module", () => {
+    expect(found(lookup())).toEqual({
+      dialect: "postgres",
+      schema: "prisma/schema.prisma",
+      folder: false,
+      schemaFiles: ["prisma/schema.prisma"],
+      authSchema: "prisma/schema.prisma",
+      clientModule: "src/lib/server/prisma.ts",
+      clientExport: "prisma",
+      urlEnv: "DATABASE_URL",
+    });
+  });
+
+  it("SQLite; the schema where Prisma looks without a config; package.json's prisma.schema; a schema folder", () => {
+    expect(found(lookup({ "prisma/schema.prisma": SQLITE_SCHEMA })).dialect).toBe("sqlite");
+    const withoutConfig = found(lookup({ "prisma.config.ts": null }));
+    expect(withoutConfig).toMatchObject({ schema: "prisma/schema.prisma", urlEnv: "DATABASE_URL" });
+    const pkg = JSON.stringify({ ...JSON.parse(readFileSync(join(FIXTURE, "package.json"), "utf8")), prisma: { schema: "db/app.prisma" } });
+    expect(found(lookup({ "prisma.config.ts": null, "package.json": pkg, "prisma/schema.prisma": null, "db/app.prisma": SCHEMA }))).toMatchObject({ schema: "db/app.prisma", authSchema: "db/app.prisma" });
+    const folder = found(lookup({ "prisma.config.ts": null, "prisma/schema.prisma": null, "prisma/schema/main.prisma": SCHEMA, "prisma/schema/post.prisma": "model Tag {\n  id Int @id\n}\n" }));
+    expect(folder).toMatchObject({ schema: "prisma/schema", folder: true, authSchema: "prisma/schema/auth.prisma", schemaFiles: ["prisma/schema/main.prisma", "prisma/schema/post.prisma"] });
+  });
+
+  it("the client under another name, as a default export, through the globalThis pattern", () => {
+    const as = (text: string) => found(lookup({ "src/lib/server/prisma.ts": text })).clientExport;
+    expect(as("import { PrismaClient } from '@prisma/client';\nexport const db = new PrismaClient();\n")).toBe("db");
+    expect(as("import { PrismaClient } from '@prisma/client';\nconst client = new PrismaClient();\nexport default client;\n")).toBe("default");
+    expect(
+      as(
+        "import { PrismaClient } from '@prisma/client';\nconst globalForPrisma = globalThis as unknown as { prisma?: PrismaClient };\nexport const prisma = globalForPrisma.prisma ?? new PrismaClient();\nif (process.env.NODE_ENV !== 'production') globalForPrisma.prisma = prisma;\n",
+      ),
+    ).toBe("prisma");
+  });
+
+  it("no Prisma in package.json: not found, whatever files there are", () => {
+    const pkg = JSON.parse(readFileSync(join(FIXTURE, "package.json"), "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    delete pkg.dependencies["@prisma/client"];
+    delete pkg.devDependencies.prisma;
+    expect(lookup({ "package.json": JSON.stringify(pkg) })).toEqual({ found: false });
+  });
+
+  it.each([
+    ["a MySQL datasource", { "prisma/schema.prisma": SCHEMA.replace('provider = "postgresql"', 'provider = "mysql"') }, 'prisma/schema.prisma has datasource provider "mysql": gatehouse\'s Prisma setup takes "postgresql" or "sqlite"'],
+    ["no schema", { "prisma/schema.prisma": null }, "no Prisma schema at prisma/schema.prisma (named by prisma.config.ts)"],
+    ["a schema computed in prisma.config.ts", { "prisma.config.ts": "import { defineConfig } from 'prisma/config';\nexport default defineConfig({ schema: process.env.SCHEMA });\n" }, "prisma.config.ts: its `schema` is not a string gatehouse can read"],
+    ["no client module", { "src/lib/server/prisma.ts": null }, "no module of the app exports a Prisma Client (as `export const prisma = new PrismaClient()`)"],
+    [
+      "two client modules",
+      { "src/lib/server/other.ts": "import { PrismaClient } from '@prisma/client';\nexport const prisma = new PrismaClient();\n" },
+      "more than one module exports a Prisma Client (src/lib/server/other.ts, src/lib/server/prisma.ts): gatehouse cannot tell which one is the app's",
+    ],
+  ])("refused with why: %s", (_name, overrides, reason) => {
+    expect(problem(lookup(overrides))).toBe(reason);
+  });
+});
+
+describe("readPrismaSchema", () => {
+  it("the datasource, models with their tables, and enums; comments and URLs in quotes read right", () => {
+    const facts = readPrismaSchema(
+      'datasource db {\n  provider = "postgresql" // the server\n  url = "postgres://u:p@localhost/db"\n}\n/// A user\nmodel Person {\n  id Int @id\n  @@map("people")\n}\nenum Role {\n  ADMIN\n}\n// model Ghost {\n// }\n',
+    );
+    expect(facts).toEqual({ datasource: { provider: "postgresql", url: "postgres://u:p@localhost/db" }, models: [{ name: "Person", table: "people" }], enums: ["Role"] });
+  });
+});
+
+describe("planInit --adapter prisma", () => {
+  it("appends the runtime's models to the one-file schema between the gatehouse lines, and nothing else of it changes", () => {
+    const { plan: p } = plan();
+    const schema = after(p, "prisma/schema.prisma")!;
+    expect(schema.startsWith(`${SCHEMA.trimEnd()}\n\n${AUTH_MODELS_BEGIN}\n`)).toBe(true);
+    expect(schema.endsWith(`${AUTH_MODELS_END}\n`)).toBe(true);
+    expect(authModelsBlock(schema)).toBe(MODELS("postgres"));
+  });
+
+  it("planned again on its own output: the schema is unchanged (the block is replaced, not added twice)", () => {
+    const first = after(plan().plan, "prisma/schema.prisma")!;
+    expect(after(plan({ "prisma/schema.prisma": first }).plan, "prisma/schema.prisma")).toBeUndefined();
+    // An older block (another runtime's models) is replaced in place.
+    const older = first.replace(MODELS("postgres"), "model User {\n  id String @id\n}\n");
+    expect(after(plan({ "prisma/schema.prisma": older }).plan, "prisma/schema.prisma")).toBe(first);
+  });
+
+  it("in a schema folder, the models are a file of their own and no schema file changes", () => {
+    const { plan: p } = plan({ "prisma.config.ts": null, "prisma/schema.prisma": null, "prisma/schema/main.prisma": SQLITE_SCHEMA });
+    expect(after(p, "prisma/schema/auth.prisma")).toBe(MODELS("sqlite"));
+    expect(p.changes.map((c) => c.path)).not.toContain("prisma/schema/main.prisma");
+  });
+
+  it("auth-db.ts puts the adapter on the app's client, checks the tables with the migrate command, disconnects at shutdown; no driver, no DATABASE_URL", () => {
+    const { plan: p } = plan();
+    const db = after(p, "src/lib/server/auth-db.ts")!;
+    expect(db).toContain("import { fromPrisma } from '@gatehouse/runtime/adapters/postgres/prisma';");
+    expect(db).toContain("import { prisma } from './prisma';");
+    expect(db).toContain("const client = fromPrisma(prisma);");
+    expect(db).toContain("await requireSchema(client, { ledger: false, fix: '`npx prisma migrate dev --name gatehouse-auth`' });");
+    expect(db).toContain("export const adapter = PostgresAdapter(check);");
+    expect(db).toContain("await prisma.$disconnect();");
+    expect(p.changes.map((c) => c.path)).not.toContain("src/lib/server/db.ts");
+    expect(p.dependencies).not.toHaveProperty("pg");
+    expect(after(p, ".env")).not.toContain("DATABASE_URL");
+    expect(after(p, "src/auth.ts")).toContain("from '$lib/server/auth-db'");
+    expect(p.nextSteps.join("\n")).toContain(
+      "The auth tables are models in your Prisma schema, prisma/schema.prisma: create them the Prisma way, `npx prisma migrate dev --name gatehouse-auth` (writes and applies the migration, and generates the client).",
+    );
+  });
+
+  it("SQLite: the SQLite adapter, and the file made owner-only where SQLite says it is; another export name imported under ours", () => {
+    const { plan: p } = plan({ "prisma/schema.prisma": SQLITE_SCHEMA, "src/lib/server/prisma.ts": "import { PrismaClient } from '@prisma/client';\nexport const db = new PrismaClient();\n" });
+    const db = after(p, "src/lib/server/auth-db.ts")!;
+    expect(db).toContain("import { fromPrisma } from '@gatehouse/runtime/adapters/sqlite/prisma';");
+    expect(db).toContain("import { db as prisma } from './prisma';");
+    expect(db).toContain("SELECT file FROM pragma_database_list WHERE name = 'main'");
+    expect(db).toContain("chmodSync(path, 0o600)");
+    expect(db).toContain("export const adapter = SqliteAdapter(check);");
+  });
+
+  it("--database-url is refused with --adapter prisma", () => {
+    expect(() => checkAnswers({ ...ANSWERS, databaseUrl: "postgres://localhost/app" })).toThrow(UsageError);
+    expect(() => checkAnswers({ ...ANSWERS, databaseUrl: "postgres://localhost/app" })).toThrow(/--database-url is not used with --adapter prisma/);
+  });
+});
+
+describe("prismaCollisions", () => {
+  const collisions = (schema: string) => {
+    const { project, prismaFiles, sources } = app({ "prisma/schema.prisma": schema });
+    const prisma = found(detectPrisma(project, prismaFiles, sources));
+    return prismaCollisions(project, prisma, MODELS("postgres"));
+  };
+
+  it("none in the app prisma init makes, nor in a schema that has the auth models already", () => {
+    expect(collisions(SCHEMA)).toEqual([]);
+    expect(collisions(after(plan().plan, "prisma/schema.prisma")!)).toEqual([]);
+  });
+
+  it("a model or enum named like ours, or a model mapped to one of our tables", () => {
+    expect(collisions(`${SCHEMA}\nmodel User {\n  id Int @id\n}\nenum Session {\n  A\n}\nmodel Person {\n  id Int @id\n  @@map("users")\n}\n`)).toEqual([
+      "prisma/schema.prisma has a model User",
+      'prisma/schema.prisma maps model Person to the table "users"',
+      "prisma/schema.prisma has an enum Session",
+    ]);
+  });
+});
+
+describe("the bins on a copy of the fixture", () => {
+  const dirs: string[] = [];
+  afterAll(() => removeAll(dirs));
+  const NO_ENV = { DATABASE_URL: undefined, AUTH_SECRET: undefined, AUTH_URL: undefined, ORIGIN: undefined };
+
+  it("auth-init --yes takes prisma; auth migrate refuses (exit 2) naming Prisma's command; auth doctor compares the models with the installed runtime's", () => {
+    const dir = tempCopy("sveltekit-prisma", "prisma", dirs);
+    const init = cli(authInitBin, ["--yes", "--no-install", "--runtime", "^0.1.0"], dir, NO_ENV, 60_000);
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toContain("created src/lib/server/auth-db.ts");
+    expect(init.stdout).toContain("npx prisma migrate dev --name gatehouse-auth");
+    expect(authModelsBlock(readFileSync(join(dir, "prisma/schema.prisma"), "utf8"))).toBe(MODELS("postgres"));
+
+    const migrate = cli(authBin, ["migrate"], dir, NO_ENV, 60_000);
+    expect(migrate.code).toBe(2);
+    expect(migrate.stderr.trim()).toBe(
+      "error: this app's auth tables are models of its Prisma schema (prisma/schema.prisma): Prisma creates them, with the app's own tables: run `npx prisma migrate dev --name gatehouse-auth`. Nothing was changed.",
+    );
+
+    // The runtime an install would bring: this checkout's.
+    mkdirSync(join(dir, "node_modules/@gatehouse"), { recursive: true });
+    symlinkSync(join(root, "runtime"), join(dir, "node_modules/@gatehouse/runtime"), "dir");
+    const clean = cli(authBin, ["doctor"], dir, NO_ENV, 60_000);
+    expect(clean.stdout).toContain("ok   the auth models in prisma/schema.prisma are the app's @gatehouse/runtime's; Prisma creates their tables (`npx prisma migrate dev --name gatehouse-auth`)");
+    const schema = readFileSync(join(dir, "prisma/schema.prisma"), "utf8");
+    writeFileSync(join(dir, "prisma/schema.prisma"), schema.replace("  image          String?\n", ""));
+    const drifted = cli(authBin, ["doctor"], dir, NO_ENV, 60_000);
+    expect(drifted.code).toBe(1);
+    expect(drifted.stdout).toContain(
+      "fail the auth models in prisma/schema.prisma are not the Prisma models of the app's @gatehouse/runtime (node_modules/@gatehouse/runtime/orm/prisma/postgres.prisma)",
+    );
+  });
+
+  it("a User model of the app's: refused (exit 2) with the names and the way out, nothing written", () => {
+    const dir = tempCopy("sveltekit-prisma", "prisma", dirs);
+    const schema = `${SCHEMA}\nmodel User {\n  id    Int    @id @default(autoincrement())\n  email String @unique\n}\n`;
+    writeFileSync(join(dir, "prisma/schema.prisma"), schema);
+    const before = readFileSync(join(dir, "package.json"), "utf8");
+    const init = cli(authInitBin, ["--yes", "--no-install", "--runtime", "^0.1.0", "--adapter", "prisma"], dir, NO_ENV, 60_000);
+    expect(init.code).toBe(2);
+    expect(init.stderr).toContain("--adapter prisma: the app's Prisma schema already has names the auth tables use: prisma/schema.prisma has a model User. Rename yours, or keep the auth tables apart with --adapter pglite");
+    expect(readFileSync(join(dir, "prisma/schema.prisma"), "utf8")).toBe(schema);
+    expect(readFileSync(join(dir, "package.json"), "utf8")).toBe(before);
+  });
+});
