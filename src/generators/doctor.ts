@@ -136,7 +136,8 @@ function providers(input: DoctorInput): Finding[] {
     });
   }
   const requirement = adapterRequirement(entries);
-  if (requirement && !database.found && !database.fix) {
+  // A Prisma app's database is its Prisma Client's, which doctor does not open: it has one.
+  if (requirement && !database.found && !database.fix && !input.prisma) {
     findings.push({ level: "error", message: `${requirement}, and the app has none: the runtime refuses the config`, fix: "set one up with `npx @gatehouse/cli init --adapter pglite --yes` (it keeps your config), then add its `adapter` to the config" });
   }
   return findings;

@@ -1,0 +1,139 @@
+/**
+ * `auth-init --yes` in a SvelteKit app whose database `prisma init` set up,
+ * on a PostgreSQL server: it chooses `--adapter prisma` by itself, appends the
+ * runtime's Prisma models of the auth tables to the app's schema, and runs the
+ * adapter on the app's own Prisma Client (`fromPrisma`). The app type-checks
+ * and builds; started before its tables exist, it refuses sign-ups and session
+ * reads, its log naming the command to run; once the tables exist (the SQL of
+ * Prisma's own migration, see support/prisma-app.ts for why not `prisma
+ * migrate dev` itself), `doctor` is clean, a person signs up, confirms the
+ * mailed link, signs out and in again in Chromium, the rows land in the app's
+ * database beside its own table, and the built server exits cleanly on SIGTERM.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase } from "../adapters/support/postgres-server.js";
+import { root } from "../cli/support/cli.js";
+import { authModelsBlock } from "../../src/generators/prisma-schema.js";
+import { EMAIL, signUpOutAndIn } from "./support/account-flow.js";
+import { hasChromium, useBrowser } from "./support/browser.js";
+import { WITHOUT_TEST_DATABASE } from "./support/drizzle-app.js";
+import { createTablesAsPrismaWould, makePrismaApp, printedMigrateCommand, type PrismaSvelteKitApp } from "./support/prisma-app.js";
+import { startMailFor, type AppMail } from "./support/passwordless-flow.js";
+import { freePort, run, startServer, type RunningServer } from "./support/processes.js";
+import { serverRows } from "./support/rows.js";
+import { expectCleanStop } from "./support/shutdown.js";
+
+const serverUrl = process.env.DATABASE_URL;
+const MIGRATE = "npx prisma migrate dev --name gatehouse-auth";
+/** The auth tables every runtime migration so far makes. */
+const AUTH_TABLES = ["accounts", "authenticators", "rate_limits", "sessions", "user_passwords", "users", "verification_token"];
+const USERS_SQL = `SELECT u.email, p.hash IS NOT NULL AS hashed FROM users u LEFT JOIN user_passwords p ON p."userId" = u.id ORDER BY u.email`;
+
+describe.skipIf(!serverUrl)("auth-init --yes in a SvelteKit app of prisma init (PostgreSQL, Prisma Client on @prisma/adapter-pg)", () => {
+  let app: PrismaSvelteKitApp;
+  let database: { url: string; drop: () => Promise<void> };
+  let mail: AppMail;
+  let server: RunningServer | undefined;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(serverUrl!, "e2e");
+    mail = await startMailFor();
+    app = await makePrismaApp("prisma-postgres", database.url);
+  }, 900_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    app?.remove();
+    await mail?.server.close();
+    await database?.drop();
+  });
+
+  /** The built app started with `npm start` (which reads .env) on 127.0.0.1, mailing to the test's SMTP server. */
+  async function start(): Promise<RunningServer> {
+    const port = await freePort();
+    const env = { NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port), ORIGIN: `http://localhost:${port}`, ...WITHOUT_TEST_DATABASE, ...mail.env };
+    return startServer("npm", ["start"], { cwd: app.dir, env, port });
+  }
+
+  it("chose --adapter prisma: the runtime's models appended to the app's schema, the adapter on its client, no database module or driver of its own, and Prisma's migrate command as the next step", () => {
+    const file = (path: string) => readFileSync(join(app.dir, path), "utf8");
+    const schema = file("prisma/schema.prisma");
+    expect(authModelsBlock(schema)).toBe(readFileSync(join(root, "runtime/orm/prisma/postgres.prisma"), "utf8"));
+    expect(schema).toContain("model Post {");
+    expect(file("src/lib/server/auth-db.ts")).toContain("const client = fromPrisma(prisma);");
+    for (const ours of ["src/lib/server/db.ts", "src/lib/server/schema.ts"]) expect(existsSync(join(app.dir, ours)), ours).toBe(false);
+    const pkg = JSON.parse(file("package.json"));
+    const listed = { ...pkg.dependencies, ...pkg.devDependencies };
+    expect(pkg.dependencies["@gatehouse/runtime"]).toBe("file:vendor/gatehouse-runtime-0.1.0.tgz");
+    for (const driver of ["pg", "@electric-sql/pglite", "better-sqlite3"]) expect(listed[driver], driver).toBeUndefined();
+    expect(app.initOutput).toContain("it uses the app's Prisma database");
+    expect(printedMigrateCommand(app.initOutput)).toBe(MIGRATE);
+    expect(app.buildOutput).not.toMatch(/could not be resolved/);
+  });
+
+  it("the generated code type-checks with svelte-check (0 errors, 0 warnings)", async () => {
+    const output = await run("npx", ["svelte-check", "--tsconfig", "./tsconfig.json", "--output", "machine"], { cwd: app.dir });
+    expect(output).toMatch(/COMPLETED \d+ FILES 0 ERRORS 0 WARNINGS/);
+  }, 120_000);
+
+  it("before the tables exist, a session read and a sign-up fail, the server's log says what is missing and what to run, and nobody is signed up", async () => {
+    const before = await start();
+    try {
+      const session = await fetch(`${before.origin}/auth/session`, { headers: { cookie: "authjs.session-token=x" } });
+      expect(session.status, before.output()).toBe(500);
+      expect(session.headers.get("set-cookie") ?? "").not.toMatch(/session-token=[^;]/);
+      const form = new URLSearchParams({ callbackUrl: "/account", name: "", email: EMAIL, password: "correct horse battery staple" });
+      const signUp = await fetch(`${before.origin}/auth/signup`, { method: "POST", body: form, headers: { origin: before.origin }, redirect: "manual" });
+      expect(signUp.status, before.output()).toBe(302);
+      expect(signUp.headers.get("location")).toBe(`${before.origin}/auth/error?error=Configuration`);
+      const log = before.output();
+      expect(log).toContain("the auth database lacks table users");
+      expect(log).toContain(`Run \`${MIGRATE}\``);
+      expect(mail.server.messages).toEqual([]);
+    } finally {
+      await before.stop();
+    }
+  }, 90_000);
+
+  it("the tables of Prisma's migration for the schema: the auth tables and the app's own", async () => {
+    const sql = await createTablesAsPrismaWould(app, database.url);
+    for (const table of [...AUTH_TABLES, "Post"]) expect(sql).toContain(`CREATE TABLE "${table}"`);
+    const tables = (await serverRows<{ name: string }>(database.url, `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'`)).map((row) => row.name);
+    expect(tables).toEqual(expect.arrayContaining([...AUTH_TABLES, "Post"]));
+    server = await start();
+  }, 120_000);
+
+  it("npx @gatehouse/cli doctor in the app: the auth models are the installed runtime's, no problem; auth migrate leaves the database to Prisma", async () => {
+    const doctor = await run("npx", ["@gatehouse/cli", "doctor"], { cwd: app.dir, env: WITHOUT_TEST_DATABASE });
+    expect(doctor).toMatch(/^ok\s+the auth models in prisma\/schema\.prisma are the app's @gatehouse\/runtime's/m);
+    expect(doctor).toMatch(/^0 problems/m);
+    const migrate = await run("npx", ["@gatehouse/cli", "migrate"], { cwd: app.dir, env: WITHOUT_TEST_DATABASE }).catch((error: Error) => error.message);
+    expect(migrate).toContain(`Prisma creates them, with the app's own tables: run \`${MIGRATE}\`. Nothing was changed.`);
+  }, 60_000);
+
+  describe.skipIf(!hasChromium)("in Chromium", () => {
+    const { freshPage, shot } = useBrowser("prisma-postgres");
+
+    it("sign up, confirm by the mailed link, see the protected page, sign out, a wrong password refused, sign in again", async () => {
+      const account = { origin: server!.origin, returnParam: "redirectTo", userLine: "p", home: "/account" } as const;
+      // A failure here is often the server's: its log goes with the error.
+      await signUpOutAndIn(await freshPage(), shot, account, mail.server).catch((error: Error) => {
+        throw new Error(`${error.message}\nThe app's server printed:\n${server!.output()}`, { cause: error });
+      });
+      // The wrong password is logged (CredentialsSignin); nothing else went wrong.
+      const errors = server!.output().split("\n").filter((line) => line.startsWith("[auth][error]") && !line.includes("CredentialsSignin"));
+      expect(errors).toEqual([]);
+    }, 120_000);
+
+    it("the user and the password hash are rows of the app's database", async () => {
+      expect(await serverRows(database.url, USERS_SQL)).toEqual([{ email: EMAIL, hashed: true }]);
+    });
+  });
+
+  it("the built server, run with node as a process manager runs it, exits with code 0 within a few seconds of SIGTERM, its client disconnected", async () => {
+    await server?.stop();
+    await expectCleanStop(app.dir, { framework: "sveltekit", adapter: "postgres", signal: "SIGTERM", env: mail.env });
+  }, 60_000);
+});
