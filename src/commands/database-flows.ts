@@ -18,7 +18,7 @@ import { drizzleCommands, type DrizzleApp } from "../generators/drizzle.js";
 import { readDrizzleApp } from "../engine/drizzle-app.js";
 import { readPrismaApp } from "../engine/prisma-app.js";
 import { prismaMigrateCommand, type PrismaApp } from "../generators/prisma.js";
-import { authModelsBlock } from "../generators/prisma-schema.js";
+import { authModelsBlock, prefixedModels } from "../generators/prisma-schema.js";
 import { diagnose, type DoctorInput } from "../generators/doctor.js";
 import { parseDatabaseUrl, UsageError } from "../generators/init/answers.js";
 import { layoutFor, runScript } from "../generators/init/plan.js";
@@ -149,7 +149,8 @@ function prismaFacts(dir: string, { app, migrate }: NonNullable<AppFacts["prisma
   const text = readOrNull(join(dir, app.authSchema)) ?? "";
   const models = app.folder ? text : authModelsBlock(text);
   // Without an installed runtime there is nothing to compare with: doctor says the runtime is missing.
-  const modelsMatch = shipped === null || models?.trim() === shipped.trim();
+  // auth-init prefixes the names (AuthUser, ...) in a schema that had them: either form is the runtime's.
+  const modelsMatch = shipped === null || [shipped, prefixedModels(shipped)].some((expected) => models?.trim() === expected.trim());
   return { authSchema: app.authSchema, runtimeModels, modelsMatch, migrate };
 }
 

@@ -11,7 +11,7 @@ import { applyPlan, assertPlanWritable } from "../engine/apply.js";
 import { warnTightened } from "./loose-env-warning.js";
 import { createApp } from "../engine/create-app.js";
 import { installDependencies, InstallError } from "../engine/install.js";
-import { readProject } from "../engine/project.js";
+import { readProject, type ProjectSnapshot } from "../engine/project.js";
 import { cliVersion, gatehouseSources, packGatehouse } from "../engine/runtime-link.js";
 import { packageTemplates } from "../engine/templates.js";
 import { detect, DETECT_PATHS, installFolder, type Detection, type Framework } from "../generators/detect.js";
@@ -34,7 +34,8 @@ import { initPaths, planInit } from "../generators/init/plan.js";
 import { schemaCollisions } from "../generators/drizzle.js";
 import { readDrizzleApp, runtimeDrizzleSchema } from "../engine/drizzle-app.js";
 import { readPrismaApp, runtimePrismaModels } from "../engine/prisma-app.js";
-import { prismaCollisions } from "../generators/prisma.js";
+import { prismaAuthModels, type PrismaApp } from "../generators/prisma.js";
+import type { PrismaSetup } from "../generators/init/plan.js";
 import type { AppOrmAdapter } from "../generators/init/choices.js";
 import type { AppOrmOffer } from "../prompts/init.js";
 import { generateSecret } from "../generators/secret.js";
@@ -99,14 +100,15 @@ async function initApp(dir: string, options: InitOptions): Promise<void> {
   const answers = prompts ? await prompts.askInit(flags, framework, offer) : withDefaults(flags, framework, offer?.adapter ?? DEFAULT_ADAPTER);
   checkAnswers(answers);
   const drizzle = answers.adapter === "drizzle" && drizzleApp ? { app: drizzleApp, authSchemaText: runtimeDrizzleSchema(drizzleApp.dialect) } : undefined;
-  const prisma = answers.adapter === "prisma" && prismaApp ? { app: prismaApp, authModels: runtimePrismaModels(prismaApp.dialect) } : undefined;
+  const prismaChosen = answers.adapter === "prisma" ? prismaApp : undefined;
 
   const sources = gatehouseSources(options.runtime, cliVersion());
   refuseUnknownSource(detection, framework);
-  const ormPaths = drizzle ? [drizzle.app.authSchema, ...drizzle.app.schemaFiles] : prisma ? [prisma.app.authSchema, ...prisma.app.schemaFiles] : [];
+  const ormPaths = drizzle ? [drizzle.app.authSchema, ...drizzle.app.schemaFiles] : prismaChosen ? [prismaChosen.authSchema, ...prismaChosen.schemaFiles] : [];
   project = readProject(dir, [...DETECT_PATHS, ...initPaths(framework, detection.source), ...ormPaths]);
-  if (drizzle) refuseCollisions("drizzle", schemaCollisions(project, drizzle.app, drizzle.authSchemaText));
-  if (prisma) refuseCollisions("prisma", prismaCollisions(project, prisma.app, prisma.authModels));
+  const drizzleCollisions = drizzle ? schemaCollisions(project, drizzle.app, drizzle.authSchemaText) : [];
+  if (drizzleCollisions.length > 0) throw collisionsRefused("drizzle", drizzleCollisions);
+  const prisma = prismaChosen ? prismaSetup(project, prismaChosen) : undefined;
   const plan = planInit({
     answers,
     project,
@@ -211,10 +213,16 @@ function appOrm<App>(adapter: AppOrmAdapter, lookup: { found: false } | { found:
 
 const ORM_NAMES: Record<AppOrmAdapter, string> = { drizzle: "Drizzle", prisma: "Prisma" };
 
+/** The runtime's Prisma models as this app's schema takes them (prefixed where it has a `User` already), or the refusal. */
+function prismaSetup(project: ProjectSnapshot, app: PrismaApp): PrismaSetup {
+  const chosen = prismaAuthModels(project, app, runtimePrismaModels(app.dialect));
+  if (!chosen.ok) throw collisionsRefused("prisma", chosen.problems);
+  return { app, authModels: chosen.models, prefixed: chosen.prefixed };
+}
+
 /** Auth tables that would share a name with the app's own: nothing is written (the ORM would merge, drop or refuse them). */
-function refuseCollisions(adapter: AppOrmAdapter, problems: string[]): void {
-  if (problems.length === 0) return;
-  throw new UsageError(
+function collisionsRefused(adapter: AppOrmAdapter, problems: string[]): UsageError {
+  return new UsageError(
     `--adapter ${adapter}: the app's ${ORM_NAMES[adapter]} schema already has names the auth tables use: ${problems.join("; ")}. Rename yours, or keep the auth tables apart with --adapter pglite (or sqlite, postgres). Nothing was changed`,
   );
 }

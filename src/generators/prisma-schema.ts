@@ -45,6 +45,22 @@ function withoutComments(text: string): string {
     .join("\n");
 }
 
+/** The prefix the auth models take in a schema that already uses their names (most have a `User`): `AuthUser`, `AuthSession`, ... */
+export const AUTH_MODEL_PREFIX = "Auth";
+
+/**
+ * The auth models with every model name prefixed, where a model is declared
+ * and where a field has it as its type. Their tables (`@@map`), columns and
+ * keys stay as they are: only the names the app's Prisma Client uses change.
+ */
+export function prefixedModels(models: string, prefix = AUTH_MODEL_PREFIX): string {
+  const names = readPrismaSchema(models).models.map((model) => model.name);
+  const renamed = (name: string) => (names.includes(name) ? `${prefix}${name}` : name);
+  return models
+    .replace(/^(model[ \t]+)(\w+)/gm, (_line, keyword: string, name: string) => `${keyword}${renamed(name)}`)
+    .replace(/^([ \t]+\w+[ \t]+)([A-Z]\w*)(\[\]|\?)?(?=[ \t]|$)/gm, (_line, field: string, type: string, modifier = "") => `${field}${renamed(type)}${modifier}`);
+}
+
 /** The lines that open and close the auth models auth-init appends to a one-file schema. */
 export const AUTH_MODELS_BEGIN = "// gatehouse: the auth tables of @gatehouse/runtime (begin). `auth doctor` compares this block with the installed runtime's orm/prisma file.";
 export const AUTH_MODELS_END = "// gatehouse: the auth tables of @gatehouse/runtime (end)";

@@ -12,7 +12,7 @@ import { prismaClientExports } from "../ast/prisma-client-module.js";
 import type { ProjectSnapshot } from "../engine/project.js";
 import type { PackageManager } from "./detect.js";
 import { listedDependencies } from "./package-json.js";
-import { readPrismaSchema, withoutAuthModels, type PrismaSchemaFacts } from "./prisma-schema.js";
+import { prefixedModels, readPrismaSchema, withoutAuthModels, type PrismaSchemaFacts } from "./prisma-schema.js";
 import { Node } from "ts-morph";
 
 export type PrismaDialect = "postgres" | "sqlite";
@@ -141,25 +141,45 @@ function preferredName(names: string[]): string {
 }
 
 /**
- * What in the app's schema would collide with the auth models: the same model
- * (or enum) names, which Prisma refuses, or the same tables, which would be
- * one table for two models.
+ * The auth models this app's schema takes: the runtime's, or, where the app
+ * already uses their names (most Prisma apps have a `User`), the same with
+ * `Auth` before each name (`AuthUser`, ...: their tables stay `users`, ...).
+ * A model of the app's on one of our tables, or names taken either way: the
+ * problems, and nothing is written.
  */
-export function prismaCollisions(project: ProjectSnapshot, app: PrismaApp, authModels: string): string[] {
+export function prismaAuthModels(project: ProjectSnapshot, app: PrismaApp, shipped: string): { ok: true; models: string; prefixed: boolean } | { ok: false; problems: string[] } {
+  const collisions = prismaCollisions(project, app, shipped);
+  if (collisions.length === 0) return { ok: true, models: shipped, prefixed: false };
+  const tables = collisions.filter((collision) => collision.kind === "table");
+  if (tables.length > 0) return { ok: false, problems: tables.map((collision) => collision.problem) };
+  const prefixed = prefixedModels(shipped);
+  const still = prismaCollisions(project, app, prefixed);
+  if (still.length === 0) return { ok: true, models: prefixed, prefixed: true };
+  return { ok: false, problems: [...collisions, ...still].map((collision) => collision.problem) };
+}
+
+export interface PrismaCollision {
+  /** A model or enum of the same name (Prisma refuses two), or a model on the same table (one table for two models). */
+  kind: "name" | "table";
+  problem: string;
+}
+
+/** What in the app's schema (our earlier block aside) would collide with these auth models. */
+export function prismaCollisions(project: ProjectSnapshot, app: PrismaApp, authModels: string): PrismaCollision[] {
   const ours = readPrismaSchema(authModels);
   const names = new Set(ours.models.map((model) => model.name));
   const tables = new Set(ours.models.map((model) => model.table));
-  const problems: string[] = [];
+  const collisions: PrismaCollision[] = [];
   for (const path of app.schemaFiles) {
     if (path === app.authSchema && app.folder) continue;
     const facts: PrismaSchemaFacts = readPrismaSchema(withoutAuthModels(project.files[path] ?? ""));
     for (const model of facts.models) {
-      if (names.has(model.name)) problems.push(`${path} has a model ${model.name}`);
-      else if (tables.has(model.table)) problems.push(`${path} maps model ${model.name} to the table "${model.table}"`);
+      if (tables.has(model.table)) collisions.push({ kind: "table", problem: `${path} maps model ${model.name} to the table "${model.table}"` });
+      else if (names.has(model.name)) collisions.push({ kind: "name", problem: `${path} has a model ${model.name}` });
     }
-    for (const name of facts.enums) if (names.has(name)) problems.push(`${path} has an enum ${name}`);
+    for (const name of facts.enums) if (names.has(name)) collisions.push({ kind: "name", problem: `${path} has an enum ${name}` });
   }
-  return problems;
+  return collisions;
 }
 
 /** The command that creates the auth tables: Prisma's own migration, which also generates the client. */

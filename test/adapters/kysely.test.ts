@@ -29,6 +29,7 @@ import { postgresAddedColumns, sqliteAddedColumns } from "./support/added-column
 import { openPGlite } from "./support/pglite.js";
 import { NO_EXTRA_FIELDS } from "./support/postgres-checks.js";
 import { createTestDatabase, droppablePool, type TestDatabase } from "./support/postgres-server.js";
+import { expectTransactionsNest } from "./support/transactions.js";
 
 const serverUrl = process.env.DATABASE_URL;
 const TRUNCATE = "TRUNCATE users, accounts, sessions, verification_token, authenticators CASCADE";
@@ -60,23 +61,7 @@ function describePostgresClient(kysely: () => Promise<Kysely<PostgresAuthDatabas
     const db = fromPostgresKysely(await kysely());
     await db.query("CREATE TABLE IF NOT EXISTS tx_probe (x int)");
     await db.query("DELETE FROM tx_probe");
-    await db.transaction(async (tx) => void (await tx.query("INSERT INTO tx_probe VALUES ($1)", [1])));
-    await expect(
-      db.transaction(async (tx) => {
-        await tx.query("INSERT INTO tx_probe VALUES ($1)", [2]);
-        throw new Error("rolled back");
-      }),
-    ).rejects.toThrow("rolled back");
-    await db.transaction(async (tx) => {
-      await tx.query("INSERT INTO tx_probe VALUES ($1)", [3]);
-      await expect(
-        tx.transaction(async (inner) => {
-          await inner.query("INSERT INTO tx_probe VALUES ($1)", [4]);
-          throw new Error("savepoint only");
-        }),
-      ).rejects.toThrow("savepoint only");
-    });
-    expect((await db.query<{ x: number }>("SELECT x FROM tx_probe ORDER BY x")).rows.map((row) => row.x)).toEqual([1, 3]);
+    await expectTransactionsNest(db, "INSERT INTO tx_probe VALUES ($1)", async () => (await db.query<{ x: number }>("SELECT x FROM tx_probe ORDER BY x")).rows.map((row) => row.x));
   });
 
   it("a Kysely Transaction wrapped: the adapter's transactions are savepoints of it, and the app's rollback undoes them", async () => {
@@ -315,24 +300,7 @@ describe("Kysely's SqliteDialect over better-sqlite3", () => {
     it("a transaction commits, rolls back on throw, and a nested one is a savepoint", async () => {
       await db.exec("CREATE TABLE IF NOT EXISTS tx_probe (x INTEGER)");
       await db.exec("DELETE FROM tx_probe");
-      await db.transaction(async (tx) => void (await tx.query("INSERT INTO tx_probe VALUES (?)", [1])));
-      await expect(
-        db.transaction(async (tx) => {
-          await tx.query("INSERT INTO tx_probe VALUES (?)", [2]);
-          throw new Error("rolled back");
-        }),
-      ).rejects.toThrow("rolled back");
-      await db.transaction(async (tx) => {
-        await tx.query("INSERT INTO tx_probe VALUES (?)", [3]);
-        await expect(
-          tx.transaction(async (inner) => {
-            await inner.query("INSERT INTO tx_probe VALUES (?)", [4]);
-            throw new Error("savepoint only");
-          }),
-        ).rejects.toThrow("savepoint only");
-        await tx.transaction(async (inner) => void (await inner.query("INSERT INTO tx_probe VALUES (?)", [5])));
-      });
-      expect((await db.query<{ x: number }>("SELECT x FROM tx_probe ORDER BY x")).rows.map((row) => row.x)).toEqual([1, 3, 5]);
+      await expectTransactionsNest(db, "INSERT INTO tx_probe VALUES (?)", async () => (await db.query<{ x: number }>("SELECT x FROM tx_probe ORDER BY x")).rows.map((row) => row.x));
     });
 
     it("a transaction takes the write lock at BEGIN (IMMEDIATE), before its first write; other calls wait for it", async () => {

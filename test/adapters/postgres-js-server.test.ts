@@ -16,6 +16,7 @@ import { runAdapterConformance } from "./conformance.js";
 import { postgresAddedColumns } from "./support/added-columns.js";
 import { NO_EXTRA_FIELDS } from "./support/postgres-checks.js";
 import { createTestDatabase, type TestDatabase } from "./support/postgres-server.js";
+import { expectTransactionsNest } from "./support/transactions.js";
 
 const serverUrl = process.env.DATABASE_URL;
 const TRUNCATE = "TRUNCATE users, accounts, sessions, verification_token, authenticators CASCADE";
@@ -112,21 +113,7 @@ describe.skipIf(!serverUrl)("postgres.js on a PostgreSQL server", () => {
       await ready();
       const db = fromPostgresJs(sql);
       await db.query("DROP TABLE IF EXISTS tx_probe; CREATE TABLE tx_probe (x int)");
-      await db.transaction(async (tx) => void (await tx.query("INSERT INTO tx_probe VALUES ($1)", [1])));
-      await expect(
-        db.transaction(async (tx) => {
-          await tx.query("INSERT INTO tx_probe VALUES ($1)", [2]);
-          throw new Error("rolled back");
-        }),
-      ).rejects.toThrow("rolled back");
-      await db.transaction(async (tx) => {
-        await tx.query("INSERT INTO tx_probe VALUES ($1)", [3]);
-        await tx.transaction(async (inner) => {
-          await inner.query("INSERT INTO tx_probe VALUES ($1)", [4]);
-          throw new Error("savepoint only");
-        }).catch(() => {});
-      });
-      expect((await db.query<{ x: number }>("SELECT x FROM tx_probe ORDER BY x")).rows.map((row) => row.x)).toEqual([1, 3]);
+      await expectTransactionsNest(db, "INSERT INTO tx_probe VALUES ($1)", async () => (await db.query<{ x: number }>("SELECT x FROM tx_probe ORDER BY x")).rows.map((row) => row.x));
     });
 
     it("concurrent migrate() runs on a fresh database apply each migration once", async () => {

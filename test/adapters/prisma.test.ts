@@ -25,6 +25,7 @@ import { postgresAddedColumns, sqliteAddedColumns } from "./support/added-column
 import { NO_EXTRA_FIELDS } from "./support/postgres-checks.js";
 import { createTestDatabase, droppablePool, type TestDatabase } from "./support/postgres-server.js";
 import { generatePrismaClient, type GeneratedPrismaClient } from "./support/prisma-client.js";
+import { expectTransactionsNest } from "./support/transactions.js";
 import type pg from "pg";
 
 const serverUrl = process.env.DATABASE_URL;
@@ -94,23 +95,7 @@ describe.skipIf(!serverUrl)("Prisma Client on a PostgreSQL server (@prisma/adapt
       const db = fromPostgresPrisma(prisma);
       await pool.query("CREATE TABLE IF NOT EXISTS tx_probe (x int)");
       await pool.query("DELETE FROM tx_probe");
-      await db.transaction(async (tx) => void (await tx.query("INSERT INTO tx_probe VALUES ($1)", [1])));
-      await expect(
-        db.transaction(async (tx) => {
-          await tx.query("INSERT INTO tx_probe VALUES ($1)", [2]);
-          throw new Error("rolled back");
-        }),
-      ).rejects.toThrow("rolled back");
-      await db.transaction(async (tx) => {
-        await tx.query("INSERT INTO tx_probe VALUES ($1)", [3]);
-        await expect(
-          tx.transaction(async (inner) => {
-            await inner.query("INSERT INTO tx_probe VALUES ($1)", [4]);
-            throw new Error("savepoint only");
-          }),
-        ).rejects.toThrow("savepoint only");
-      });
-      expect((await pool.query<{ x: number }>("SELECT x FROM tx_probe ORDER BY x")).rows.map((row) => row.x)).toEqual([1, 3]);
+      await expectTransactionsNest(db, "INSERT INTO tx_probe VALUES ($1)", async () => (await pool.query<{ x: number }>("SELECT x FROM tx_probe ORDER BY x")).rows.map((row) => row.x));
     });
 
     it("the client of the app's interactive transaction wrapped: the adapter's transactions are savepoints of it, and the app's rollback undoes them", async () => {
@@ -236,23 +221,7 @@ describe("Prisma Client on SQLite (@prisma/adapter-better-sqlite3)", () => {
       const db = fromSqlitePrisma(prisma);
       await db.exec("CREATE TABLE IF NOT EXISTS tx_probe (x INTEGER)");
       await db.exec("DELETE FROM tx_probe");
-      await db.transaction(async (tx) => void (await tx.query("INSERT INTO tx_probe VALUES (?)", [1])));
-      await expect(
-        db.transaction(async (tx) => {
-          await tx.query("INSERT INTO tx_probe VALUES (?)", [2]);
-          throw new Error("rolled back");
-        }),
-      ).rejects.toThrow("rolled back");
-      await db.transaction(async (tx) => {
-        await tx.query("INSERT INTO tx_probe VALUES (?)", [3]);
-        await expect(
-          tx.transaction(async (inner) => {
-            await inner.query("INSERT INTO tx_probe VALUES (?)", [4]);
-            throw new Error("savepoint only");
-          }),
-        ).rejects.toThrow("savepoint only");
-      });
-      expect(database.prepare("SELECT x FROM tx_probe ORDER BY x").all()).toEqual([{ x: 1 }, { x: 3 }]);
+      await expectTransactionsNest(db, "INSERT INTO tx_probe VALUES (?)", async () => (database.prepare("SELECT x FROM tx_probe ORDER BY x").all() as { x: number }[]).map((row) => row.x));
     });
 
     it("refuses a script of several statements, saying where the auth tables come from; migrate() fails alike, nothing applied", async () => {

@@ -16,7 +16,7 @@
  */
 import Database from "better-sqlite3";
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -29,6 +29,7 @@ import { authSchema } from "../../runtime/src/schema/auth-schema.js";
 import type { Catalog } from "../../runtime/src/schema/catalog.js";
 import { inspectPostgres } from "../../runtime/src/schema/inspect/postgres.js";
 import { inspectSqlite } from "../../runtime/src/schema/inspect/sqlite.js";
+import { prefixedModels } from "../../src/generators/prisma-schema.js";
 import { inSchema, usePGlite } from "./support/pglite.js";
 import { createTestDatabase } from "./support/postgres-server.js";
 
@@ -46,21 +47,21 @@ function authTablesOf(catalog: Catalog): Catalog {
   return { tables: catalog.tables.filter((table) => AUTH_TABLES.includes(table.name)) };
 }
 
-/** The shipped models under a datasource block, as an app's schema.prisma holds them. */
-function appSchema(dialect: "postgres" | "sqlite"): string {
-  const models = readFileSync(new URL(`../../runtime/orm/prisma/${dialect}.prisma`, import.meta.url), "utf8");
+const shipped = (dialect: "postgres" | "sqlite") => readFileSync(new URL(`../../runtime/orm/prisma/${dialect}.prisma`, import.meta.url), "utf8");
+
+/** The models (by default the shipped ones) under a datasource block, as an app's schema.prisma holds them. */
+function appSchema(dialect: "postgres" | "sqlite", models = shipped(dialect)): string {
   const datasource = dialect === "postgres" ? 'provider = "postgresql"\n  url      = env("PRISMA_TEST_DATABASE_URL")' : 'provider = "sqlite"\n  url      = "file:./unused.db"';
   return `datasource db {\n  ${datasource}\n}\n\n${models}`;
 }
 
 /** What `prisma migrate diff --from-empty --script` writes for the shipped models. */
-async function prismaFirstMigration(dialect: "postgres" | "sqlite", databaseUrl = ""): Promise<string> {
+async function prismaFirstMigration(dialect: "postgres" | "sqlite", databaseUrl = "", models?: string): Promise<string> {
   // Where Prisma looks for it by default: the CLI reads the schema's generator before any command, and
   // only with the schema found does PRISMA_CLIENT_ENGINE_TYPE below spare it the native query engine.
-  const app = join(scratch, dialect);
-  mkdirSync(app);
+  const app = mkdtempSync(join(scratch, `${dialect}-`));
   const schemaPath = join(app, "schema.prisma");
-  writeFileSync(schemaPath, appSchema(dialect));
+  writeFileSync(schemaPath, appSchema(dialect, models));
   const { stdout } = await promisify(execFile)(
     process.execPath,
     [PRISMA_CLI, "migrate", "diff", "--config", CONFIG, "--from-empty", "--to-schema-datamodel", schemaPath, "--script"],
@@ -102,6 +103,20 @@ describe("Prisma, SQLite (better-sqlite3)", () => {
     expect(await checkSqliteSchema(byPrisma, { ledger: false })).toEqual({ pending: [], unknown: [], missing: [] });
     await byPrisma.exec("DROP INDEX rate_limits_expires_idx");
     expect((await checkSqliteSchema(byPrisma, { ledger: false })).missing).toEqual([{ table: "rate_limits", index: "rate_limits_expires_idx", migration: "0002_rate_limits" }]);
+  });
+});
+
+describe("Prisma, the models as auth-init writes them beside an app's own User (AuthUser, ...)", () => {
+  it("Prisma reads them, and its first migration makes the app's table and, on their own tables, what our migrations make", CLI_TIMEOUT, async () => {
+    const appUser = 'model User {\n  id    Int    @id @default(autoincrement())\n  email String @unique\n}\n\n';
+    const script = await prismaFirstMigration("sqlite", "", `${appUser}${prefixedModels(shipped("sqlite"))}`);
+    expect(script).toContain('CREATE TABLE "User"');
+    const byPrisma = fromBetterSqlite3(new Database(":memory:"));
+    await byPrisma.exec(script);
+    const byMigrate = fromBetterSqlite3(new Database(":memory:"));
+    await migrateSqlite(byMigrate);
+    expect(authTablesOf(await inspectSqlite(byPrisma))).toEqual(authTablesOf(await inspectSqlite(byMigrate)));
+    expect(await checkSqliteSchema(byPrisma, { ledger: false })).toEqual({ pending: [], unknown: [], missing: [] });
   });
 });
 

@@ -11,11 +11,12 @@ import { describe, expect, it } from "vitest";
 import { listSourceFiles, readProject, SOURCE_EXTENSIONS, type ProjectSnapshot } from "../../src/engine/project.js";
 import { packageTemplates } from "../../src/engine/templates.js";
 import { DETECT_PATHS } from "../../src/generators/detect.js";
-import { detectDrizzle, drizzleCommands, schemaCollisions, type DrizzleApp, type DrizzleLookup } from "../../src/generators/drizzle.js";
+import { detectDrizzle, drizzleCommands, schemaCollisions, type DrizzleApp } from "../../src/generators/drizzle.js";
 import { checkAnswers, UsageError, type InitAnswers } from "../../src/generators/init/answers.js";
 import { initPaths, planInit } from "../../src/generators/init/plan.js";
 import type { Plan } from "../../src/plan/plan.js";
 import { root } from "./support/cli.js";
+import { foundApp, problemOf } from "./support/orm-lookup.js";
 
 const SECRET = "TEST_SECRET_0123456789_abcdefghijklmnopqrstu";
 const ANSWERS: InitAnswers = { framework: "sveltekit", providers: ["password"], strategy: "database", adapter: "drizzle", databaseUrl: "" };
@@ -40,19 +41,9 @@ function app(fixture: string, overrides: Record<string, string | null> = {}): { 
   return { project: { ...read, files }, sources };
 }
 
-function found(lookup: DrizzleLookup): DrizzleApp {
-  if (!lookup.found || !("app" in lookup)) throw new Error(`expected a Drizzle app, got ${JSON.stringify(lookup)}`);
-  return lookup.app;
-}
-
-function problem(lookup: DrizzleLookup): string {
-  if (!lookup.found || !("problem" in lookup)) throw new Error(`expected a problem, got ${JSON.stringify(lookup)}`);
-  return lookup.problem;
-}
-
 function plan(fixture: string, overrides: Record<string, string | null> = {}): { plan: Plan; drizzle: DrizzleApp; project: ProjectSnapshot } {
   const { project, sources } = app(fixture, overrides);
-  const drizzle = found(detectDrizzle(project, sources));
+  const drizzle = foundApp(detectDrizzle(project, sources));
   const result = planInit({
     answers: ANSWERS,
     project,
@@ -74,7 +65,7 @@ describe("detectDrizzle: the apps `sv add drizzle` makes", () => {
     ["sveltekit-drizzle-sqlite", "sqlite", "better-sqlite3", "better-sqlite3"],
   ])("%s: the dialect, the driver, the db module, where the auth tables go", (fixture, dialect, driver, driverName) => {
     const { project, sources } = app(fixture);
-    expect(found(detectDrizzle(project, sources))).toEqual({
+    expect(foundApp(detectDrizzle(project, sources))).toEqual({
       config: "drizzle.config.ts",
       dialect,
       driver,
@@ -99,7 +90,7 @@ describe("detectDrizzle: the apps `sv add drizzle` makes", () => {
     const config = (schema: string) => `import { defineConfig } from 'drizzle-kit';\nexport default defineConfig({ schema: ${schema}, out: './migrations', dialect: 'postgresql' });\n`;
     for (const schema of ["'./src/lib/server/db'", "'./src/lib/server/db/*.ts'", "['./src/lib/server/db/**/*']"]) {
       const { project, sources } = app("sveltekit-drizzle-postgres", { "drizzle.config.ts": config(schema), "migrations/meta/_journal.json": "{}" });
-      const drizzle = found(detectDrizzle(project, sources));
+      const drizzle = foundApp(detectDrizzle(project, sources));
       expect(drizzle.authSchema, schema).toBe("src/lib/server/db/auth-schema.ts");
       expect(drizzle.schemaModule, schema).toBeUndefined();
       expect(drizzle.schemaFiles, schema).toEqual(["src/lib/server/db/index.ts", "src/lib/server/db/schema.ts"]);
@@ -107,14 +98,14 @@ describe("detectDrizzle: the apps `sv add drizzle` makes", () => {
     }
     // The journal drizzle-kit keeps once it generated a migration.
     const withJournal = app("sveltekit-drizzle-postgres", { "drizzle/meta/_journal.json": "{}" });
-    expect(found(detectDrizzle(withJournal.project, withJournal.sources)).generatesMigrations).toBe(true);
+    expect(foundApp(detectDrizzle(withJournal.project, withJournal.sources)).generatesMigrations).toBe(true);
   });
 
   it("setups it cannot take are refused with why: libsql, Turso, MySQL, a computed schema, two db modules, no db module", () => {
     const libsql = app("sveltekit-drizzle-sqlite", {
       "src/lib/server/db/index.ts": "import { drizzle } from 'drizzle-orm/libsql';\nimport { createClient } from '@libsql/client';\nexport const db = drizzle(createClient({ url: 'file:local.db' }));\n",
     });
-    expect(problem(detectDrizzle(libsql.project, libsql.sources))).toMatch(/drizzle-orm\/libsql, which gatehouse's Drizzle setup does not support yet \(it takes drizzle-orm\/better-sqlite3\)/);
+    expect(problemOf(detectDrizzle(libsql.project, libsql.sources))).toMatch(/drizzle-orm\/libsql, which gatehouse's Drizzle setup does not support yet \(it takes drizzle-orm\/better-sqlite3\)/);
     const cases: [Record<string, string | null>, RegExp][] = [
       [{ "src/lib/server/db/index.ts": "import { drizzle } from 'drizzle-orm/neon-http';\nexport const db = drizzle(process.env.DATABASE_URL!);\n" }, /drizzle-orm\/neon-http, which gatehouse's Drizzle setup does not support yet \(it takes drizzle-orm\/postgres-js, drizzle-orm\/node-postgres, drizzle-orm\/pglite\)/],
       [{ "drizzle.config.ts": "export default { schema: './src/lib/server/db/schema.ts', dialect: 'turso' };\n" }, /dialect "turso": gatehouse's Drizzle setup takes "postgresql" or "sqlite" \(libsql and Turso are not supported yet\)/],
@@ -127,7 +118,7 @@ describe("detectDrizzle: the apps `sv add drizzle` makes", () => {
     ];
     for (const [overrides, message] of cases) {
       const { project, sources } = app("sveltekit-drizzle-postgres", overrides);
-      expect(problem(detectDrizzle(project, sources))).toMatch(message);
+      expect(problemOf(detectDrizzle(project, sources))).toMatch(message);
     }
   });
 });
@@ -182,14 +173,14 @@ describe("planInit --adapter drizzle", () => {
   it("names the app's schema already uses: a table called users, or an export called sessions, are collisions", () => {
     const schema = "import { pgTable, text } from 'drizzle-orm/pg-core';\nexport const people = pgTable('users', { id: text('id') });\nexport const sessions = 1;\n";
     const { project, sources } = app("sveltekit-drizzle-postgres", { "src/lib/server/db/schema.ts": schema });
-    const drizzle = found(detectDrizzle(project, sources));
+    const drizzle = foundApp(detectDrizzle(project, sources));
     expect(schemaCollisions(project, drizzle, ORM("postgres"))).toEqual([
       'src/lib/server/db/schema.ts defines a table "users"',
       "src/lib/server/db/schema.ts exports `sessions`",
     ]);
     // sv's own schema (a task table) collides with nothing.
     const sv = app("sveltekit-drizzle-postgres");
-    expect(schemaCollisions(sv.project, found(detectDrizzle(sv.project, sv.sources)), ORM("postgres"))).toEqual([]);
+    expect(schemaCollisions(sv.project, foundApp(detectDrizzle(sv.project, sv.sources)), ORM("postgres"))).toEqual([]);
   });
 
   it("--database-url is refused with drizzle: the URL is the app's own", () => {

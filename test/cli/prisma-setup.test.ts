@@ -16,17 +16,21 @@ import { packageTemplates } from "../../src/engine/templates.js";
 import { DETECT_PATHS } from "../../src/generators/detect.js";
 import { checkAnswers, UsageError, type InitAnswers } from "../../src/generators/init/answers.js";
 import { initPaths, planInit } from "../../src/generators/init/plan.js";
-import { detectPrisma, PRISMA_CONFIGS, prismaCollisions, type PrismaApp, type PrismaLookup } from "../../src/generators/prisma.js";
-import { AUTH_MODELS_BEGIN, AUTH_MODELS_END, authModelsBlock, readPrismaSchema } from "../../src/generators/prisma-schema.js";
+import { detectPrisma, PRISMA_CONFIGS, prismaAuthModels, prismaCollisions, type PrismaApp, type PrismaLookup } from "../../src/generators/prisma.js";
+import { AUTH_MODELS_BEGIN, AUTH_MODELS_END, authModelsBlock, prefixedModels, readPrismaSchema } from "../../src/generators/prisma-schema.js";
 import type { Plan } from "../../src/plan/plan.js";
 import { authBin, authInitBin, cli, removeAll, root, tempCopy } from "./support/cli.js";
+import { foundApp, problemOf } from "./support/orm-lookup.js";
 
 const SECRET = "TEST_SECRET_0123456789_abcdefghijklmnopqrstu";
 const ANSWERS: InitAnswers = { framework: "sveltekit", providers: ["password"], strategy: "database", adapter: "prisma", databaseUrl: "" };
 const MODELS = (dialect: string) => readFileSync(join(root, `runtime/orm/prisma/${dialect}.prisma`), "utf8");
 const FIXTURE = join(root, "test/cli/fixtures/sveltekit-prisma");
+/** The fixture's schema: prisma init's, with Prisma's quickstart models (User, Post). */
 const SCHEMA = readFileSync(join(FIXTURE, "prisma/schema.prisma"), "utf8");
-const SQLITE_SCHEMA = SCHEMA.replace('provider = "postgresql"', 'provider = "sqlite"');
+/** prisma init's schema with a model of no name of ours. */
+const PLAIN = `${SCHEMA.slice(0, SCHEMA.indexOf("model User {"))}model Tag {\n  id   Int    @id @default(autoincrement())\n  name String\n}\n`;
+const SQLITE_SCHEMA = PLAIN.replace('provider = "postgresql"', 'provider = "sqlite"');
 
 /** The fixture with every file read, `overrides` on top (null removes a file). */
 function app(overrides: Record<string, string | null> = {}): { project: ProjectSnapshot; prismaFiles: string[]; sources: string[] } {
@@ -47,19 +51,11 @@ function lookup(overrides: Record<string, string | null> = {}): PrismaLookup {
   return detectPrisma(project, prismaFiles, sources);
 }
 
-function found(result: PrismaLookup): PrismaApp {
-  if (!result.found || !("app" in result)) throw new Error(`expected a Prisma app, got ${JSON.stringify(result)}`);
-  return result.app;
-}
-
-function problem(result: PrismaLookup): string {
-  if (!result.found || !("problem" in result)) throw new Error(`expected a problem, got ${JSON.stringify(result)}`);
-  return result.problem;
-}
-
 function plan(overrides: Record<string, string | null> = {}): { plan: Plan; prisma: PrismaApp } {
   const { project, prismaFiles, sources } = app(overrides);
-  const prisma = found(detectPrisma(project, prismaFiles, sources));
+  const prisma = foundApp(detectPrisma(project, prismaFiles, sources));
+  const chosen = prismaAuthModels(project, prisma, MODELS(prisma.dialect));
+  if (!chosen.ok) throw new Error(`expected auth models, got ${chosen.problems.join("; ")}`);
   const result = planInit({
     answers: ANSWERS,
     project,
@@ -68,7 +64,7 @@ function plan(overrides: Record<string, string | null> = {}): { plan: Plan; pris
     runtimeSpec: "^0.1.0",
     cliSpec: "^0.1.0",
     secret: SECRET,
-    prisma: { app: prisma, authModels: MODELS(prisma.dialect) },
+    prisma: { app: prisma, authModels: chosen.models, prefixed: chosen.prefixed },
   });
   return { plan: result, prisma };
 }
@@ -77,7 +73,7 @@ const after = (p: Plan, path: string) => p.changes.find((c) => c.path === path)?
 
 describe("detectPrisma", () => {
   it("the app prisma init makes (Prisma 6.19: prisma.config.ts naming the schema and env(\"DATABASE_URL\")), with a client module", () => {
-    expect(found(lookup())).toEqual({
+    expect(foundApp(lookup())).toEqual({
       dialect: "postgres",
       schema: "prisma/schema.prisma",
       folder: false,
@@ -90,17 +86,17 @@ describe("detectPrisma", () => {
   });
 
   it("SQLite; the schema where Prisma looks without a config; package.json's prisma.schema; a schema folder", () => {
-    expect(found(lookup({ "prisma/schema.prisma": SQLITE_SCHEMA })).dialect).toBe("sqlite");
-    const withoutConfig = found(lookup({ "prisma.config.ts": null }));
+    expect(foundApp(lookup({ "prisma/schema.prisma": SQLITE_SCHEMA })).dialect).toBe("sqlite");
+    const withoutConfig = foundApp(lookup({ "prisma.config.ts": null }));
     expect(withoutConfig).toMatchObject({ schema: "prisma/schema.prisma", urlEnv: "DATABASE_URL" });
     const pkg = JSON.stringify({ ...JSON.parse(readFileSync(join(FIXTURE, "package.json"), "utf8")), prisma: { schema: "db/app.prisma" } });
-    expect(found(lookup({ "prisma.config.ts": null, "package.json": pkg, "prisma/schema.prisma": null, "db/app.prisma": SCHEMA }))).toMatchObject({ schema: "db/app.prisma", authSchema: "db/app.prisma" });
-    const folder = found(lookup({ "prisma.config.ts": null, "prisma/schema.prisma": null, "prisma/schema/main.prisma": SCHEMA, "prisma/schema/post.prisma": "model Tag {\n  id Int @id\n}\n" }));
+    expect(foundApp(lookup({ "prisma.config.ts": null, "package.json": pkg, "prisma/schema.prisma": null, "db/app.prisma": SCHEMA }))).toMatchObject({ schema: "db/app.prisma", authSchema: "db/app.prisma" });
+    const folder = foundApp(lookup({ "prisma.config.ts": null, "prisma/schema.prisma": null, "prisma/schema/main.prisma": SCHEMA, "prisma/schema/post.prisma": "model Tag {\n  id Int @id\n}\n" }));
     expect(folder).toMatchObject({ schema: "prisma/schema", folder: true, authSchema: "prisma/schema/auth.prisma", schemaFiles: ["prisma/schema/main.prisma", "prisma/schema/post.prisma"] });
   });
 
   it("the client under another name, as a default export, through the globalThis pattern", () => {
-    const as = (text: string) => found(lookup({ "src/lib/server/prisma.ts": text })).clientExport;
+    const as = (text: string) => foundApp(lookup({ "src/lib/server/prisma.ts": text })).clientExport;
     expect(as("import { PrismaClient } from '@prisma/client';\nexport const db = new PrismaClient();\n")).toBe("db");
     expect(as("import { PrismaClient } from '@prisma/client';\nconst client = new PrismaClient();\nexport default client;\n")).toBe("default");
     expect(
@@ -128,7 +124,7 @@ describe("detectPrisma", () => {
       "more than one module exports a Prisma Client (src/lib/server/other.ts, src/lib/server/prisma.ts): gatehouse cannot tell which one is the app's",
     ],
   ])("refused with why: %s", (_name, overrides, reason) => {
-    expect(problem(lookup(overrides))).toBe(reason);
+    expect(problemOf(lookup(overrides))).toBe(reason);
   });
 });
 
@@ -143,18 +139,31 @@ describe("readPrismaSchema", () => {
 
 describe("planInit --adapter prisma", () => {
   it("appends the runtime's models to the one-file schema between the gatehouse lines, and nothing else of it changes", () => {
-    const { plan: p } = plan();
+    const { plan: p } = plan({ "prisma/schema.prisma": PLAIN });
     const schema = after(p, "prisma/schema.prisma")!;
-    expect(schema.startsWith(`${SCHEMA.trimEnd()}\n\n${AUTH_MODELS_BEGIN}\n`)).toBe(true);
+    expect(schema.startsWith(`${PLAIN.trimEnd()}\n\n${AUTH_MODELS_BEGIN}\n`)).toBe(true);
     expect(schema.endsWith(`${AUTH_MODELS_END}\n`)).toBe(true);
     expect(authModelsBlock(schema)).toBe(MODELS("postgres"));
+    expect(p.nextSteps.join("\n")).not.toContain("AuthUser");
+  });
+
+  it("a schema with a User model already (Prisma's quickstart): the auth models are AuthUser, AuthAccount, ... on the same tables, and the next step says so", () => {
+    const { plan: p } = plan();
+    const block = authModelsBlock(after(p, "prisma/schema.prisma")!)!;
+    expect(block).toBe(prefixedModels(MODELS("postgres")));
+    const facts = readPrismaSchema(block);
+    expect(facts.models.map((model) => model.name)).toEqual(["AuthUser", "AuthAccount", "AuthSession", "AuthVerificationToken", "AuthAuthenticator", "AuthRateLimit", "AuthUserPassword"]);
+    expect(facts.models.map((model) => model.table)).toEqual(readPrismaSchema(MODELS("postgres")).models.map((model) => model.table));
+    expect(block).toContain("  accounts       AuthAccount[]");
+    expect(block).toContain("  user              AuthUser    @relation(fields: [userId]");
+    expect(p.nextSteps.join("\n")).toContain("Your schema has models of the same names already, so these are AuthUser, AuthAccount, AuthSession, ... (their tables are still users, accounts, sessions, ...).");
   });
 
   it("planned again on its own output: the schema is unchanged (the block is replaced, not added twice)", () => {
     const first = after(plan().plan, "prisma/schema.prisma")!;
     expect(after(plan({ "prisma/schema.prisma": first }).plan, "prisma/schema.prisma")).toBeUndefined();
     // An older block (another runtime's models) is replaced in place.
-    const older = first.replace(MODELS("postgres"), "model User {\n  id String @id\n}\n");
+    const older = first.replace(prefixedModels(MODELS("postgres")), "model AuthUser {\n  id String @id\n}\n");
     expect(after(plan({ "prisma/schema.prisma": older }).plan, "prisma/schema.prisma")).toBe(first);
   });
 
@@ -198,24 +207,44 @@ describe("planInit --adapter prisma", () => {
   });
 });
 
-describe("prismaCollisions", () => {
-  const collisions = (schema: string) => {
+describe("prismaAuthModels and prismaCollisions", () => {
+  const withSchema = (schema: string) => {
     const { project, prismaFiles, sources } = app({ "prisma/schema.prisma": schema });
-    const prisma = found(detectPrisma(project, prismaFiles, sources));
-    return prismaCollisions(project, prisma, MODELS("postgres"));
+    return { project, prisma: foundApp(detectPrisma(project, prismaFiles, sources)) };
+  };
+  const collisions = (schema: string, models = MODELS("postgres")) => {
+    const { project, prisma } = withSchema(schema);
+    return prismaCollisions(project, prisma, models);
+  };
+  const chosen = (schema: string) => {
+    const { project, prisma } = withSchema(schema);
+    return prismaAuthModels(project, prisma, MODELS("postgres"));
   };
 
-  it("none in the app prisma init makes, nor in a schema that has the auth models already", () => {
-    expect(collisions(SCHEMA)).toEqual([]);
-    expect(collisions(after(plan().plan, "prisma/schema.prisma")!)).toEqual([]);
+  it("none in a schema of other names, nor in one that has the auth models already", () => {
+    expect(collisions(PLAIN)).toEqual([]);
+    expect(collisions(after(plan({ "prisma/schema.prisma": PLAIN }).plan, "prisma/schema.prisma")!)).toEqual([]);
+    expect(chosen(PLAIN)).toEqual({ ok: true, models: MODELS("postgres"), prefixed: false });
   });
 
-  it("a model or enum named like ours, or a model mapped to one of our tables", () => {
-    expect(collisions(`${SCHEMA}\nmodel User {\n  id Int @id\n}\nenum Session {\n  A\n}\nmodel Person {\n  id Int @id\n  @@map("users")\n}\n`)).toEqual([
-      "prisma/schema.prisma has a model User",
-      'prisma/schema.prisma maps model Person to the table "users"',
-      "prisma/schema.prisma has an enum Session",
+  it("names of ours: the prefixed models, which collide with nothing", () => {
+    expect(collisions(SCHEMA)).toEqual([{ kind: "name", problem: "prisma/schema.prisma has a model User" }]);
+    expect(collisions(SCHEMA, prefixedModels(MODELS("postgres")))).toEqual([]);
+    expect(chosen(SCHEMA)).toEqual({ ok: true, models: prefixedModels(MODELS("postgres")), prefixed: true });
+  });
+
+  it("a model on one of our tables (an Auth.js schema's User on users): refused, whatever the names", () => {
+    const authjs = `${PLAIN}\nmodel User {\n  id String @id\n  @@map("users")\n}\nenum Session {\n  A\n}\n`;
+    expect(collisions(authjs)).toEqual([
+      { kind: "table", problem: 'prisma/schema.prisma maps model User to the table "users"' },
+      { kind: "name", problem: "prisma/schema.prisma has an enum Session" },
     ]);
+    expect(chosen(authjs)).toEqual({ ok: false, problems: ['prisma/schema.prisma maps model User to the table "users"'] });
+  });
+
+  it("the plain and the prefixed names both taken: refused with both", () => {
+    const both = `${SCHEMA}\nmodel AuthUser {\n  id Int @id\n}\n`;
+    expect(chosen(both)).toEqual({ ok: false, problems: ["prisma/schema.prisma has a model User", "prisma/schema.prisma has a model AuthUser"] });
   });
 });
 
@@ -224,13 +253,14 @@ describe("the bins on a copy of the fixture", () => {
   afterAll(() => removeAll(dirs));
   const NO_ENV = { DATABASE_URL: undefined, AUTH_SECRET: undefined, AUTH_URL: undefined, ORIGIN: undefined };
 
-  it("auth-init --yes takes prisma; auth migrate refuses (exit 2) naming Prisma's command; auth doctor compares the models with the installed runtime's", () => {
+  it("auth-init --yes takes prisma (AuthUser, ... beside the app's User); auth migrate refuses (exit 2) naming Prisma's command; auth doctor compares the models with the installed runtime's", () => {
     const dir = tempCopy("sveltekit-prisma", "prisma", dirs);
     const init = cli(authInitBin, ["--yes", "--no-install", "--runtime", "^0.1.0"], dir, NO_ENV, 60_000);
     expect(init.code, init.stderr).toBe(0);
     expect(init.stdout).toContain("created src/lib/server/auth-db.ts");
     expect(init.stdout).toContain("npx prisma migrate dev --name gatehouse-auth");
-    expect(authModelsBlock(readFileSync(join(dir, "prisma/schema.prisma"), "utf8"))).toBe(MODELS("postgres"));
+    expect(authModelsBlock(readFileSync(join(dir, "prisma/schema.prisma"), "utf8"))).toBe(prefixedModels(MODELS("postgres")));
+    expect(init.stdout).toContain("so these are AuthUser, AuthAccount, AuthSession, ...");
 
     const migrate = cli(authBin, ["migrate"], dir, NO_ENV, 60_000);
     expect(migrate.code).toBe(2);
@@ -254,14 +284,16 @@ describe("the bins on a copy of the fixture", () => {
     );
   });
 
-  it("a User model of the app's: refused (exit 2) with the names and the way out, nothing written", () => {
+  it("a model of the app's on our users table (as Auth.js's Prisma schema maps it): refused (exit 2) with the names and the way out, nothing written", () => {
     const dir = tempCopy("sveltekit-prisma", "prisma", dirs);
-    const schema = `${SCHEMA}\nmodel User {\n  id    Int    @id @default(autoincrement())\n  email String @unique\n}\n`;
+    const schema = SCHEMA.replace("  posts Post[]\n}", '  posts Post[]\n\n  @@map("users")\n}');
     writeFileSync(join(dir, "prisma/schema.prisma"), schema);
     const before = readFileSync(join(dir, "package.json"), "utf8");
     const init = cli(authInitBin, ["--yes", "--no-install", "--runtime", "^0.1.0", "--adapter", "prisma"], dir, NO_ENV, 60_000);
     expect(init.code).toBe(2);
-    expect(init.stderr).toContain("--adapter prisma: the app's Prisma schema already has names the auth tables use: prisma/schema.prisma has a model User. Rename yours, or keep the auth tables apart with --adapter pglite");
+    expect(init.stderr).toContain(
+      '--adapter prisma: the app\'s Prisma schema already has names the auth tables use: prisma/schema.prisma maps model User to the table "users". Rename yours, or keep the auth tables apart with --adapter pglite',
+    );
     expect(readFileSync(join(dir, "prisma/schema.prisma"), "utf8")).toBe(schema);
     expect(readFileSync(join(dir, "package.json"), "utf8")).toBe(before);
   });

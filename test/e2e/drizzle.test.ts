@@ -16,11 +16,12 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "../adapters/support/postgres-server.js";
 import { root } from "../cli/support/cli.js";
-import { EMAIL, signUpOutAndIn } from "./support/account-flow.js";
+import { EMAIL } from "./support/account-flow.js";
 import { hasChromium, useBrowser } from "./support/browser.js";
-import { makeDrizzleApp, runPrinted, schemaCommands, WITHOUT_TEST_DATABASE, type DrizzleDialect, type DrizzleSvelteKitApp } from "./support/drizzle-app.js";
+import { expectRefusedBeforeTables, expectSignUpOutAndIn } from "./support/orm-app.js";
+import { makeDrizzleApp, runPrinted, schemaCommands, type DrizzleDialect, type DrizzleSvelteKitApp } from "./support/drizzle-app.js";
 import { startMailFor, type AppMail } from "./support/passwordless-flow.js";
-import { freePort, run, startServer, type RunningServer } from "./support/processes.js";
+import { run, startBuiltApp, WITHOUT_TEST_DATABASE, type RunningServer } from "./support/processes.js";
 import { serverRows, sqliteRows } from "./support/rows.js";
 import { expectCleanStop } from "./support/shutdown.js";
 
@@ -83,14 +84,7 @@ for (const variant of variants) {
       await database?.drop();
     });
 
-    /** The built app started with `npm start` (which reads .env) on 127.0.0.1, mailing to the test's SMTP server. */
-    async function start(): Promise<RunningServer> {
-      const port = await freePort();
-      const env = { NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port), ORIGIN: `http://localhost:${port}`, ...WITHOUT_TEST_DATABASE, ...mail.env };
-      return startServer("npm", ["start"], { cwd: app.dir, env, port });
-    }
-
-    it("chose --adapter drizzle: the runtime's Drizzle schema beside the app's, re-exported, no database module or driver of its own, and the drizzle-kit commands as next steps", () => {
+      it("chose --adapter drizzle: the runtime's Drizzle schema beside the app's, re-exported, no database module or driver of its own, and the drizzle-kit commands as next steps", () => {
       const file = (path: string) => readFileSync(join(app.dir, path), "utf8");
       expect(file("src/lib/server/db/auth-schema.ts")).toBe(readFileSync(join(root, "runtime/orm/drizzle", `${variant.dialect}.ts`), "utf8"));
       expect(file("src/lib/server/db/schema.ts")).toMatch(/\nexport \* from '\.\/auth-schema';\n$/);
@@ -114,21 +108,9 @@ for (const variant of variants) {
     }, 120_000);
 
     it("before the tables exist, a session read and a sign-up fail, the server's log says what is missing and what to run, and nobody is signed up", async () => {
-      const before = await start();
+      const before = await startBuiltApp(app.dir, mail.env);
       try {
-        const session = await fetch(`${before.origin}/auth/session`, { headers: { cookie: "authjs.session-token=x" } });
-        expect(session.status, before.output()).toBe(500);
-        expect(session.headers.get("set-cookie") ?? "").not.toMatch(/session-token=[^;]/);
-        const form = new URLSearchParams({ callbackUrl: "/account", name: "", email: EMAIL, password: "correct horse battery staple" });
-        const signUp = await fetch(`${before.origin}/auth/signup`, { method: "POST", body: form, headers: { origin: before.origin }, redirect: "manual" });
-        expect(signUp.status, before.output()).toBe(302);
-        expect(signUp.headers.get("location")).toBe(`${before.origin}/auth/error?error=Configuration`);
-        expect(signUp.headers.get("set-cookie") ?? "").not.toMatch(/session-token=[^;]/);
-        const log = before.output();
-        expect(log).toContain("the auth database lacks table users");
-        expect(log).toContain("Run `npm run db:generate` then `npm run db:migrate`");
-        expect(log).toMatch(/createUserWithPassword failed/);
-        expect(mail.server.messages).toEqual([]);
+        await expectRefusedBeforeTables(before, mail, "`npm run db:generate` then `npm run db:migrate`");
       } finally {
         await before.stop();
       }
@@ -143,7 +125,7 @@ for (const variant of variants) {
       expect(await variant.tables(app, database?.url)).toEqual(expect.arrayContaining([...AUTH_TABLES, "task"]));
       // drizzle-kit creates the SQLite file with the umask's mode (0644 under the usual 022): as it leaves it.
       if (variant.dialect === "sqlite") chmodSync(join(app.dir, "local.db"), 0o644);
-      server = await start();
+      server = await startBuiltApp(app.dir, mail.env);
     }, 120_000);
 
     it("npx @gatehouse/cli doctor in the app: the Drizzle database has every auth table, no problem", async () => {
@@ -156,14 +138,7 @@ for (const variant of variants) {
       const { freshPage, shot } = useBrowser(`drizzle-${variant.dialect}`);
 
       it("sign up, confirm by the mailed link, see the protected page, sign out, a wrong password refused, sign in again", async () => {
-        const account = { origin: server!.origin, returnParam: "redirectTo", userLine: "p", home: "/account" } as const;
-        // A failure here is often the server's: its log goes with the error.
-        await signUpOutAndIn(await freshPage(), shot, account, mail.server).catch((error: Error) => {
-          throw new Error(`${error.message}\nThe app's server printed:\n${server!.output()}`, { cause: error });
-        });
-        // The wrong password is logged (CredentialsSignin); nothing else went wrong.
-        const errors = server!.output().split("\n").filter((line) => line.startsWith("[auth][error]") && !line.includes("CredentialsSignin"));
-        expect(errors).toEqual([]);
+        await expectSignUpOutAndIn(await freshPage(), shot, server!, mail);
       }, 120_000);
 
       it("the user and the password hash are rows of the app's database; a SQLite file is owner-only since the app's first use of it", async () => {

@@ -8,20 +8,21 @@
  * Prisma's own migration, see support/prisma-app.ts for why not `prisma
  * migrate dev` itself), `doctor` is clean, a person signs up, confirms the
  * mailed link, signs out and in again in Chromium, the rows land in the app's
- * database beside its own table, and the built server exits cleanly on SIGTERM.
+ * database beside its own tables (its `User` model and our `AuthUser` on
+ * `users`), and the built server exits cleanly on SIGTERM.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "../adapters/support/postgres-server.js";
 import { root } from "../cli/support/cli.js";
-import { authModelsBlock } from "../../src/generators/prisma-schema.js";
-import { EMAIL, signUpOutAndIn } from "./support/account-flow.js";
+import { authModelsBlock, prefixedModels } from "../../src/generators/prisma-schema.js";
+import { EMAIL } from "./support/account-flow.js";
 import { hasChromium, useBrowser } from "./support/browser.js";
-import { WITHOUT_TEST_DATABASE } from "./support/drizzle-app.js";
+import { expectRefusedBeforeTables, expectSignUpOutAndIn } from "./support/orm-app.js";
 import { createTablesAsPrismaWould, makePrismaApp, printedMigrateCommand, type PrismaSvelteKitApp } from "./support/prisma-app.js";
 import { startMailFor, type AppMail } from "./support/passwordless-flow.js";
-import { freePort, run, startServer, type RunningServer } from "./support/processes.js";
+import { run, startBuiltApp, WITHOUT_TEST_DATABASE, type RunningServer } from "./support/processes.js";
 import { serverRows } from "./support/rows.js";
 import { expectCleanStop } from "./support/shutdown.js";
 
@@ -50,18 +51,11 @@ describe.skipIf(!serverUrl)("auth-init --yes in a SvelteKit app of prisma init (
     await database?.drop();
   });
 
-  /** The built app started with `npm start` (which reads .env) on 127.0.0.1, mailing to the test's SMTP server. */
-  async function start(): Promise<RunningServer> {
-    const port = await freePort();
-    const env = { NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port), ORIGIN: `http://localhost:${port}`, ...WITHOUT_TEST_DATABASE, ...mail.env };
-    return startServer("npm", ["start"], { cwd: app.dir, env, port });
-  }
-
-  it("chose --adapter prisma: the runtime's models appended to the app's schema, the adapter on its client, no database module or driver of its own, and Prisma's migrate command as the next step", () => {
+  it("chose --adapter prisma: the runtime's models appended to the app's schema (AuthUser, ... beside its User), the adapter on its client, no database module or driver of its own, and Prisma's migrate command as the next step", () => {
     const file = (path: string) => readFileSync(join(app.dir, path), "utf8");
     const schema = file("prisma/schema.prisma");
-    expect(authModelsBlock(schema)).toBe(readFileSync(join(root, "runtime/orm/prisma/postgres.prisma"), "utf8"));
-    expect(schema).toContain("model Post {");
+    expect(authModelsBlock(schema)).toBe(prefixedModels(readFileSync(join(root, "runtime/orm/prisma/postgres.prisma"), "utf8")));
+    for (const own of ["model User {", "model Post {"]) expect(schema).toContain(own);
     expect(file("src/lib/server/auth-db.ts")).toContain("const client = fromPrisma(prisma);");
     for (const ours of ["src/lib/server/db.ts", "src/lib/server/schema.ts"]) expect(existsSync(join(app.dir, ours)), ours).toBe(false);
     const pkg = JSON.parse(file("package.json"));
@@ -79,30 +73,20 @@ describe.skipIf(!serverUrl)("auth-init --yes in a SvelteKit app of prisma init (
   }, 120_000);
 
   it("before the tables exist, a session read and a sign-up fail, the server's log says what is missing and what to run, and nobody is signed up", async () => {
-    const before = await start();
+    const before = await startBuiltApp(app.dir, mail.env);
     try {
-      const session = await fetch(`${before.origin}/auth/session`, { headers: { cookie: "authjs.session-token=x" } });
-      expect(session.status, before.output()).toBe(500);
-      expect(session.headers.get("set-cookie") ?? "").not.toMatch(/session-token=[^;]/);
-      const form = new URLSearchParams({ callbackUrl: "/account", name: "", email: EMAIL, password: "correct horse battery staple" });
-      const signUp = await fetch(`${before.origin}/auth/signup`, { method: "POST", body: form, headers: { origin: before.origin }, redirect: "manual" });
-      expect(signUp.status, before.output()).toBe(302);
-      expect(signUp.headers.get("location")).toBe(`${before.origin}/auth/error?error=Configuration`);
-      const log = before.output();
-      expect(log).toContain("the auth database lacks table users");
-      expect(log).toContain(`Run \`${MIGRATE}\``);
-      expect(mail.server.messages).toEqual([]);
+      await expectRefusedBeforeTables(before, mail, `\`${MIGRATE}\``);
     } finally {
       await before.stop();
     }
   }, 90_000);
 
-  it("the tables of Prisma's migration for the schema: the auth tables and the app's own", async () => {
+  it("the tables of Prisma's migration for the schema: the auth tables and the app's own (its User on \"User\", ours on users)", async () => {
     const sql = await createTablesAsPrismaWould(app, database.url);
-    for (const table of [...AUTH_TABLES, "Post"]) expect(sql).toContain(`CREATE TABLE "${table}"`);
+    for (const table of [...AUTH_TABLES, "User", "Post"]) expect(sql).toContain(`CREATE TABLE "${table}"`);
     const tables = (await serverRows<{ name: string }>(database.url, `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'`)).map((row) => row.name);
-    expect(tables).toEqual(expect.arrayContaining([...AUTH_TABLES, "Post"]));
-    server = await start();
+    expect(tables).toEqual(expect.arrayContaining([...AUTH_TABLES, "User", "Post"]));
+    server = await startBuiltApp(app.dir, mail.env);
   }, 120_000);
 
   it("npx @gatehouse/cli doctor in the app: the auth models are the installed runtime's, no problem; auth migrate leaves the database to Prisma", async () => {
@@ -117,14 +101,7 @@ describe.skipIf(!serverUrl)("auth-init --yes in a SvelteKit app of prisma init (
     const { freshPage, shot } = useBrowser("prisma-postgres");
 
     it("sign up, confirm by the mailed link, see the protected page, sign out, a wrong password refused, sign in again", async () => {
-      const account = { origin: server!.origin, returnParam: "redirectTo", userLine: "p", home: "/account" } as const;
-      // A failure here is often the server's: its log goes with the error.
-      await signUpOutAndIn(await freshPage(), shot, account, mail.server).catch((error: Error) => {
-        throw new Error(`${error.message}\nThe app's server printed:\n${server!.output()}`, { cause: error });
-      });
-      // The wrong password is logged (CredentialsSignin); nothing else went wrong.
-      const errors = server!.output().split("\n").filter((line) => line.startsWith("[auth][error]") && !line.includes("CredentialsSignin"));
-      expect(errors).toEqual([]);
+      await expectSignUpOutAndIn(await freshPage(), shot, server!, mail);
     }, 120_000);
 
     it("the user and the password hash are rows of the app's database", async () => {

@@ -19,12 +19,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SV } from "../../src/engine/create-app.js";
 import { authInitBin, cli, snapshotDir } from "../cli/support/cli.js";
 import { http } from "./support/http.js";
-import { freePort, run, startServer } from "./support/processes.js";
+import { freePort, run, startServer, WITHOUT_TEST_DATABASE } from "./support/processes.js";
 
 /** npm's options for auth-init's install: metadata from the cache, no engine-strict. */
 const NPM = { npm_config_prefer_offline: "true", npm_config_engine_strict: "false", npm_config_audit: "false", npm_config_fund: "false" };
-/** Where the generated db modules look for their database: the test run's own must not reach the servers. */
-const DATABASE_ENV = ["DATABASE_URL", "HOSTED_STORE_DATABASE_URL", "HOSTED_STORE_BRANCH", "SQLITE_PATH", "PGLITE_DIR"];
 /** What the app writes or installs itself, left out of "changed nothing". */
 const NOT_THE_APPS = new Set(["node_modules", "build", ".svelte-kit", ".pglite"]);
 
@@ -141,7 +139,7 @@ async function buildAndServe(dir: string): Promise<void> {
   await run("npm", ["run", "build"], { cwd: dir, env: { NODE_ENV: "production" } });
   const port = await freePort();
   const env = {
-    ...Object.fromEntries(DATABASE_ENV.map((key) => [key, undefined])),
+    ...WITHOUT_TEST_DATABASE,
     NODE_ENV: "production",
     HOST: "127.0.0.1",
     PORT: String(port),

@@ -65,7 +65,9 @@ export interface InitInput {
 
 export interface PrismaSetup {
   app: PrismaApp;
+  /** The runtime's models, or the same with `Auth` before each name where the app's schema has them already. */
   authModels: string;
+  prefixed?: boolean;
 }
 
 export interface DrizzleSetup {
@@ -132,7 +134,7 @@ export function planInit(input: InitInput): Plan {
 
   const envAfter = ensureEnvKeys(file(".env") ?? "", env);
   plan.env = env.map(({ key }) => ({ key, filled: hasEnvValue(envAfter, key) }));
-  plan.nextSteps = nextSteps(answers, layout, providers, input.packageManager, plan, project, drizzle?.app, prisma?.app);
+  plan.nextSteps = nextSteps(answers, layout, providers, input.packageManager, plan, project, drizzle?.app, prisma);
   return plan;
 }
 
@@ -359,7 +361,7 @@ function nextSteps(
   plan: Plan,
   project: ProjectSnapshot,
   drizzle: DrizzleApp | undefined,
-  prisma: PrismaApp | undefined,
+  prismaSetup: PrismaSetup | undefined,
 ): string[] {
   const steps: string[] = [];
   const own = layout.nextSteps?.(project, (script) => runScript(manager, script)) ?? { setup: [], production: [] };
@@ -389,10 +391,13 @@ function nextSteps(
       `The auth tables are in your Drizzle schema, ${schema}: create them the Drizzle way, \`${generate}\` (writes the migration) then \`${migrate}\` (applies it). Until they exist, the app's first sign-in stops with an error naming what is missing.`,
     );
   }
-  if (prisma) {
+  if (prismaSetup) {
+    const { app: prisma } = prismaSetup;
     const where = prisma.folder ? `${prisma.authSchema}, in your schema folder` : `your Prisma schema, ${prisma.authSchema}`;
+    // The names the app's own code would use on the client: said where they are not the plain ones.
+    const named = prismaSetup.prefixed ? ` Your schema has models of the same names already, so these are AuthUser, AuthAccount, AuthSession, ... (their tables are still users, accounts, sessions, ...).` : "";
     steps.push(
-      `The auth tables are models in ${where}: create them the Prisma way, \`${prismaMigrateCommand(manager)}\` (writes and applies the migration, and generates the client). Until they exist, the app's first sign-in stops with an error naming what is missing.`,
+      `The auth tables are models in ${where}: create them the Prisma way, \`${prismaMigrateCommand(manager)}\` (writes and applies the migration, and generates the client). Until they exist, the app's first sign-in stops with an error naming what is missing.${named}`,
     );
   }
   steps.push(...own.setup);

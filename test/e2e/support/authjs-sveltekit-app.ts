@@ -15,10 +15,9 @@
  * servers do): the app runs with `node --env-file=.env build`, Node's own loader,
  * so the same file feeds the app before and after the switch.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { run, startServer, type RunningServer } from "./processes.js";
+import { run, type RunningServer, scratchApp, startServer } from "./processes.js";
 
 /** The one person the Credentials provider's `authorize` accepts. */
 export const CREDENTIALS_USER = { id: "user-ada", name: "Ada Lovelace", email: "ada@example.com", password: "correct horse battery staple" } as const;
@@ -40,12 +39,7 @@ export interface AuthjsSvelteKitApp {
  * and the guide's files. `env` goes into `.env` after AUTH_SECRET and AUTH_TRUST_HOST.
  */
 export async function createAuthjsSvelteKitApp(name: string, env: Record<string, string>): Promise<AuthjsSvelteKitApp> {
-  const work = mkdtempSync(join(tmpdir(), `gatehouse-authjs-${name}-`));
-  const dir = join(work, name);
-  const remove = () => {
-    if (process.env.KEEP_E2E_APPS) return console.log(`[e2e] ${name} kept in ${dir}`);
-    rmSync(work, { recursive: true, force: true });
-  };
+  const { work, dir, remove } = scratchApp("authjs", name);
   try {
     const started = Date.now();
     await run("npx", ["-y", "sv@0.17.1", "create", name, "--template", "minimal", "--types", "ts", "--add", "sveltekit-adapter=adapter:node", "--install", "npm"], {

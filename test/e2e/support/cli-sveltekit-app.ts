@@ -4,14 +4,9 @@
  * packed into the app), installs; then the app is built and started on
  * 127.0.0.1 with `npm start` (which reads the generated .env).
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { authBin, authInitBin } from "../../cli/support/cli.js";
-import { freePort, run, startServer, type RunningServer } from "./processes.js";
+import { freePort, run, type RunningServer, scratchApp, startServer, WITHOUT_TEST_DATABASE } from "./processes.js";
 
-/** Where the generated db modules look for their database. */
-const DATABASE_ENV = ["DATABASE_URL", "HOSTED_STORE_DATABASE_URL", "HOSTED_STORE_BRANCH", "SQLITE_PATH", "PGLITE_DIR"];
 
 export interface CliSvelteKitApp {
   dir: string;
@@ -33,13 +28,11 @@ export interface StartOptions {
 }
 
 export async function startCliSvelteKitApp(name: string, initArgs: string[], options: StartOptions = {}): Promise<CliSvelteKitApp> {
-  const work = mkdtempSync(join(tmpdir(), `gatehouse-cli-${name}-`));
-  const dir = join(work, name);
+  const { work, dir, remove } = scratchApp("cli", name);
   let server: RunningServer | undefined;
   const stop = async () => {
     await server?.stop();
-    if (process.env.KEEP_E2E_APPS) return console.log(`[e2e] ${name} kept in ${dir}`);
-    rmSync(work, { recursive: true, force: true });
+    remove();
   };
   try {
     const started = Date.now();
@@ -57,7 +50,7 @@ export async function startCliSvelteKitApp(name: string, initArgs: string[], opt
       HOST: "127.0.0.1",
       PORT: String(port),
       ORIGIN: `http://localhost:${port}`,
-      ...Object.fromEntries(DATABASE_ENV.map((key) => [key, undefined])),
+      ...WITHOUT_TEST_DATABASE,
       ...options.env,
     };
     server = await startServer("npm", ["start"], { cwd: dir, env, port });

@@ -5,11 +5,10 @@
  * checkout's runtime into the app), then built once. The auth tables are the
  * app's to create: the test runs the commands auth-init printed.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { authInitBin } from "../../cli/support/cli.js";
-import { run } from "./processes.js";
+import { run, scratchApp, WITHOUT_TEST_DATABASE } from "./processes.js";
 
 export type DrizzleDialect = "postgres" | "sqlite";
 
@@ -37,15 +36,6 @@ function pinForNode20(dir: string, dialect: DrizzleDialect): void {
   writeFileSync(path, `${JSON.stringify(pkg, null, "\t")}\n`);
 }
 
-/**
- * Where the generated db modules and drizzle-kit look for their database: the test
- * run's own DATABASE_URL (the PostgreSQL server's admin database) would win over
- * the app's .env, as the process env does with `node --env-file` and dotenv.
- */
-export const WITHOUT_TEST_DATABASE: Record<string, undefined> = Object.fromEntries(
-  ["DATABASE_URL", "HOSTED_STORE_DATABASE_URL", "HOSTED_STORE_BRANCH", "SQLITE_PATH", "PGLITE_DIR"].map((key) => [key, undefined]),
-);
-
 export interface DrizzleSvelteKitApp {
   dir: string;
   /** What auth-init printed. */
@@ -59,12 +49,7 @@ export interface DrizzleSvelteKitApp {
  * DATABASE_URL in .env (PostgreSQL); SQLite keeps sv's `local.db`.
  */
 export async function makeDrizzleApp(name: string, dialect: DrizzleDialect, databaseUrl?: string): Promise<DrizzleSvelteKitApp> {
-  const work = mkdtempSync(join(tmpdir(), `gatehouse-drizzle-${name}-`));
-  const dir = join(work, name);
-  const remove = () => {
-    if (process.env.KEEP_E2E_APPS) return console.log(`[e2e] ${name} kept in ${dir}`);
-    rmSync(work, { recursive: true, force: true });
-  };
+  const { work, dir, remove } = scratchApp("drizzle", name);
   try {
     const started = Date.now();
     await run("npx", ["-y", SV, "create", name, "--template", "minimal", "--types", "ts", "--add", "sveltekit-adapter=adapter:node", SV_DRIZZLE[dialect], "--no-install"], { cwd: work });

@@ -17,14 +17,12 @@
  * come from `prisma migrate diff`, the SQL that command's migration holds.
  */
 import { execFile } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
 import { authInitBin, root } from "../../cli/support/cli.js";
-import { WITHOUT_TEST_DATABASE } from "./drizzle-app.js";
-import { run } from "./processes.js";
+import { run, scratchApp, WITHOUT_TEST_DATABASE } from "./processes.js";
 
 const PRISMA_VERSION = "6.19.3";
 
@@ -63,12 +61,7 @@ export interface PrismaSvelteKitApp {
 }
 
 export async function makePrismaApp(name: string, databaseUrl: string): Promise<PrismaSvelteKitApp> {
-  const work = mkdtempSync(join(tmpdir(), `gatehouse-prisma-${name}-`));
-  const dir = join(work, name);
-  const remove = () => {
-    if (process.env.KEEP_E2E_APPS) return console.log(`[e2e] ${name} kept in ${dir}`);
-    rmSync(work, { recursive: true, force: true });
-  };
+  const { work, dir, remove } = scratchApp("prisma", name);
   try {
     const started = Date.now();
     cpSync(join(root, "test/cli/fixtures/sveltekit-prisma"), dir, { recursive: true });

@@ -4,7 +4,40 @@
  * built app started on 127.0.0.1 and stopped again.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/**
+ * Where the generated db modules and the apps' ORMs look for their database:
+ * the test run's own DATABASE_URL (the PostgreSQL server's admin database)
+ * would win over an app's .env, as the process env does with `node
+ * --env-file` and dotenv. Spread into a child's env to leave them unset.
+ */
+export const WITHOUT_TEST_DATABASE: Readonly<Record<string, undefined>> = Object.freeze(
+  Object.fromEntries(["DATABASE_URL", "HOSTED_STORE_DATABASE_URL", "HOSTED_STORE_BRANCH", "SQLITE_PATH", "PGLITE_DIR"].map((key) => [key, undefined])),
+);
+
+export interface ScratchApp {
+  /** The fresh folder the app's folder is made in. */
+  work: string;
+  /** The app's folder, `<work>/<name>` (not created here). */
+  dir: string;
+  /** Deletes `work`; with KEEP_E2E_APPS set, keeps it and says where it is. */
+  remove: () => void;
+}
+
+/** A fresh folder under the system's temp folder for an app called `name`. */
+export function scratchApp(prefix: string, name: string): ScratchApp {
+  const work = mkdtempSync(join(tmpdir(), `gatehouse-${prefix}-${name}-`));
+  const dir = join(work, name);
+  const remove = () => {
+    if (process.env.KEEP_E2E_APPS) return console.log(`[e2e] ${name} kept in ${dir}`);
+    rmSync(work, { recursive: true, force: true });
+  };
+  return { work, dir, remove };
+}
 
 export interface RunOptions {
   cwd: string;
@@ -120,4 +153,11 @@ export async function startServer(
     }
   }
   return { origin: `http://localhost:${port}`, port, output: () => output, stop, interrupt };
+}
+
+/** A built app started with `npm start` (which reads its .env) on 127.0.0.1 in production, on its own database, with `env` on top. */
+export async function startBuiltApp(dir: string, env: Record<string, string> = {}): Promise<RunningServer> {
+  const port = await freePort();
+  const origin = { NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port), ORIGIN: `http://localhost:${port}` };
+  return startServer("npm", ["start"], { cwd: dir, env: { ...origin, ...WITHOUT_TEST_DATABASE, ...env }, port });
 }

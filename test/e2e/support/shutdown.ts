@@ -12,7 +12,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
 import { CookieJar, request } from "../../helpers.js";
-import { freePort } from "./processes.js";
+import { freePort, WITHOUT_TEST_DATABASE } from "./processes.js";
 
 export type ShutdownFramework = "sveltekit" | "solid-start";
 export type ShutdownAdapter = "pglite" | "sqlite" | "postgres" | "hosted-store";
@@ -21,8 +21,6 @@ export type ShutdownAdapter = "pglite" | "sqlite" | "postgres" | "hosted-store";
 const EXIT_WITHIN_MS = 5000;
 /** A session cookie the database is asked about (and knows nothing of): with database sessions the request opens the database. */
 const SESSION_COOKIE = "authjs.session-token=not-a-session";
-/** Where the generated db modules look for their database: the test run's own must not reach the servers. */
-const DATABASE_ENV = ["DATABASE_URL", "HOSTED_STORE_DATABASE_URL", "HOSTED_STORE_BRANCH", "SQLITE_PATH", "PGLITE_DIR"];
 /**
  * Nitro's Node server (srvx) handles no signals when CI or TEST is set (vitest sets TEST): unset,
  * as in production. SvelteKit's mail check: production needs the settings, though nothing is mailed here.
@@ -99,7 +97,7 @@ async function startUseAndSignal(dir: string, { framework, signal, jwt, env: ext
   const origin = `http://localhost:${port}`;
   const env = {
     ...process.env,
-    ...Object.fromEntries(DATABASE_ENV.map((key) => [key, undefined])),
+    ...WITHOUT_TEST_DATABASE,
     ...SERVER_ENV,
     ...extra,
     NODE_ENV: "production",
