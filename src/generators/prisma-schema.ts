@@ -65,27 +65,30 @@ export function prefixedModels(models: string, prefix = AUTH_MODEL_PREFIX): stri
 export const AUTH_MODELS_BEGIN = "// gatehouse: the auth tables of @gatehouse/runtime (begin). `auth doctor` compares this block with the installed runtime's orm/prisma file.";
 export const AUTH_MODELS_END = "// gatehouse: the auth tables of @gatehouse/runtime (end)";
 
-/** The block of auth models in a schema file, as appended by auth-init; undefined when it has none. */
-export function authModelsBlock(text: string): string | undefined {
+/** Where the marked block is: from its opening line to the end of its closing line; undefined when the text has none. */
+function markedBlock(text: string): { begin: number; end: number } | undefined {
   const begin = text.indexOf(AUTH_MODELS_BEGIN);
   const end = text.indexOf(AUTH_MODELS_END);
-  if (begin === -1 || end < begin) return undefined;
-  return text.slice(begin + AUTH_MODELS_BEGIN.length, end).replace(/^\n/, "");
+  return begin === -1 || end < begin ? undefined : { begin, end: end + AUTH_MODELS_END.length };
+}
+
+/** The block of auth models in a schema file, as appended by auth-init; undefined when it has none. */
+export function authModelsBlock(text: string): string | undefined {
+  const block = markedBlock(text);
+  return block && text.slice(block.begin + AUTH_MODELS_BEGIN.length, block.end - AUTH_MODELS_END.length).replace(/^\n/, "");
 }
 
 /** A schema file without the auth models auth-init appended to it. */
 export function withoutAuthModels(text: string): string {
-  const begin = text.indexOf(AUTH_MODELS_BEGIN);
-  const end = text.indexOf(AUTH_MODELS_END);
-  return begin !== -1 && end > begin ? `${text.slice(0, begin)}${text.slice(end + AUTH_MODELS_END.length)}` : text;
+  const block = markedBlock(text);
+  return block ? `${text.slice(0, block.begin)}${text.slice(block.end)}` : text;
 }
 
 /** The schema with the auth models appended between the markers, or the block there replaced by them. */
 export function withAuthModels(text: string, models: string): string {
-  const block = `${AUTH_MODELS_BEGIN}\n${models.replace(/\s*$/, "\n")}${AUTH_MODELS_END}\n`;
-  const begin = text.indexOf(AUTH_MODELS_BEGIN);
-  const end = text.indexOf(AUTH_MODELS_END);
-  if (begin !== -1 && end > begin) return `${text.slice(0, begin)}${block}${text.slice(end + AUTH_MODELS_END.length).replace(/^\n/, "")}`;
+  const lines = `${AUTH_MODELS_BEGIN}\n${models.replace(/\s*$/, "\n")}${AUTH_MODELS_END}\n`;
+  const block = markedBlock(text);
+  if (block) return `${text.slice(0, block.begin)}${lines}${text.slice(block.end).replace(/^\n/, "")}`;
   const head = text.replace(/\s*$/, "");
-  return `${head}${head ? "\n\n" : ""}${block}`;
+  return `${head}${head ? "\n\n" : ""}${lines}`;
 }
