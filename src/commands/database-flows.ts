@@ -10,15 +10,11 @@ import { runDatabaseTask } from "../engine/app-database.js";
 import { readAppEnv } from "../engine/app-env.js";
 import { readFileModes } from "../engine/file-modes.js";
 import { processesUsing } from "../engine/folder-in-use.js";
-import { installedVersion, readProject, type ProjectSnapshot } from "../engine/project.js";
+import { installedVersion, readProject } from "../engine/project.js";
 import { cliVersion } from "../engine/runtime-link.js";
 import { appDatabase, describeTarget, type DatabaseLookup, type DatabaseTarget } from "../generators/app-database.js";
 import { detect, DETECT_PATHS, type Detection } from "../generators/detect.js";
-import { drizzleCommands, type DrizzleApp } from "../generators/drizzle.js";
-import { readDrizzleApp } from "../engine/drizzle-app.js";
-import { readPrismaApp } from "../engine/prisma-app.js";
-import { prismaMigrateCommand, type PrismaApp } from "../generators/prisma.js";
-import { authModelsBlock, prefixedModels } from "../generators/prisma-schema.js";
+import { readAppOrm, type AppOrm } from "../engine/app-orm.js";
 import { diagnose, type DoctorInput } from "../generators/doctor.js";
 import { parseDatabaseUrl, UsageError } from "../generators/init/answers.js";
 import { layoutFor, runScript } from "../generators/init/plan.js";
@@ -39,16 +35,12 @@ export async function runMigrate(options: MigrateOptions, command: Command): Pro
     if (error instanceof UsageError) command.error(`error: ${error.message}`, { exitCode: 2, code: "auth.usage" });
     throw error;
   }
-  const { detection, lookup, drizzle, prisma } = readApp(dir, url);
+  const { detection, lookup, appOrm } = readApp(dir, url);
   if (!detection.hasPackageJson) command.error(`error: no package.json in ${dir}: run npx @gatehouse/cli migrate in the app's folder (or pass --cwd)`, { exitCode: 2, code: "auth.usage" });
-  if (drizzle) {
-    // No ledger of ours to bring up to date: drizzle-kit owns these tables, with the app's own.
-    const { generate, migrate } = drizzle.commands;
-    command.error(`error: this app's auth tables are in its Drizzle schema (${drizzle.app.authSchema}): drizzle-kit creates them, with the app's own tables: run \`${generate}\` then \`${migrate}\`. Nothing was changed.`, { exitCode: 2, code: "auth.usage" });
-  }
-  if (prisma) {
-    // Prisma keeps its own migrations of these models, with the app's.
-    command.error(`error: this app's auth tables are models of its Prisma schema (${prisma.app.authSchema}): Prisma creates them, with the app's own tables: run \`${prisma.migrate}\`. Nothing was changed.`, { exitCode: 2, code: "auth.usage" });
+  if (appOrm) {
+    // No ledger of ours to bring up to date: the app's ORM owns these tables, with the app's own.
+    const { place, facts } = appOrm;
+    command.error(`error: this app's auth tables are ${place}: ${facts.tool} creates them, with the app's own tables: run ${facts.run}. Nothing was changed.`, { exitCode: 2, code: "auth.usage" });
   }
   if (!lookup.found) command.error(`error: ${lookup.reason}${lookup.fix ? `: ${lookup.fix}` : ""}`, { exitCode: lookup.fix ? 1 : 2, code: "auth.database" });
   const where = describeTarget(lookup.target);
@@ -71,7 +63,7 @@ export async function runMigrate(options: MigrateOptions, command: Command): Pro
 export async function runDoctor(options: DoctorOptions, command: Command): Promise<void> {
   const dir = appFolder(command, options.cwd);
   const c = colorsFor(process.stdout);
-  const { detection, lookup, env, envFileExists, packageJson, drizzle, prisma } = readApp(dir);
+  const { detection, lookup, env, envFileExists, packageJson, appOrm } = readApp(dir);
   let databaseStatus: DoctorInput["databaseStatus"];
   if (lookup.found) {
     const inUse = notCreated(dir, lookup.target) ? undefined : openedBy(dir, lookup.target);
@@ -95,8 +87,7 @@ export async function runDoctor(options: DoctorOptions, command: Command): Promi
     ...(databaseStatus ? { databaseStatus } : {}),
     schemaModule: schemaPath(detection) ?? "src/lib/server/schema.ts",
     fileModes: readFileModes(dir, lookup.found ? lookup.target : undefined),
-    ...(drizzle ? { drizzle: drizzleFacts(dir, drizzle) } : {}),
-    ...(prisma ? { prisma: prismaFacts(dir, prisma) } : {}),
+    ...(appOrm ? { appOrm: appOrm.facts } : {}),
   });
   for (const finding of findings) {
     const mark = finding.level === "ok" ? c.green("ok  ") : finding.level === "warning" ? c.yellow("warn") : c.red("fail");
@@ -116,10 +107,8 @@ interface AppFacts {
   env: Record<string, string>;
   envFileExists: boolean;
   packageJson: string | null;
-  /** The app's auth tables are in its Drizzle schema: auth-init wrote `auth-db` beside its own db module. */
-  drizzle?: { app: DrizzleApp; commands: { generate: string; migrate: string } };
-  /** The app's auth tables are models of its Prisma schema: auth-init wrote `auth-db` on its Prisma Client. */
-  prisma?: { app: PrismaApp; migrate: string };
+  /** The app's auth tables are its ORM's (Drizzle, Prisma, Kysely): auth-init wrote `auth-db` beside the app's own database module. */
+  appOrm?: AppOrm;
 }
 
 function readApp(dir: string, databaseUrl?: string): AppFacts {
@@ -128,45 +117,12 @@ function readApp(dir: string, databaseUrl?: string): AppFacts {
   const { values, fileExists } = readAppEnv(dir);
   const pkg = project.files["package.json"];
   const dbModule = readOrNull(join(dir, appModule(detection, "src/lib/server/db.ts"))) ?? undefined;
-  // auth-db beside the app's own database module: the auth tables are in the app's Drizzle or Prisma schema.
-  const ormDb = dbModule === undefined && existsSync(join(dir, appModule(detection, "src/lib/server/auth-db.ts")));
-  const drizzle = ormDb ? drizzleOf(dir, project, detection) : undefined;
-  const prisma = ormDb && !drizzle ? prismaOf(dir, project, detection) : undefined;
-  const lookup: DatabaseLookup = pkg ? appDatabase({ packageJson: pkg, env: values, databaseUrl, dbModule, ...(drizzle ? { drizzle: drizzle.app } : {}) }) : { found: false, reason: "no package.json" };
-  return { detection, lookup, env: values, envFileExists: fileExists, packageJson: pkg ?? null, ...(drizzle ? { drizzle } : {}), ...(prisma ? { prisma } : {}) };
-}
-
-function prismaOf(dir: string, project: ProjectSnapshot, detection: Detection): AppFacts["prisma"] {
-  const lookup = readPrismaApp(dir, project);
-  if (!lookup.found || !("app" in lookup)) return undefined;
-  return { app: lookup.app, migrate: prismaMigrateCommand(detection.packageManager) };
-}
-
-/** The auth models the app's Prisma schema has, against the ones its installed runtime ships. */
-function prismaFacts(dir: string, { app, migrate }: NonNullable<AppFacts["prisma"]>): NonNullable<DoctorInput["prisma"]> {
-  const runtimeModels = `node_modules/@gatehouse/runtime/orm/prisma/${app.dialect}.prisma`;
-  const shipped = readOrNull(join(dir, runtimeModels));
-  const text = readOrNull(join(dir, app.authSchema)) ?? "";
-  const models = app.folder ? text : authModelsBlock(text);
-  // Without an installed runtime there is nothing to compare with: doctor says the runtime is missing.
-  // auth-init prefixes the names (AuthUser, ...) in a schema that had them: either form is the runtime's.
-  const modelsMatch = shipped === null || [shipped, prefixedModels(shipped)].some((expected) => models?.trim() === expected.trim());
-  return { authSchema: app.authSchema, runtimeModels, modelsMatch, migrate };
-}
-
-function drizzleOf(dir: string, project: ProjectSnapshot, detection: Detection): AppFacts["drizzle"] {
-  const lookup = readDrizzleApp(dir, project);
-  if (!lookup.found || !("app" in lookup)) return undefined;
-  return { app: lookup.app, commands: drizzleCommands(project, (script) => runScript(detection.packageManager, script)) };
-}
-
-/** The Drizzle schema of the auth tables the app has, against the one its installed runtime ships. */
-function drizzleFacts(dir: string, { app, commands }: NonNullable<AppFacts["drizzle"]>): NonNullable<DoctorInput["drizzle"]> {
-  const runtimeSchema = `node_modules/@gatehouse/runtime/orm/drizzle/${app.dialect}.ts`;
-  const shipped = readOrNull(join(dir, runtimeSchema));
-  // Without an installed runtime there is nothing to compare with: doctor says the runtime is missing.
-  const schemaMatches = shipped === null || readOrNull(join(dir, app.authSchema)) === shipped;
-  return { authSchema: app.authSchema, runtimeSchema, schemaMatches, commands };
+  // auth-db beside the app's own database module (which may be a db.ts of its own, as Kysely apps often have):
+  // the auth tables are in the app's Drizzle, Prisma or Kysely setup.
+  const ormDb = existsSync(join(dir, appModule(detection, "src/lib/server/auth-db.ts")));
+  const appOrm = ormDb ? readAppOrm(dir, project, detection.packageManager, (script) => runScript(detection.packageManager, script)) : undefined;
+  const lookup: DatabaseLookup = pkg ? appDatabase({ packageJson: pkg, env: values, databaseUrl, dbModule, ...(appOrm ? { appOrm: appOrm.database } : {}) }) : { found: false, reason: "no package.json" };
+  return { detection, lookup, env: values, envFileExists: fileExists, packageJson: pkg ?? null, ...(appOrm ? { appOrm } : {}) };
 }
 
 /**
@@ -175,17 +131,26 @@ function drizzleFacts(dir: string, { app, commands }: NonNullable<AppFacts["driz
  * and servers take concurrent clients).
  */
 function openedBy(dir: string, target: DatabaseTarget): string | undefined {
-  if (target.kind !== "pglite" || !existsSync(join(dir, target.dir))) return undefined;
-  const users = processesUsing(join(dir, target.dir));
+  const folder = pgliteFolder(target);
+  if (folder === undefined || !existsSync(join(dir, folder))) return undefined;
+  const users = processesUsing(join(dir, folder));
   if (users.length === 0) return undefined;
   return users.map((user) => `process ${user.pid}${user.command ? ` (${user.command})` : ""}`).join(" and ");
 }
 
 /** An embedded database (PGlite folder, SQLite file) the app has not created yet: nothing to ask, and asking must not create it. */
 function notCreated(dir: string, target: DatabaseTarget): boolean {
-  if (target.kind === "pglite") return !existsSync(join(dir, target.dir));
+  const folder = pgliteFolder(target);
+  if (folder !== undefined) return !existsSync(resolve(dir, folder));
   if (target.kind === "sqlite") return !existsSync(resolve(dir, target.file));
+  if (target.kind === "app-orm" && target.dialect === "sqlite") return !existsSync(resolve(dir, target.url));
   return false;
+}
+
+/** The PGlite folder of the target: gatehouse's own, or the one the app's Drizzle or Kysely opens. */
+function pgliteFolder(target: DatabaseTarget): string | undefined {
+  if (target.kind === "pglite") return target.dir;
+  return target.kind === "app-orm" && target.driver === "pglite" ? target.url : undefined;
 }
 
 /** The app's schema module, where auth-init writes it for this app. */

@@ -34,8 +34,10 @@ import { initPaths, planInit } from "../generators/init/plan.js";
 import { schemaCollisions } from "../generators/drizzle.js";
 import { readDrizzleApp, runtimeDrizzleSchema } from "../engine/drizzle-app.js";
 import { readPrismaApp, runtimePrismaModels } from "../engine/prisma-app.js";
+import { readKyselyApp, runtimeKyselyMigrations } from "../engine/kysely-app.js";
+import { placeKyselyMigrations, type KyselyApp } from "../generators/kysely.js";
 import { prismaAuthModels, type PrismaApp } from "../generators/prisma.js";
-import type { PrismaSetup } from "../generators/init/plan.js";
+import type { KyselySetup, PrismaSetup } from "../generators/init/plan.js";
 import type { AppOrmAdapter } from "../generators/init/choices.js";
 import type { AppOrmOffer } from "../prompts/init.js";
 import { generateSecret } from "../generators/secret.js";
@@ -92,19 +94,29 @@ async function initApp(dir: string, options: InitOptions): Promise<void> {
   // The app's own ORM, where the auth tables can join it: the default, and offered first.
   const drizzleApp = appOrm("drizzle", readDrizzleApp(dir, project), flags, "drizzle-orm in package.json and a drizzle.config.ts");
   const prismaApp = appOrm("prisma", readPrismaApp(dir, project), flags, "prisma or @prisma/client in package.json and a schema.prisma");
+  const kyselyApp = appOrm("kysely", readKyselyApp(dir, project), flags, "kysely in package.json and a kysely.config.ts of kysely-ctl");
   const offer: AppOrmOffer | undefined = drizzleApp
     ? { adapter: "drizzle", hint: `${drizzleApp.driverName}; the auth tables go into ${drizzleApp.authSchema}, created by drizzle-kit` }
     : prismaApp
       ? { adapter: "prisma", hint: `the auth models go into ${prismaApp.authSchema}, created by prisma migrate; the adapter runs on the app's Prisma Client` }
-      : undefined;
+      : kyselyApp
+        ? { adapter: "kysely", hint: `${kyselyApp.driverName}; the auth tables as migrations in ${kyselyApp.migrationFolder}/, applied by kysely-ctl` }
+        : undefined;
   const answers = prompts ? await prompts.askInit(flags, framework, offer) : withDefaults(flags, framework, offer?.adapter ?? DEFAULT_ADAPTER);
   checkAnswers(answers);
   const drizzle = answers.adapter === "drizzle" && drizzleApp ? { app: drizzleApp, authSchemaText: runtimeDrizzleSchema(drizzleApp.dialect) } : undefined;
   const prismaChosen = answers.adapter === "prisma" ? prismaApp : undefined;
+  const kysely = answers.adapter === "kysely" && kyselyApp ? kyselySetup(kyselyApp) : undefined;
 
   const sources = gatehouseSources(options.runtime, cliVersion());
   refuseUnknownSource(detection, framework);
-  const ormPaths = drizzle ? [drizzle.app.authSchema, ...drizzle.app.schemaFiles] : prismaChosen ? [prismaChosen.authSchema, ...prismaChosen.schemaFiles] : [];
+  const ormPaths = drizzle
+    ? [drizzle.app.authSchema, ...drizzle.app.schemaFiles]
+    : prismaChosen
+      ? [prismaChosen.authSchema, ...prismaChosen.schemaFiles]
+      : kysely
+        ? [...kysely.present, ...kysely.missing].map((migration) => migration.path)
+        : [];
   project = readProject(dir, [...DETECT_PATHS, ...initPaths(framework, detection.source), ...ormPaths]);
   const drizzleCollisions = drizzle ? schemaCollisions(project, drizzle.app, drizzle.authSchemaText) : [];
   if (drizzleCollisions.length > 0) throw collisionsRefused("drizzle", drizzleCollisions);
@@ -122,6 +134,7 @@ async function initApp(dir: string, options: InitOptions): Promise<void> {
     source: detection.source,
     ...(drizzle ? { drizzle } : {}),
     ...(prisma ? { prisma } : {}),
+    ...(kysely ? { kysely } : {}),
   });
   // Before the dry run too: a plan around a file that does not parse is not one to show or apply.
   refuseUnparsable(plan);
@@ -211,7 +224,14 @@ function appOrm<App>(adapter: AppOrmAdapter, lookup: { found: false } | { found:
   return undefined;
 }
 
-const ORM_NAMES: Record<AppOrmAdapter, string> = { drizzle: "Drizzle", prisma: "Prisma" };
+const ORM_NAMES: Record<AppOrmAdapter, string> = { drizzle: "Drizzle", prisma: "Prisma", kysely: "Kysely" };
+
+/** Where the runtime's Kysely migrations go in the app's folder, named to run after its own; or the refusal. */
+function kyselySetup(app: KyselyApp): KyselySetup {
+  const placed = placeKyselyMigrations(app, runtimeKyselyMigrations(app.dialect), new Date());
+  if (!placed.ok) throw new UsageError(`--adapter kysely: ${placed.problem}. Nothing was changed`);
+  return { app, present: placed.present, missing: placed.missing };
+}
 
 /** The runtime's Prisma models as this app's schema takes them (prefixed where it has a `User` already), or the refusal. */
 function prismaSetup(project: ProjectSnapshot, app: PrismaApp): PrismaSetup {

@@ -51,7 +51,7 @@ export function registerInit(program: Command): void {
     .addOption(new Option("--framework <id>", "the app's framework (detected from package.json)").choices(FRAMEWORKS))
     .option("--providers <ids>", "comma-separated provider ids from the catalog: password (email + password accounts; credentials is its old id), email (links by mail), passkey, github, google, keycloak... (default: password)")
     .addOption(new Option("--strategy <strategy>", "session strategy (default: database with an adapter, else jwt)").choices(STRATEGIES))
-    .addOption(new Option("--adapter <adapter>", "where users and sessions are stored (default: drizzle in an app with a Drizzle database, prisma in one with Prisma, else pglite; email and passkey need one, not none)").choices(ADAPTERS))
+    .addOption(new Option("--adapter <adapter>", "where users and sessions are stored (default: drizzle in an app with a Drizzle database, prisma in one with Prisma, kysely in one with Kysely and kysely-ctl, else pglite; email and passkey need one, not none)").choices(ADAPTERS))
     .option("--database-url <url>", "the database's URL for --adapter postgres (DATABASE_URL) or hosted-store (HOSTED_STORE_DATABASE_URL), written to .env")
     .option("--no-account-page", "no /account page (profile, password, sessions, sign-in methods, deletion; on by default when there is a database)")
     .option("--no-install", "do not install the dependencies (add them to package.json only)")

@@ -23,13 +23,15 @@ export function readFileModes(dir: string, database: DatabaseTarget | undefined)
     if (mode === undefined) continue;
     facts.push({ kind: "env", shown: shown(path), mode, holdsSecret: Boolean(readEnvValue(readFileSync(path, "utf8"), SECRET_KEY)) });
   }
-  if (database?.kind === "pglite") {
-    const path = resolve(dir, database.dir);
+  const orm = database?.kind === "app-orm" ? database : undefined;
+  const pgliteDir = database?.kind === "pglite" ? database.dir : orm?.driver === "pglite" ? orm.url : undefined;
+  if (pgliteDir !== undefined) {
+    const path = resolve(dir, pgliteDir);
     const mode = modeOf(path);
     if (mode !== undefined) facts.push({ kind: "pglite", shown: shown(path), mode });
   }
-  // A Drizzle app's SQLite file holds the sessions and password hashes too (its auth-db module tightens it at first use).
-  const sqliteFile = database?.kind === "sqlite" ? database.file : database?.kind === "drizzle" && database.dialect === "sqlite" ? database.url : undefined;
+  // An ORM app's SQLite file holds the sessions and password hashes too (its auth-db module tightens it at first use).
+  const sqliteFile = database?.kind === "sqlite" ? database.file : orm?.dialect === "sqlite" ? orm.url : undefined;
   if (sqliteFile !== undefined) {
     const file = resolve(dir, sqliteFile);
     for (const path of [file, `${file}-wal`, `${file}-shm`]) {

@@ -1,15 +1,29 @@
 /**
  * The ORM schemas of the auth tables that this CLI's `@gatehouse/runtime`
- * ships (`orm/<orm>/<dialect>.<ext>`, made by its build from the one schema
- * definition): what auth-init writes into an app's Drizzle or Prisma schema.
+ * ships (`orm/<orm>/<dialect>.<ext>`, and Kysely's migrations in
+ * `orm/kysely/migrations/<dialect>/`, made by its build from the one schema
+ * definition): what auth-init writes into an app's Drizzle or Prisma schema
+ * or Kysely migrations folder.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 
 /** `drizzle/postgres.ts`, `prisma/sqlite.prisma`: a file of the runtime's `orm/` folder. */
 export function runtimeOrmFile(path: string): string {
+  return readFileSync(join(ormRoot(), path), "utf8");
+}
+
+/** The `.ts` modules of a folder of the runtime's `orm/`, by name (without `.ts`), in name order. */
+export function runtimeOrmModules(folder: string): { name: string; text: string }[] {
+  const dir = join(ormRoot(), folder);
+  return readdirSync(dir)
+    .filter((file) => file.endsWith(".ts"))
+    .sort()
+    .map((file) => ({ name: file.slice(0, -".ts".length), text: readFileSync(join(dir, file), "utf8") }));
+}
+
+function ormRoot(): string {
   // The runtime's main entry is dist/index.js: the package root is one folder up.
-  const root = dirname(dirname(createRequire(import.meta.url).resolve("@gatehouse/runtime")));
-  return readFileSync(join(root, "orm", path), "utf8");
+  return join(dirname(dirname(createRequire(import.meta.url).resolve("@gatehouse/runtime"))), "orm");
 }

@@ -7,7 +7,6 @@
  */
 import { DEFAULT_BRANCH, HOSTED_STORE_ENV } from "@gatehouse/runtime/adapters/hosted-store";
 import { DEFAULT_SQLITE_PATH, SQLITE_PATH_KEY } from "./init/answers.js";
-import type { DrizzleApp } from "./drizzle.js";
 import { listedDependencies } from "./package-json.js";
 
 export type DatabaseTarget =
@@ -15,12 +14,35 @@ export type DatabaseTarget =
   | { kind: "postgres"; url: string }
   | { kind: "sqlite"; file: string }
   | { kind: "hosted-store"; url: string; branch: string }
-  /** The app's own Drizzle database (`auth-init --adapter drizzle`): drizzle-kit creates its tables, so there is no ledger to read. `url` is the file for SQLite. */
-  | { kind: "drizzle"; dialect: DrizzleApp["dialect"]; driver: string; url: string };
+  /**
+   * The app's own ORM database (`auth-init --adapter drizzle`, `prisma` or
+   * `kysely`): the ORM creates its tables, so there is no ledger to read,
+   * only what they lack. `url` is the file for SQLite, the folder for PGlite;
+   * `urlEnv` the env key it came from.
+   */
+  | { kind: "app-orm"; orm: OrmName; dialect: "postgres" | "sqlite"; driver: OrmDriver; url: string; urlEnv: string };
+
+export type OrmName = "drizzle" | "prisma" | "kysely";
+/** The drivers the database task opens an ORM's database with: the one the app has for it. */
+export type OrmDriver = "postgres-js" | "node-postgres" | "pglite" | "better-sqlite3";
+
+/** The app's own ORM database, as the app's setup names it (its db module, Prisma schema or config). */
+export interface AppOrmDatabase {
+  orm: OrmName;
+  dialect: "postgres" | "sqlite";
+  driver: OrmDriver;
+  /** The env key the app reads the database's URL (or file, or folder) from; undefined when gatehouse cannot tell. */
+  urlEnv: string | undefined;
+  /** What opens it, for messages: `src/lib/server/db.ts`, `prisma/schema.prisma`. */
+  openedBy: string;
+}
+
+export const ORM_NAMES: Record<OrmName, string> = { drizzle: "Drizzle", prisma: "Prisma", kysely: "Kysely" };
 
 export type DatabaseKind = DatabaseTarget["kind"];
 
-export type DatabaseLookup = { found: true; target: DatabaseTarget } | { found: false; reason: string; fix?: string };
+/** Not found: why, and what to do; `unchecked` when the app has a database doctor cannot locate (a warning, not a missing database). */
+export type DatabaseLookup = { found: true; target: DatabaseTarget } | { found: false; reason: string; fix?: string; unchecked?: true };
 
 export const DEFAULT_PGLITE_DIR = ".pglite";
 
@@ -32,21 +54,12 @@ export interface AppDatabaseInput {
   databaseUrl?: string;
   /** The text of the app's db module, when it has one. */
   dbModule?: string;
-  /** The app's Drizzle setup, when its auth tables are in it (auth-init wrote `auth-db` beside its db module). */
-  drizzle?: DrizzleApp;
+  /** The app's own ORM database, when its auth tables are in it (auth-init wrote `auth-db` beside the app's database module). */
+  appOrm?: AppOrmDatabase;
 }
 
-/** Where drizzle-kit (and the app's db module, as sv writes it) reads the database's URL. */
-export const DRIZZLE_URL_KEY = "DATABASE_URL";
-
-export function appDatabase({ packageJson, env, databaseUrl, dbModule, drizzle }: AppDatabaseInput): DatabaseLookup {
-  if (drizzle) {
-    if (databaseUrl) return { found: false, reason: "--database-url does not apply to an app whose auth tables are in its Drizzle schema: drizzle-kit creates them in the database of its config" };
-    const url = env[DRIZZLE_URL_KEY];
-    if (!url) return { found: false, reason: `${DRIZZLE_URL_KEY} is not set`, fix: `set ${DRIZZLE_URL_KEY} in .env to the database of ${drizzle.config}` };
-    // drizzle-kit and better-sqlite3 take `file:` URLs and plain paths alike.
-    return { found: true, target: { kind: "drizzle", dialect: drizzle.dialect, driver: drizzle.driver, url: drizzle.dialect === "sqlite" ? url.replace(/^file:/, "") : url } };
-  }
+export function appDatabase({ packageJson, env, databaseUrl, dbModule, appOrm }: AppDatabaseInput): DatabaseLookup {
+  if (appOrm) return appOrmDatabase(appOrm, env, databaseUrl);
   const kind = databaseKind(listedDependencies(packageJson), env, dbModule);
   if (databaseUrl) {
     if (kind === "hosted-store") return { found: true, target: { kind, url: databaseUrl, branch: branchOf(env) } };
@@ -81,7 +94,7 @@ export function appDatabase({ packageJson, env, databaseUrl, dbModule, drizzle }
  * up by hand), the driver: `pg` is a hosted store when the env names one and
  * no DATABASE_URL.
  */
-function databaseKind(deps: Record<string, string>, env: Record<string, string>, dbModule: string | undefined): Exclude<DatabaseKind, "drizzle"> | undefined {
+function databaseKind(deps: Record<string, string>, env: Record<string, string>, dbModule: string | undefined): Exclude<DatabaseKind, "app-orm"> | undefined {
   const imports = (adapter: string) => dbModule !== undefined && new RegExp(`["']@gatehouse/runtime/adapters/${adapter}(?:/[\\w-]+)?["']`).test(dbModule);
   if (imports("hosted-store")) return "hosted-store";
   if (imports("sqlite")) return "sqlite";
@@ -90,6 +103,18 @@ function databaseKind(deps: Record<string, string>, env: Record<string, string>,
   if ("@electric-sql/pglite" in deps) return "pglite";
   if ("better-sqlite3" in deps) return "sqlite";
   return undefined;
+}
+
+function appOrmDatabase(orm: AppOrmDatabase, env: Record<string, string>, databaseUrl: string | undefined): DatabaseLookup {
+  const name = ORM_NAMES[orm.orm];
+  if (databaseUrl) return { found: false, reason: `--database-url does not apply to an app whose auth tables are in its ${name} database: ${name} creates them in the database ${orm.openedBy} opens` };
+  if (!orm.urlEnv) {
+    return { found: false, unchecked: true, reason: `gatehouse cannot tell which database ${orm.openedBy} opens (it reads no env key for it), so its auth tables were not checked`, fix: "read the database's URL from an env key (DATABASE_URL) there" };
+  }
+  const url = env[orm.urlEnv];
+  if (!url) return { found: false, reason: `${orm.urlEnv} is not set`, fix: `set ${orm.urlEnv} in .env to the database ${orm.openedBy} opens` };
+  // drizzle-kit, Prisma and better-sqlite3 take `file:` URLs and plain paths alike.
+  return { found: true, target: { kind: "app-orm", orm: orm.orm, dialect: orm.dialect, driver: orm.driver, url: orm.dialect === "sqlite" ? url.replace(/^file:/, "") : url, urlEnv: orm.urlEnv } };
 }
 
 function branchOf(env: Record<string, string>): string {
@@ -107,10 +132,12 @@ export function describeTarget(target: DatabaseTarget): string {
       return `PostgreSQL at ${hidePassword(target.url) ?? "(DATABASE_URL is not a valid URL)"}`;
     case "hosted-store":
       return `the hosted store's branch "${target.branch}" at ${hidePassword(target.url) ?? `(${HOSTED_STORE_ENV.databaseURL} is not a valid URL)`}`;
-    case "drizzle":
-      return target.dialect === "sqlite"
-        ? `the app's Drizzle database, SQLite in ${target.url}`
-        : `the app's Drizzle database, PostgreSQL at ${hidePassword(target.url) ?? `(${DRIZZLE_URL_KEY} is not a valid URL)`}`;
+    case "app-orm": {
+      const own = `the app's ${ORM_NAMES[target.orm]} database`;
+      if (target.dialect === "sqlite") return `${own}, SQLite in ${target.url}`;
+      if (target.driver === "pglite") return `${own}, PGlite in ${target.url}/`;
+      return `${own}, PostgreSQL at ${hidePassword(target.url) ?? `(${target.urlEnv} is not a valid URL)`}`;
+    }
   }
 }
 
@@ -125,8 +152,10 @@ export function reachFix(target: DatabaseTarget): string {
       return "check DATABASE_URL and that the server is running";
     case "hosted-store":
       return `check ${HOSTED_STORE_ENV.databaseURL} and ${HOSTED_STORE_ENV.branch}, and that the store is running`;
-    case "drizzle":
-      return target.dialect === "sqlite" ? `check ${DRIZZLE_URL_KEY} in .env (the SQLite file, which drizzle-kit's migrate creates) and that better-sqlite3 is installed` : `check ${DRIZZLE_URL_KEY} in .env and that the server is running`;
+    case "app-orm":
+      if (target.dialect === "sqlite") return `check ${target.urlEnv} in .env (the SQLite file, which ${ORM_NAMES[target.orm]}'s migration creates) and that better-sqlite3 is installed`;
+      if (target.driver === "pglite") return `check ${target.urlEnv} in .env (the PGlite folder; stop the app first: one PGlite folder, one process)`;
+      return `check ${target.urlEnv} in .env and that the server is running`;
   }
 }
 

@@ -38,10 +38,19 @@ export interface DoctorInput {
   schemaModule?: string;
   /** Modes of the env files and the embedded database; empty where modes mean nothing (Windows). */
   fileModes?: FileModeFact[];
-  /** An app whose auth tables are in its Drizzle schema: the module auth-init wrote them to, whether it is still the installed runtime's, and the commands that create them. */
-  drizzle?: { authSchema: string; runtimeSchema: string; schemaMatches: boolean; commands: { generate: string; migrate: string } };
-  /** An app whose auth tables are models of its Prisma schema: the file that holds them, whether they are still the installed runtime's, and the command that creates them. */
-  prisma?: { authSchema: string; runtimeModels: string; modelsMatch: boolean; migrate: string };
+  /** An app whose auth tables its own ORM creates (Drizzle, Prisma, Kysely): what auth-init wrote into its setup against the installed runtime's, and how the tables are made. */
+  appOrm?: AppOrmFacts;
+}
+
+/** What auth-init wrote into an ORM app (its schema module, models or migrations), compared with the installed runtime's. */
+export interface AppOrmFacts {
+  /** The tool that creates the tables (`drizzle-kit`, `Prisma`, `kysely-ctl`) and the command(s), in backticks: "`npm run db:generate` then `npm run db:migrate`". */
+  tool: string;
+  run: string;
+  /** What was written and is not the runtime's any more (edited, or the runtime was upgraded), each with what to do. */
+  stale: { message: string; fix: string }[];
+  /** What was written, as the line that says it is the runtime's begins: "the auth models in prisma/schema.prisma are the Prisma models". */
+  written: string;
 }
 
 const MIN_SECRET_LENGTH = 32;
@@ -136,8 +145,7 @@ function providers(input: DoctorInput): Finding[] {
     });
   }
   const requirement = adapterRequirement(entries);
-  // A Prisma app's database is its Prisma Client's, which doctor does not open: it has one.
-  if (requirement && !database.found && !database.fix && !input.prisma) {
+  if (requirement && !database.found && !database.fix) {
     findings.push({ level: "error", message: `${requirement}, and the app has none: the runtime refuses the config`, fix: "set one up with `npx @gatehouse/cli init --adapter pglite --yes` (it keeps your config), then add its `adapter` to the config" });
   }
   return findings;
@@ -192,64 +200,49 @@ function origin({ env }: DoctorInput): Finding[] {
   }];
 }
 
-function database({ database: lookup, databaseStatus: status, detection, schemaModule, drizzle, prisma }: DoctorInput): Finding[] {
+function database(input: DoctorInput): Finding[] {
   // Which database an app uses is read from its package.json: without one there is nothing to say.
-  if (!detection.hasPackageJson) return [];
-  if (prisma) return prismaModels(prisma);
+  if (!input.detection.hasPackageJson) return [];
+  return [...(input.appOrm ? appOrmWritten(input.appOrm) : []), ...databaseState(input)];
+}
+
+function databaseState({ database: lookup, databaseStatus: status, schemaModule, appOrm }: DoctorInput): Finding[] {
   if (!lookup.found) {
+    if (lookup.unchecked) return [{ level: "warning", message: `database: ${lookup.reason}`, ...(lookup.fix ? { fix: lookup.fix } : {}) }];
     if (lookup.fix) return [{ level: "error", message: `database: ${lookup.reason}`, fix: lookup.fix }];
     return [{ level: "ok", message: "no database: JWT sessions only" }];
   }
   const where = describeTarget(lookup.target);
   if (!status) return [];
-  if ("notCreated" in status) return [{ level: "ok", message: `${where} does not exist yet: the app creates and migrates it on first start` }];
+  const orm = lookup.target.kind === "app-orm" ? (appOrm ?? { tool: "the app's ORM", run: "its migrations" }) : undefined;
+  if ("notCreated" in status) {
+    if (orm) return [{ level: "error", message: `${where} does not exist yet, nor its auth tables (the app refuses to sign anyone in without them)`, fix: `create them with ${orm.tool}: ${orm.run}` }];
+    return [{ level: "ok", message: `${where} does not exist yet: the app creates and migrates it on first start` }];
+  }
   if ("inUse" in status) {
     return [{ level: "warning", message: `${where} is in use by ${status.inUse}: not opened, so its migrations were not checked`, fix: "stop the app and run doctor again (the app migrates itself when it starts)" }];
   }
   if (!status.ok) return [{ level: "error", message: `${where} cannot be reached: ${status.error}`, fix: reachFix(lookup.target) }];
-  if (lookup.target.kind === "drizzle") return drizzleDrift(where, status, drizzle);
+  if (lookup.target.kind === "app-orm") return ormTables(where, status, orm!);
   const findings = drift(where, lookup.target, status, schemaModule ?? "src/lib/server/schema.ts");
   return findings.length > 0 ? findings : [{ level: "ok", message: `${where} is reachable and migrated` }];
 }
 
-/**
- * An app whose auth tables are in its Drizzle schema: no ledger, so every
- * table, column and index is expected; and the schema module auth-init wrote
- * must be the installed runtime's (a runtime upgrade brings a newer one).
- */
-function drizzleDrift(where: string, status: DatabaseTaskResult, drizzle: DoctorInput["drizzle"]): Finding[] {
-  const findings: Finding[] = [];
-  const run = drizzle ? `\`${drizzle.commands.generate}\` then \`${drizzle.commands.migrate}\`` : "drizzle-kit's generate then migrate";
-  if (drizzle && !drizzle.schemaMatches) {
-    findings.push({
-      level: "error",
-      message: `${drizzle.authSchema} is not the Drizzle schema of the app's @gatehouse/runtime (${drizzle.runtimeSchema}): the tables drizzle-kit makes from it are not the ones the runtime uses`,
-      fix: `copy ${drizzle.runtimeSchema} over ${drizzle.authSchema}, then run ${run}`,
-    });
-  }
-  if (status.missing?.length) {
-    findings.push({ level: "error", message: `${where} lacks ${status.missing.map(describePiece).join(", ")} (the app refuses to sign anyone in on it)`, fix: `create them with drizzle-kit: ${run}` });
-  }
-  return findings.length > 0 ? findings : [{ level: "ok", message: `${where} has every auth table, column and index of the app's @gatehouse/runtime` }];
+/** What auth-init wrote into the ORM app: still the installed runtime's, or each difference with what to do. */
+function appOrmWritten(orm: AppOrmFacts): Finding[] {
+  if (orm.stale.length > 0) return orm.stale.map(({ message, fix }) => ({ level: "error", message, fix }));
+  return [{ level: "ok", message: `${orm.written} of the app's @gatehouse/runtime; ${orm.tool} creates their tables (${orm.run})` }];
 }
 
 /**
- * An app whose auth tables are models of its Prisma schema: the models must be
- * the installed runtime's (a runtime upgrade brings newer ones). The database
- * itself is Prisma's to migrate, and the app checks it at its first sign-in.
+ * An app whose auth tables its ORM creates: no ledger, so every table, column
+ * and index the installed runtime uses is expected.
  */
-function prismaModels(prisma: NonNullable<DoctorInput["prisma"]>): Finding[] {
-  if (!prisma.modelsMatch) {
-    return [{
-      level: "error",
-      message: `the auth models in ${prisma.authSchema} are not the Prisma models of the app's @gatehouse/runtime (${prisma.runtimeModels}): the tables Prisma makes from them are not the ones the runtime uses`,
-      fix: `put the models of ${prisma.runtimeModels} in their place (between the gatehouse lines of a one-file schema), then run \`${prisma.migrate}\``,
-    }];
+function ormTables(where: string, status: DatabaseTaskResult, orm: Pick<AppOrmFacts, "tool" | "run">): Finding[] {
+  if (status.missing?.length) {
+    return [{ level: "error", message: `${where} lacks ${status.missing.map(describePiece).join(", ")} (the app refuses to sign anyone in on it)`, fix: `create them with ${orm.tool}: ${orm.run}` }];
   }
-  return [{
-    level: "ok",
-    message: `the auth models in ${prisma.authSchema} are the app's @gatehouse/runtime's; Prisma creates their tables (\`${prisma.migrate}\`), and the app checks them at its first sign-in`,
-  }];
+  return [{ level: "ok", message: `${where} has every auth table, column and index of the app's @gatehouse/runtime` }];
 }
 
 /**
@@ -258,7 +251,7 @@ function prismaModels(prisma: NonNullable<DoctorInput["prisma"]>): Finding[] {
  * newer runtime applied and pieces missing although applied (problems: the app
  * refuses to run on either).
  */
-function drift(where: string, target: Exclude<DatabaseTarget, { kind: "drizzle" }>, status: DatabaseTaskResult, schemaModule: string): Finding[] {
+function drift(where: string, target: Exclude<DatabaseTarget, { kind: "app-orm" }>, status: DatabaseTaskResult, schemaModule: string): Finding[] {
   const findings: Finding[] = [];
   if (status.unknown?.length) {
     findings.push({
@@ -280,7 +273,7 @@ function drift(where: string, target: Exclude<DatabaseTarget, { kind: "drizzle" 
   return findings;
 }
 
-const MIGRATIONS_DIR: Record<Exclude<DatabaseTarget["kind"], "drizzle">, string> = { pglite: "postgres", postgres: "postgres", sqlite: "sqlite", "hosted-store": "hosted-store" };
+const MIGRATIONS_DIR: Record<Exclude<DatabaseTarget["kind"], "app-orm">, string> = { pglite: "postgres", postgres: "postgres", sqlite: "sqlite", "hosted-store": "hosted-store" };
 
 function describePiece(piece: MissingPiece): string {
   const what = piece.column ? `column ${piece.table}.${piece.column}` : piece.index ? `index ${piece.index} on ${piece.table}` : `table ${piece.table}`;

@@ -10,7 +10,7 @@ import { posix } from "node:path";
 import { definedTables, exportedNames, readDrizzleConfig, readDrizzleModule, reExports } from "../ast/drizzle-config.js";
 import type { ProjectSnapshot } from "../engine/project.js";
 import { DRIZZLE_CONFIGS } from "./detect.js";
-import { listedDependencies } from "./package-json.js";
+import { listedDependencies, scriptRunning } from "./package-json.js";
 
 
 export type DrizzleDialect = "postgres" | "sqlite";
@@ -167,19 +167,9 @@ export function schemaCollisions(project: ProjectSnapshot, app: DrizzleApp, auth
  * migration files are what a production database is changed with.
  */
 export function drizzleCommands(project: ProjectSnapshot, run: (script: string) => string): { generate: string; migrate: string } {
-  const scripts = scriptsOf(project.files["package.json"]);
   const command = (verb: string) => {
-    const script = Object.entries(scripts).find(([, body]) => new RegExp(`^drizzle-kit ${verb}\\s*$`).test(body.trim()))?.[0];
+    const script = scriptRunning(project.files["package.json"], new RegExp(`^drizzle-kit ${verb}$`));
     return script ? run(script) : `npx drizzle-kit ${verb}`;
   };
   return { generate: command("generate"), migrate: command("migrate") };
-}
-
-function scriptsOf(pkg: string | null | undefined): Record<string, string> {
-  try {
-    const scripts = (JSON.parse(pkg ?? "{}") as { scripts?: unknown }).scripts;
-    return scripts && typeof scripts === "object" ? (scripts as Record<string, string>) : {};
-  } catch {
-    return {};
-  }
 }

@@ -60,6 +60,17 @@ export function listedDependencies(text: string): Record<string, string> {
   return { ...asRecord(pkg.dependencies), ...asRecord(pkg.devDependencies) } as Record<string, string>;
 }
 
+/** The name of the app's script whose command (trimmed) matches `command`; undefined when none does or package.json does not parse. */
+export function scriptRunning(text: string | null | undefined, command: RegExp): string | undefined {
+  let scripts: Json;
+  try {
+    scripts = asRecord(parse(text ?? "").scripts);
+  } catch {
+    return undefined;
+  }
+  return Object.entries(scripts).find(([, body]) => typeof body === "string" && command.test(body.trim()))?.[0];
+}
+
 function parse(text: string): Json {
   let value: unknown;
   try {

@@ -8,7 +8,7 @@
  */
 import { posix } from "node:path";
 import { property, readDefaultConfig, stringValue } from "../ast/default-config.js";
-import { prismaClientExports } from "../ast/prisma-client-module.js";
+import { exportedInstances } from "../ast/client-module.js";
 import type { ProjectSnapshot } from "../engine/project.js";
 import type { PackageManager } from "./detect.js";
 import { listedDependencies } from "./package-json.js";
@@ -76,7 +76,7 @@ export function detectPrisma(project: ProjectSnapshot, prismaFiles: readonly str
   const clients = sourceFiles.flatMap((path) => {
     const text = project.files[path];
     if (typeof text !== "string") return [];
-    const names = prismaClientExports({ path, text });
+    const names = exportedInstances({ path, text }, "PrismaClient");
     return names.length > 0 ? [{ path, name: preferredName(names) }] : [];
   });
   if (clients.length === 0) return { found: true, problem: "no module of the app exports a Prisma Client (as `export const prisma = new PrismaClient()`)" };

@@ -41,6 +41,7 @@ const ADAPTER_LABELS: Record<AdapterChoice, { label: string; hint: string }> = {
   "hosted-store": { label: "Hosted store", hint: "the svc_ tables on a branch of a hosted database: needs a HOSTED_STORE_DATABASE_URL" },
   drizzle: { label: "This app's Drizzle database", hint: "the auth tables in its Drizzle schema, created by drizzle-kit" },
   prisma: { label: "This app's Prisma database", hint: "the auth tables as models of its Prisma schema, created by prisma migrate" },
+  kysely: { label: "This app's Kysely database", hint: "the auth tables as Kysely migrations in its migrations folder, applied by kysely-ctl" },
   none: { label: "No database", hint: "JWT sessions; OAuth providers only" },
 };
 
@@ -102,7 +103,7 @@ export async function askInit(flags: InitFlags, framework: Framework, orm?: AppO
     answered(
       await p.select<AdapterChoice>({
         message: `Where should users and sessions be stored?${requirement ? ` (${requirement}, so "No database" is not offered)` : ""}`,
-        // Drizzle or Prisma is offered, first, only in an app whose setup the auth tables can join.
+        // Drizzle, Prisma or Kysely is offered, first, only in an app whose setup the auth tables can join.
         options: [...(orm ? [orm.adapter] : []), ...ADAPTERS.filter((value) => !isAppOrm(value) && (!requirement || value !== "none"))].map((value) => ({
           value,
           ...ADAPTER_LABELS[value],

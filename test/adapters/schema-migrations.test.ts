@@ -43,15 +43,18 @@ describe("names", () => {
     expect(shipped(dialect)).toEqual(migrationsFor(dialect));
   });
 
-  it("runtime/orm holds exactly the rendered Drizzle, Kysely and Prisma schemas (else: npm run build --workspace runtime)", () => {
+  it("runtime/orm holds exactly the rendered Drizzle, Kysely and Prisma schemas and Kysely migrations, one per SQL migration (else: npm run build --workspace runtime)", () => {
     const files = ormFiles();
+    const kyselyMigrations = (dialect: string) => shipped(dialect).map(({ name }) => `orm/kysely/migrations/${dialect}/${name}.ts`);
     expect(files.map((file) => file.path)).toEqual([
       "orm/drizzle/postgres.ts",
       "orm/kysely/postgres.ts",
       "orm/prisma/postgres.prisma",
+      ...kyselyMigrations("postgres"),
       "orm/drizzle/sqlite.ts",
       "orm/kysely/sqlite.ts",
       "orm/prisma/sqlite.prisma",
+      ...kyselyMigrations("sqlite"),
     ]);
     for (const { path, text } of files) expect(readFileSync(new URL(`../../runtime/${path}`, import.meta.url), "utf8"), path).toBe(text);
   });

@@ -137,8 +137,8 @@ describe("a Drizzle app on SQLite (better-sqlite3)", () => {
     // No file yet: doctor does not create one, and says how it comes.
     const noFile = auth(["doctor"], dir);
     expect(noFile.code).toBe(1);
-    expect(noFile.stdout).toContain("fail the app's Drizzle database, SQLite in local.db cannot be reached");
-    expect(noFile.stdout).toContain("fix: check DATABASE_URL in .env (the SQLite file, which drizzle-kit's migrate creates) and that better-sqlite3 is installed");
+    expect(noFile.stdout).toContain("fail the app's Drizzle database, SQLite in local.db does not exist yet, nor its auth tables (the app refuses to sign anyone in without them)");
+    expect(noFile.stdout).toContain("fix: create them with drizzle-kit: `npm run db:generate` then `npm run db:migrate`");
     expect(existsSync(join(dir, "local.db"))).toBe(false);
 
     // The file made by another of the app's tables only: what the auth tables lack, and the commands.

@@ -261,6 +261,9 @@ describe("the bins on a copy of the fixture", () => {
     expect(init.stdout).toContain("npx prisma migrate dev --name gatehouse-auth");
     expect(authModelsBlock(readFileSync(join(dir, "prisma/schema.prisma"), "utf8"))).toBe(prefixedModels(MODELS("postgres")));
     expect(init.stdout).toContain("so these are AuthUser, AuthAccount, AuthSession, ...");
+    // Run again: auth-db.ts is read with the rest, so nothing is taken for a change made meanwhile.
+    const again = cli(authInitBin, ["--yes", "--no-install", "--runtime", "^0.1.0"], dir, NO_ENV, 60_000);
+    expect(again.code, again.stderr).toBe(0);
 
     const migrate = cli(authBin, ["migrate"], dir, NO_ENV, 60_000);
     expect(migrate.code).toBe(2);
@@ -274,7 +277,7 @@ describe("the bins on a copy of the fixture", () => {
     const clean = cli(authBin, ["doctor"], dir, NO_ENV, 60_000);
     // The database is the Prisma Client's, which doctor does not open: not taken for none.
     expect(clean.stdout).not.toContain("needs a database");
-    expect(clean.stdout).toContain("ok   the auth models in prisma/schema.prisma are the app's @gatehouse/runtime's; Prisma creates their tables (`npx prisma migrate dev --name gatehouse-auth`)");
+    expect(clean.stdout).toContain("ok   the auth models in prisma/schema.prisma are the Prisma models of the app's @gatehouse/runtime; Prisma creates their tables (`npx prisma migrate dev --name gatehouse-auth`)");
     const schema = readFileSync(join(dir, "prisma/schema.prisma"), "utf8");
     writeFileSync(join(dir, "prisma/schema.prisma"), schema.replace("  image          String?\n", ""));
     const drifted = cli(authBin, ["doctor"], dir, NO_ENV, 60_000);

@@ -18,8 +18,8 @@ import { createTestDatabase } from "../adapters/support/postgres-server.js";
 import { root } from "../cli/support/cli.js";
 import { EMAIL } from "./support/account-flow.js";
 import { hasChromium, useBrowser } from "./support/browser.js";
-import { expectRefusedBeforeTables, expectSignUpOutAndIn } from "./support/orm-app.js";
-import { makeDrizzleApp, runPrinted, schemaCommands, type DrizzleDialect, type DrizzleSvelteKitApp } from "./support/drizzle-app.js";
+import { expectRefusedBeforeTables, expectSignUpOutAndIn, printedCommands, runPrinted } from "./support/orm-app.js";
+import { makeDrizzleApp, type DrizzleDialect, type DrizzleSvelteKitApp } from "./support/drizzle-app.js";
 import { startMailFor, type AppMail } from "./support/passwordless-flow.js";
 import { run, startBuiltApp, WITHOUT_TEST_DATABASE, type RunningServer } from "./support/processes.js";
 import { serverRows, sqliteRows } from "./support/rows.js";
@@ -98,7 +98,7 @@ for (const variant of variants) {
       expect(listed[variant.driver]).toBeDefined();
       if (variant.dialect === "sqlite" && Number(process.versions.node.split(".")[0]) < 22) expect(listed["better-sqlite3"]).toMatch(/^\^12\./);
       expect(app.initOutput).toContain("it uses the app's Drizzle database");
-      expect(schemaCommands(app.initOutput)).toEqual(["npm run db:generate", "npm run db:migrate"]);
+      expect(printedCommands(app.initOutput, "in your Drizzle schema")).toEqual(["npm run db:generate", "npm run db:migrate"]);
       expect(app.buildOutput).not.toMatch(/could not be resolved/);
     });
 
@@ -117,7 +117,7 @@ for (const variant of variants) {
     }, 90_000);
 
     it("the printed commands (drizzle-kit generate, then migrate) write a migration with the auth tables and the app's own, and apply it", async () => {
-      for (const command of schemaCommands(app.initOutput)) await runPrinted(app.dir, command);
+      for (const command of printedCommands(app.initOutput, "in your Drizzle schema")) await runPrinted(app.dir, command);
       const migrations = readdirSync(join(app.dir, "drizzle")).filter((name) => name.endsWith(".sql"));
       expect(migrations).toHaveLength(1);
       const sql = readFileSync(join(app.dir, "drizzle", migrations[0]!), "utf8");

@@ -9,13 +9,13 @@
  * Input: argv[2] = "status" | "migrate"; env GATEHOUSE_DB = the target as JSON:
  * {"kind":"pglite","dir":...}, {"kind":"postgres","url":...},
  * {"kind":"sqlite","file":...}, {"kind":"hosted-store","url":...,"branch":...} or
- * {"kind":"drizzle","dialect":...,"driver":...,"url":...} (paths absolute); env GATEHOUSE_SCHEMA = "1" when ./schema.mjs (the app's
+ * {"kind":"app-orm","orm":...,"dialect":...,"driver":...,"url":...} (paths absolute); env GATEHOUSE_SCHEMA = "1" when ./schema.mjs (the app's
  * schema, transpiled) sits next to this file.
  *
  * Each adapter keeps its own ledger of applied migrations: `gatehouse_migrations`
  * (PostgreSQL, PGlite, SQLite) or `svc_migrations` in the branch's schema (hosted store).
- * An app whose auth tables are in its Drizzle schema has none (drizzle-kit makes
- * them): its status is what its tables lack, read with the app's Drizzle driver.
+ * An app whose auth tables its own ORM makes (Drizzle, Prisma, Kysely) has
+ * none: its status is what its tables lack, read with the app's driver.
  */
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from "node:fs";
 import { dirname } from "node:path";
@@ -26,7 +26,7 @@ type Target =
   | { kind: "postgres"; url: string }
   | { kind: "sqlite"; file: string }
   | { kind: "hosted-store"; url: string; branch: string }
-  | { kind: "drizzle"; dialect: "postgres" | "sqlite"; driver: string; url: string };
+  | { kind: "app-orm"; orm: string; dialect: "postgres" | "sqlite"; driver: string; url: string };
 type Mode = "status" | "migrate";
 
 interface Queryable {
@@ -81,17 +81,17 @@ async function open(target: Target, mode: Mode): Promise<Database> {
       return sqlite(target.file, mode);
     case "hosted-store":
       return hostedStore(target.url, target.branch);
-    case "drizzle":
-      return drizzle(target);
+    case "app-orm":
+      return appOrm(target);
   }
 }
 
-/** The app's Drizzle database, opened with the driver its db module uses; only read (drizzle-kit migrates it). */
-async function drizzle(target: Extract<Target, { kind: "drizzle" }>): Promise<Database> {
+/** The app's own ORM database, opened with the driver the app has for it; only read (the ORM migrates it). */
+async function appOrm(target: Extract<Target, { kind: "app-orm" }>): Promise<Database> {
   const readOnly = (db: Omit<Database, "applied" | "migrate">): Database => ({
     ...db,
     applied: async () => [],
-    migrate: () => Promise.reject(new Error("drizzle-kit migrates this database")),
+    migrate: () => Promise.reject(new Error(`the app's ${target.orm} migrations make this database's auth tables`)),
   });
   if (target.dialect === "sqlite") {
     const { default: BetterSqlite3 } = await driver("better-sqlite3", () => import("better-sqlite3"));

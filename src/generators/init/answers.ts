@@ -104,7 +104,7 @@ export function parseDatabaseUrl(value: string): string {
 /** Combinations that cannot work, named with the flag that fixes them. */
 export function checkAnswers(answers: InitAnswers): void {
   if (answers.strategy === "database" && answers.adapter === "none") {
-    // drizzle and prisma only where the app has them: not offered as a way out in general.
+    // drizzle, prisma and kysely only where the app has them: not offered as a way out in general.
     const adapters = ADAPTERS.filter((adapter) => adapter !== "none" && !isAppOrm(adapter)).join(", ");
     throw new UsageError(`--strategy database stores sessions in a database: choose an --adapter (${adapters}), or use --strategy jwt`);
   }
@@ -123,6 +123,9 @@ export function checkAnswers(answers: InitAnswers): void {
   }
   if (answers.databaseUrl && answers.adapter === "prisma") {
     throw new UsageError("--database-url is not used with --adapter prisma: the auth tables go into the app's own Prisma database, which its Prisma Client opens");
+  }
+  if (answers.databaseUrl && answers.adapter === "kysely") {
+    throw new UsageError("--database-url is not used with --adapter kysely: the auth tables go into the app's own Kysely database, which its Kysely instance opens");
   }
   if (answers.databaseUrl && !takesDatabaseUrl(answers.adapter)) {
     throw new UsageError(`--database-url is only used with --adapter postgres or hosted-store (the adapter is ${answers.adapter})`);

@@ -120,6 +120,8 @@ export interface InitTemplateData extends TemplateData {
   drizzle: boolean;
   /** `--adapter prisma`: the app's Prisma schema holds the auth models, and `auth-db` puts the adapter on its Prisma Client. */
   prisma: boolean;
-  /** The module under `src/lib/server/` that exports `adapter` and `closeDatabase`: `db`, or `auth-db` beside a Drizzle app's own db module. */
+  /** `--adapter kysely`: the app's migrations folder holds the runtime's Kysely migrations, and `auth-db` puts the adapter on its Kysely instance. */
+  kysely: boolean;
+  /** The module under `src/lib/server/` that exports `adapter` and `closeDatabase`: `db`, or `auth-db` beside the app's own database module (Drizzle, Prisma, Kysely). */
   dbModuleName: string;
 }

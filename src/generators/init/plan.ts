@@ -26,6 +26,7 @@ import { svelteKit } from "./sveltekit.js";
 import { DRIVER_VERSIONS } from "./versions.js";
 import { addReExport } from "../../ast/drizzle-config.js";
 import { drizzleCommands, type DrizzleApp } from "../drizzle.js";
+import { kyselyMigrateCommand, type KyselyApp } from "../kysely.js";
 import { prismaMigrateCommand, type PrismaApp } from "../prisma.js";
 import { withAuthModels } from "../prisma-schema.js";
 
@@ -61,6 +62,15 @@ export interface InitInput {
   drizzle?: DrizzleSetup;
   /** For `--adapter prisma`: the app's Prisma setup, and the runtime's Prisma models of the auth tables for its dialect. */
   prisma?: PrismaSetup;
+  /** For `--adapter kysely`: the app's Kysely setup, and where the runtime's Kysely migrations go in its migrations folder. */
+  kysely?: KyselySetup;
+}
+
+export interface KyselySetup {
+  app: KyselyApp;
+  /** The runtime's migration modules, each with its path in the app's folder: those an earlier run wrote, and those it lacks. */
+  present: { path: string; text: string }[];
+  missing: { path: string; text: string }[];
 }
 
 export interface PrismaSetup {
@@ -86,7 +96,8 @@ export function initPaths(framework: InitAnswers["framework"], source?: SourceLa
   const data = templateData(all, layout, undefined);
   const empty: ProjectSnapshot = { dir: "", exists: false, empty: true, files: {} };
   const files = layout.newFiles(data, empty).map((f) => f.path);
-  return [...new Set([...COMMON_PATHS, ...layout.paths, ...files, ...libFiles(layout, data).map((f) => f.path)])];
+  // auth-db: the module an ORM app gets instead of db.ts (a second run compares with it).
+  return [...new Set([...COMMON_PATHS, ...layout.paths, ...files, ...libFiles(layout, data).map((f) => f.path), layout.place(AUTH_DB)])];
 }
 
 export function planInit(input: InitInput): Plan {
@@ -96,8 +107,11 @@ export function planInit(input: InitInput): Plan {
   if (answers.adapter === "drizzle" && !drizzle) throw new Error("--adapter drizzle needs the app's Drizzle setup");
   const prisma = answers.adapter === "prisma" ? input.prisma : undefined;
   if (answers.adapter === "prisma" && !prisma) throw new Error("--adapter prisma needs the app's Prisma setup");
+  const kysely = answers.adapter === "kysely" ? input.kysely : undefined;
+  if (answers.adapter === "kysely" && !kysely) throw new Error("--adapter kysely needs the app's Kysely setup");
   const authDb = layout.place(AUTH_DB);
-  const data = templateData(answers, layout, drizzle && { ...drizzle.app, authDb, manager: input.packageManager, project }, prisma && { app: prisma.app, authDb, manager: input.packageManager });
+  const client = prisma ? prismaClient(prisma.app, input.packageManager) : kysely ? kyselyClient(kysely.app, project, input.packageManager) : undefined;
+  const data = templateData(answers, layout, drizzle && { ...drizzle.app, authDb, manager: input.packageManager, project }, client && { ...client, authDb });
   const plan = emptyPlan();
   const file = (path: string) => project.files[path];
 
@@ -108,6 +122,7 @@ export function planInit(input: InitInput): Plan {
   }
   if (drizzle) planDrizzleSchema(plan, drizzle, file);
   if (prisma) planPrismaSchema(plan, prisma, file);
+  if (kysely) planKyselyMigrations(plan, kysely, file);
   for (const edit of layout.edits(project, data)) {
     if (edit.ok) addEdit(plan, edit.path, file(edit.path), edit.text);
     else if (edit.syntaxError) plan.unparsable.push({ path: edit.path, ...edit.syntaxError });
@@ -134,7 +149,7 @@ export function planInit(input: InitInput): Plan {
 
   const envAfter = ensureEnvKeys(file(".env") ?? "", env);
   plan.env = env.map(({ key }) => ({ key, filled: hasEnvValue(envAfter, key) }));
-  plan.nextSteps = nextSteps(answers, layout, providers, input.packageManager, plan, project, drizzle?.app, prisma);
+  plan.nextSteps = nextSteps(answers, layout, providers, input.packageManager, plan, project, drizzle?.app, prisma, kysely && client && { folder: kysely.app.migrationFolder, migrate: client.migrate });
   return plan;
 }
 
@@ -164,25 +179,56 @@ function planPrismaSchema(plan: Plan, { app, authModels }: PrismaSetup, file: (p
   else addEdit(plan, app.authSchema, file(app.authSchema), withAuthModels(file(app.authSchema) ?? "", authModels));
 }
 
-/** What the templates need to know of the app's Prisma setup. */
-interface PrismaContext {
-  app: PrismaApp;
-  authDb: string;
-  manager: PackageManager;
+/**
+ * The runtime's Kysely migrations in the app's folder: those it lacks, and
+ * those an earlier run wrote (kept, and reported, if they were changed since).
+ */
+function planKyselyMigrations(plan: Plan, { present, missing }: KyselySetup, file: (path: string) => string | null | undefined): void {
+  for (const { path, text } of [...present, ...missing]) addNewFile(plan, path, file(path), text, "it exists and differs from the Kysely migration of this @gatehouse/runtime");
 }
 
-function prismaData(prisma: PrismaContext | undefined) {
-  if (!prisma) return { prisma: false };
-  const { app } = prisma;
+/**
+ * An ORM client the adapter wraps (Prisma's, Kysely's): the module that
+ * exports it and the name auth-db gives it, the command that creates the auth
+ * tables, and where they are declared (for auth-db's comment).
+ */
+interface OrmClient {
+  orm: "prisma" | "kysely";
+  dialect: "postgres" | "sqlite";
+  module: string;
+  /** The module's own name for it (`default` for a default export). */
+  exportName: string;
+  local: string;
+  migrate: string;
+  where: string;
+}
+
+function prismaClient(app: PrismaApp, manager: PackageManager): OrmClient {
+  return { orm: "prisma", dialect: app.dialect, module: app.clientModule, exportName: app.clientExport, local: "prisma", migrate: prismaMigrateCommand(manager), where: app.authSchema };
+}
+
+function kyselyClient(app: KyselyApp, project: ProjectSnapshot, manager: PackageManager): OrmClient {
+  const migrate = kyselyMigrateCommand(project, (script) => runScript(manager, script));
+  return { orm: "kysely", dialect: app.dialect, module: app.dbModule, exportName: app.dbExport, local: "db", migrate, where: `${app.migrationFolder}/` };
+}
+
+/** What the templates need to know of the ORM client auth-db wraps. */
+function ormClientData(client: (OrmClient & { authDb: string }) | undefined) {
+  if (!client) return { prisma: false, kysely: false };
+  const { orm, local, exportName } = client;
   return {
-    prisma: true,
+    prisma: orm === "prisma",
+    kysely: orm === "kysely",
     dbModuleName: posix.basename(AUTH_DB, ".ts"),
-    // The module's own name for the client, under ours: `prisma`.
-    prismaImport: app.clientExport === "default" ? "prisma" : app.clientExport === "prisma" ? "{ prisma }" : `{ ${app.clientExport} as prisma }`,
-    prismaClientImport: relativeImport(prisma.authDb, app.clientModule),
-    prismaAuthSchema: app.authSchema,
-    prismaMigrate: prismaMigrateCommand(prisma.manager),
-    prismaSqlite: app.dialect === "sqlite",
+    // The module's own name for the client, under ours (`prisma`, `db`).
+    ormClientImport: exportName === "default" ? local : exportName === local ? `{ ${local} }` : `{ ${exportName} as ${local} }`,
+    ormClientModule: relativeImport(client.authDb, client.module),
+    ormClientName: local,
+    ormClientWrap: orm === "prisma" ? "fromPrisma" : "fromKysely",
+    ormClientWrapper: `@gatehouse/runtime/adapters/${client.dialect}/${orm}`,
+    ormClientSqlite: client.dialect === "sqlite",
+    ormClientMigrate: client.migrate,
+    ormClientWhere: client.where,
   };
 }
 
@@ -220,7 +266,7 @@ function relativeImport(from: string, to: string): string {
   return path.startsWith(".") ? path : `./${path}`;
 }
 
-function templateData(answers: InitAnswers, layout: FrameworkLayout, drizzle: DrizzleContext | undefined, prisma?: PrismaContext): InitTemplateData {
+function templateData(answers: InitAnswers, layout: FrameworkLayout, drizzle: DrizzleContext | undefined, client?: OrmClient & { authDb: string }): InitTemplateData {
   const providers = answers.providers.map((id) => findProvider(id)!);
   // Email + password accounts (the Password provider): they need a database, which checkAnswers made sure of.
   const credentials = providers.some((p) => p.type === "credentials");
@@ -261,7 +307,7 @@ function templateData(answers: InitAnswers, layout: FrameworkLayout, drizzle: Dr
     pgliteDir: PGLITE_DIR,
     sqlitePath: DEFAULT_SQLITE_PATH,
     ...drizzleData(drizzle),
-    ...prismaData(prisma),
+    ...ormClientData(client),
   };
 }
 
@@ -283,7 +329,7 @@ function libFiles(layout: FrameworkLayout, data: InitTemplateData) {
   const style = { path: place("src/lib/auth.css"), template: "shared/lib/auth.css.hbs" };
   if (!data.hasAdapter) return [style];
   // With Drizzle the app's schema holds the tables and its db module the connection: one module puts the adapter on it.
-  const ormDb = data.drizzle ? "shared/lib/drizzle-db.ts.hbs" : data.prisma ? "shared/lib/prisma-db.ts.hbs" : undefined;
+  const ormDb = data.drizzle ? "shared/lib/drizzle-db.ts.hbs" : data.prisma || data.kysely ? "shared/lib/orm-client-db.ts.hbs" : undefined;
   const server = ormDb ? [{ path: place(AUTH_DB), template: ormDb }] : ["db.ts", "schema.ts"].map((name) => ({ path: place(`src/lib/server/${name}`), template: `shared/lib/${name}.hbs` }));
   // Outside the server folder: the pages (browser code too) read it.
   const messages = data.credentials || data.accountPage ? [{ path: place("src/lib/auth-messages.ts"), template: "shared/lib/auth-messages.ts.hbs" }] : [];
@@ -327,7 +373,8 @@ function driver(answers: InitAnswers): { dependencies: Record<string, string>; d
       return pg;
     case "drizzle":
     case "prisma":
-      // The app's own db module or Prisma Client opens the database with the driver it already has.
+    case "kysely":
+      // The app's own db module, Prisma Client or Kysely instance opens the database with the driver it already has.
       return { dependencies: {}, devDependencies: nodeTypes };
     case "sqlite":
       return {
@@ -343,6 +390,7 @@ function driver(answers: InitAnswers): { dependencies: Record<string, string>; d
 const DATABASE_NAMES: Record<Exclude<InitAnswers["adapter"], "none">, string> = {
   drizzle: "the app's Drizzle database",
   prisma: "the app's Prisma database",
+  kysely: "the app's Kysely database",
   pglite: `the embedded PGlite database (${PGLITE_DIR}/, created on the app's first start)`,
   postgres: "the PostgreSQL server at DATABASE_URL",
   sqlite: `the SQLite file ${DEFAULT_SQLITE_PATH}`,
@@ -362,6 +410,7 @@ function nextSteps(
   project: ProjectSnapshot,
   drizzle: DrizzleApp | undefined,
   prismaSetup: PrismaSetup | undefined,
+  kysely: { folder: string; migrate: string } | undefined,
 ): string[] {
   const steps: string[] = [];
   const own = layout.nextSteps?.(project, (script) => runScript(manager, script)) ?? { setup: [], production: [] };
@@ -398,6 +447,11 @@ function nextSteps(
     const named = prismaSetup.prefixed ? ` Your schema has models of the same names already, so these are AuthUser, AuthAccount, AuthSession, ... (their tables are still users, accounts, sessions, ...).` : "";
     steps.push(
       `The auth tables are models in ${where}: create them the Prisma way, \`${prismaMigrateCommand(manager)}\` (writes and applies the migration, and generates the client). Until they exist, the app's first sign-in stops with an error naming what is missing.${named}`,
+    );
+  }
+  if (kysely) {
+    steps.push(
+      `The auth tables are Kysely migrations in your migrations folder, ${kysely.folder}/ (the files named *_gatehouse_*): apply them with yours, \`${kysely.migrate}\`. Until they exist, the app's first sign-in stops with an error naming what is missing.`,
     );
   }
   steps.push(...own.setup);

@@ -78,19 +78,3 @@ function setDatabaseUrl(dir: string, url: string): void {
   if (!/^DATABASE_URL=.*$/m.test(text)) throw new Error(`sv wrote no DATABASE_URL in .env:\n${text}`);
   writeFileSync(path, text.replace(/^DATABASE_URL=.*$/m, `DATABASE_URL="${url}"`));
 }
-
-/**
- * The commands auth-init's next steps give for creating the auth tables, in order:
- * those in backticks on the step about the Drizzle schema.
- */
-export function schemaCommands(initOutput: string): string[] {
-  const step = initOutput.split("\n").find((line) => line.includes("in your Drizzle schema"));
-  if (!step) throw new Error(`auth-init printed no next step about the Drizzle schema:\n${initOutput}`);
-  return [...step.matchAll(/`([^`]+)`/g)].map((match) => match[1]!);
-}
-
-/** Runs one printed command (words split on spaces, as a shell would) in the app, against the app's own database. */
-export function runPrinted(dir: string, command: string): Promise<string> {
-  const [program, ...args] = command.split(/\s+/);
-  return run(program!, args, { cwd: dir, env: WITHOUT_TEST_DATABASE });
-}

@@ -1,6 +1,6 @@
 /**
  * What the e2e tests of apps whose auth tables are their ORM's (Drizzle,
- * Prisma) check alike: started before the tables exist, a session read and a
+ * Prisma, Kysely) check alike: the commands auth-init printed for the tables; started before the tables exist, a session read and a
  * sign-up fail without a session or a mail, and the server's log says what is
  * missing and what to run; once they exist, a person signs up, confirms, signs
  * out and in again, and the server logs no error but the wrong password.
@@ -9,7 +9,20 @@ import type { Page } from "playwright-core";
 import { expect } from "vitest";
 import { EMAIL, signUpOutAndIn } from "./account-flow.js";
 import type { AppMail } from "./passwordless-flow.js";
-import type { RunningServer } from "./processes.js";
+import { run, WITHOUT_TEST_DATABASE, type RunningServer } from "./processes.js";
+
+/** The commands in backticks on auth-init's next step about the ORM's tables (`about`: "in your Drizzle schema"). */
+export function printedCommands(initOutput: string, about: string): string[] {
+  const step = initOutput.split("\n").find((line) => line.includes(about));
+  if (!step) throw new Error(`auth-init printed no next step ${about}:\n${initOutput}`);
+  return [...step.matchAll(/`([^`]+)`/g)].map((match) => match[1]!);
+}
+
+/** Runs one printed command (words split on spaces, as a shell would) in the app, against the app's own database. */
+export function runPrinted(dir: string, command: string): Promise<string> {
+  const [program, ...args] = command.split(/\s+/);
+  return run(program!, args, { cwd: dir, env: WITHOUT_TEST_DATABASE });
+}
 
 /** `fix` is the command(s) as the log gives them after "Run ": e.g. "`npm run db:generate` then `npm run db:migrate`". */
 export async function expectRefusedBeforeTables(server: RunningServer, mail: AppMail, fix: string): Promise<void> {

@@ -118,11 +118,3 @@ export async function createTablesAsPrismaWould(app: PrismaSvelteKitApp, databas
   }
   return sql;
 }
-
-/** The command in backticks on auth-init's next step about the Prisma schema. */
-export function printedMigrateCommand(initOutput: string): string {
-  const step = initOutput.split("\n").find((line) => line.includes("in your Prisma schema"));
-  const command = step && /`([^`]+)`/.exec(step)?.[1];
-  if (!command) throw new Error(`auth-init printed no next step about the Prisma schema:\n${initOutput}`);
-  return command;
-}

@@ -4,10 +4,9 @@
  * branch's schema (`migrate()` sets search_path to it), so no name is
  * schema-qualified. Every statement checks before it changes something.
  */
-import type { Migration } from "../../adapters/sql/migrations.js";
 import type { Column, HostedStoreTable, Index, Schema, Table } from "../model.js";
 import type { ExpectedTable } from "../drift.js";
-import { addedColumnNotes, columnsAddedIn, comment, header, migration, migrationNames, quoted, quotedList, stepsOf, tablesCreatedIn, type NamedStep } from "./sql.js";
+import { addedColumnNotes, columnsAddedIn, comment, header, migration, migrationNames, quoted, quotedList, stepsOf, tablesCreatedIn, type NamedStep, type RenderedMigration } from "./sql.js";
 
 const TYPES: Record<Column["type"], string> = {
   id: "text",
@@ -43,11 +42,11 @@ $$;`;
 
 type Hosted = Table & { hostedStore: HostedStoreTable };
 
-export function hostedStoreMigrations(schema: Schema): Migration[] {
+export function hostedStoreMigrations(schema: Schema): RenderedMigration[] {
   return stepsOf(schema, "hosted-store").map((step) => renderStep(schema, step));
 }
 
-function renderStep(schema: Schema, step: NamedStep): Migration {
+function renderStep(schema: Schema, step: NamedStep): RenderedMigration {
   const created = tablesCreatedIn(schema, step.id).filter((table): table is Hosted => table.hostedStore !== undefined);
   const added = columnsAddedIn(schema, step.id).filter(({ table, column }) => table.hostedStore && !column.recordTime);
   const records = created.flatMap((table) => [table.hostedStore.name, ...(table.hostedStore.join ? [table.hostedStore.join.table] : [])]);
@@ -55,9 +54,9 @@ function renderStep(schema: Schema, step: NamedStep): Migration {
     ...(step.id === "init" ? [TOUCH] : []),
     ...created.map(createTable),
     ...created.flatMap((table) => (table.hostedStore.join ? [createJoinTable(table)] : [])),
-    ...(created.length > 0 ? [created.flatMap(indexesOf).map(createIndex).join("\n")] : []),
-    ...(records.length > 0 ? [records.map(touchTrigger).join("\n")] : []),
-    ...(added.length > 0 ? [added.map(({ table, column }) => `ALTER TABLE ${quoted(table.hostedStore!.name)} ADD COLUMN IF NOT EXISTS ${fieldDefinition(table.hostedStore!, column)};`).join("\n")] : []),
+    ...(created.length > 0 ? [created.flatMap(indexesOf).map(createIndex)] : []),
+    ...(records.length > 0 ? [records.map(touchTrigger)] : []),
+    ...(added.length > 0 ? [added.map(({ table, column }) => `ALTER TABLE ${quoted(table.hostedStore!.name)} ADD COLUMN IF NOT EXISTS ${fieldDefinition(table.hostedStore!, column)};`)] : []),
   ];
   const body = [
     ...addedColumnNotes(added, (table) => table.hostedStore!.name),

@@ -5,9 +5,8 @@
  * then brought to ours (`adoptAuthjsTables`): on an Auth.js database they exist
  * already, and are completed rather than replaced.
  */
-import type { Migration } from "../../adapters/sql/migrations.js";
 import type { Column, Schema, Table } from "../model.js";
-import { addedColumnNotes, columnsAddedIn, comment, header, migration, originalColumns, quoted, quotedList, stepsOf, tablesCreatedIn, type NamedStep } from "./sql.js";
+import { addedColumnNotes, columnsAddedIn, comment, header, migration, originalColumns, quoted, quotedList, stepsOf, tablesCreatedIn, type NamedStep, type RenderedMigration } from "./sql.js";
 
 const TYPES: Record<Column["type"], string> = {
   id: "text",
@@ -22,11 +21,11 @@ const TYPES: Record<Column["type"], string> = {
 /** The users table every link points at. */
 const USERS = "users";
 
-export function postgresMigrations(schema: Schema): Migration[] {
+export function postgresMigrations(schema: Schema): RenderedMigration[] {
   return stepsOf(schema, "postgres").map((step) => renderStep(schema, step));
 }
 
-function renderStep(schema: Schema, step: NamedStep): Migration {
+function renderStep(schema: Schema, step: NamedStep): RenderedMigration {
   const created = tablesCreatedIn(schema, step.id);
   const fromAuthjs = created.filter((table) => table.fromAuthjs);
   const own = created.filter((table) => !table.fromAuthjs);
@@ -34,8 +33,8 @@ function renderStep(schema: Schema, step: NamedStep): Migration {
   const statements = [
     ...fromAuthjs.map((table) => createTable(table, { inlineReferences: false })),
     ...(fromAuthjs.length > 0 ? adoptAuthjsTables(fromAuthjs) : []),
-    ...own.flatMap((table) => [createTable(table, { inlineReferences: true }), indexes(table)].filter(Boolean)),
-    ...(added.length > 0 ? [added.flatMap(({ table, column }) => addColumn(table, column)).join("\n")] : []),
+    ...own.flatMap((table) => [createTable(table, { inlineReferences: true }), indexes(table)].filter((entry) => entry.length > 0)),
+    ...(added.length > 0 ? [added.flatMap(({ table, column }) => addColumn(table, column))] : []),
   ];
   const body = [
     ...addedColumnNotes(added),
@@ -71,13 +70,12 @@ function defaultOf(column: Column): string {
   return String(value.value);
 }
 
-function indexes(table: Table): string {
+function indexes(table: Table): string[] {
   return table.indexes
     .map((index) => {
       const create = `CREATE ${index.unique ? "UNIQUE " : ""}INDEX IF NOT EXISTS ${quoted(index.name)} ON ${quoted(table.name)} (${quotedList(index.columns)});`;
       return index.doc ? `${comment(index.doc)}\n${create}` : create;
-    })
-    .join("\n");
+    });
 }
 
 /**
@@ -103,13 +101,13 @@ function addColumn(table: Table, column: Column): string[] {
  * once the rows they would reject (those of users @auth/pg-adapter deleted
  * before their sessions and accounts) are gone.
  */
-function adoptAuthjsTables(tables: readonly Table[]): string[] {
+function adoptAuthjsTables(tables: readonly Table[]): (string | string[])[] {
   const missing = tables.flatMap((table) => table.columns.filter((column) => column.addedOnAdoption).map((column) => ({ table, column })));
   const links = tables.flatMap((table) => table.columns.filter((column) => column.referencesUser).map((column) => ({ table, column })));
   return [
     ...missing.map(({ table, column }) => `${comment(column.doc ?? "Older Auth.js schemas lack it.")}\nALTER TABLE ${quoted(table.name)} ADD COLUMN IF NOT EXISTS ${columnDefinition(column, { inlineReferences: false })};`),
     `${comment("Auth.js creates integer ids (serial). The contract's user ids are strings and new users get UUIDs, so an integer id is widened to text; existing ids keep their values (\"1\", \"2\", ...). Fails (and rolls back) if a table of yours has a foreign key to users(id): change that column to text first.")}\n${widenIds(tables)}`,
-    ...tables.map(indexes).filter(Boolean),
+    ...tables.map(indexes).filter((group) => group.length > 0),
     `${comment("Auth.js's schema has no foreign keys, and @auth/pg-adapter deletes a user before its sessions and accounts, outside a transaction: rows of a deleted user can remain. They can never be used again (every lookup joins the user), so they go before the foreign key that would reject them is added.")}\n${addForeignKeys(links)}`,
   ];
 }

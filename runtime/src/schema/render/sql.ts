@@ -90,9 +90,24 @@ export function asClause(sentence: string): string {
   return /^[A-Z][a-z]/.test(sentence) ? sentence[0]!.toLowerCase() + sentence.slice(1) : sentence;
 }
 
-/** A migration of statements separated by blank lines, after its header. */
-export function migration(step: NamedStep, head: string, statements: readonly string[]): Migration {
-  return { name: step.migration, sql: `${head}\n\n${statements.join("\n\n")}\n` };
+/** A migration as rendered: its SQL text, and each statement on its own (for tools that run one at a time, as Kysely's migrations do). */
+export interface RenderedMigration extends Migration {
+  /** One SQL statement each, its comment lines first. */
+  readonly statements: readonly string[];
+}
+
+/**
+ * A migration after its header: each entry a statement, or a group of
+ * statements written on consecutive lines; entries are separated by blank lines.
+ */
+export function migration(step: NamedStep, head: string, entries: readonly (string | readonly string[])[]): RenderedMigration {
+  const text = entries.map((entry) => (typeof entry === "string" ? entry : entry.join("\n")));
+  return { name: step.migration, sql: `${head}\n\n${text.join("\n\n")}\n`, statements: entries.flat() };
+}
+
+/** The migrations as `migrate()` takes them (name and SQL), frozen: what an adapter bundles. */
+export function asMigrations(rendered: readonly RenderedMigration[]): readonly Migration[] {
+  return Object.freeze(rendered.map(({ name, sql }) => Object.freeze({ name, sql })));
 }
 
 /** The migration name of each step of `dialect`. */

@@ -6,9 +6,8 @@
  * STRICT (SQLite >= 3.37; the adapter's RETURNING needs >= 3.35): a value of
  * the wrong type is refused instead of stored as it came.
  */
-import type { Migration } from "../../adapters/sql/migrations.js";
 import type { Column, Schema, Table } from "../model.js";
-import { addedColumnNotes, columnsAddedIn, comment, header, migration, originalColumns, quoted, quotedList, stepsOf, tablesCreatedIn, type NamedStep } from "./sql.js";
+import { addedColumnNotes, columnsAddedIn, comment, header, migration, originalColumns, quoted, quotedList, stepsOf, tablesCreatedIn, type NamedStep, type RenderedMigration } from "./sql.js";
 
 const TYPES: Record<Column["type"], string> = {
   id: "TEXT",
@@ -29,17 +28,17 @@ export const SQLITE_UUID = `(lower(
 /** The time of the insert in milliseconds (unixepoch('subsec') needs SQLite >= 3.42). */
 export const SQLITE_NOW = "(CAST(unixepoch('subsec') * 1000 AS INTEGER))";
 
-export function sqliteMigrations(schema: Schema): Migration[] {
+export function sqliteMigrations(schema: Schema): RenderedMigration[] {
   return stepsOf(schema, "sqlite").map((step) => renderStep(schema, step));
 }
 
-function renderStep(schema: Schema, step: NamedStep): Migration {
+function renderStep(schema: Schema, step: NamedStep): RenderedMigration {
   const created = tablesCreatedIn(schema, step.id);
   const added = columnsAddedIn(schema, step.id);
   const statements = [
     ...created.map(createTable),
-    ...created.map(indexes).filter(Boolean),
-    ...(added.length > 0 ? [added.map(({ table, column }) => addColumn(table, column)).join("\n")] : []),
+    ...created.map(indexes).filter((group) => group.length > 0),
+    ...(added.length > 0 ? [added.map(({ table, column }) => addColumn(table, column))] : []),
   ];
   const body = [
     ...addedColumnNotes(added),
@@ -73,10 +72,9 @@ function columnDefinition(column: Column, { added = false } = {}): string {
   return parts.join(" ");
 }
 
-function indexes(table: Table): string {
+function indexes(table: Table): string[] {
   return table.indexes
-    .map((index) => `CREATE ${index.unique ? "UNIQUE " : ""}INDEX IF NOT EXISTS ${quoted(index.name)} ON ${quoted(table.name)} (${quotedList(index.columns)});`)
-    .join("\n");
+    .map((index) => `CREATE ${index.unique ? "UNIQUE " : ""}INDEX IF NOT EXISTS ${quoted(index.name)} ON ${quoted(table.name)} (${quotedList(index.columns)});`);
 }
 
 /** SQLite adds a column with a constant default only: a time-of-insert default is left to the adapter. */
