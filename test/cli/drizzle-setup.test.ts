@@ -9,16 +9,14 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { listSourceFiles, readProject, SOURCE_EXTENSIONS, type ProjectSnapshot } from "../../src/engine/project.js";
-import { packageTemplates } from "../../src/engine/templates.js";
 import { DETECT_PATHS } from "../../src/generators/detect.js";
 import { detectDrizzle, drizzleCommands, schemaCollisions, type DrizzleApp } from "../../src/generators/drizzle.js";
 import { checkAnswers, UsageError, type InitAnswers } from "../../src/generators/init/answers.js";
-import { initPaths, planInit } from "../../src/generators/init/plan.js";
+import { initPaths } from "../../src/generators/init/plan.js";
 import type { Plan } from "../../src/plan/plan.js";
 import { root } from "./support/cli.js";
-import { foundApp, problemOf } from "./support/orm-lookup.js";
+import { foundApp, planned, planOrmInit, problemOf } from "./support/orm-lookup.js";
 
-const SECRET = "TEST_SECRET_0123456789_abcdefghijklmnopqrstu";
 const ANSWERS: InitAnswers = { framework: "sveltekit", providers: ["password"], strategy: "database", adapter: "drizzle", databaseUrl: "" };
 const ORM = (dialect: string) => readFileSync(join(root, `runtime/orm/drizzle/${dialect}.ts`), "utf8");
 
@@ -44,20 +42,9 @@ function app(fixture: string, overrides: Record<string, string | null> = {}): { 
 function plan(fixture: string, overrides: Record<string, string | null> = {}): { plan: Plan; drizzle: DrizzleApp; project: ProjectSnapshot } {
   const { project, sources } = app(fixture, overrides);
   const drizzle = foundApp(detectDrizzle(project, sources));
-  const result = planInit({
-    answers: ANSWERS,
-    project,
-    packageManager: "npm",
-    templates: packageTemplates,
-    runtimeSpec: "^0.1.0",
-    cliSpec: "^0.1.0",
-    secret: SECRET,
-    drizzle: { app: drizzle, authSchemaText: ORM(drizzle.dialect) },
-  });
-  return { plan: result, drizzle, project };
+  return { plan: planOrmInit(ANSWERS, project, { drizzle: { app: drizzle, authSchemaText: ORM(drizzle.dialect) } }), drizzle, project };
 }
 
-const after = (p: Plan, path: string) => p.changes.find((c) => c.path === path)?.after;
 
 describe("detectDrizzle: the apps `sv add drizzle` makes", () => {
   it.each([
@@ -126,23 +113,23 @@ describe("detectDrizzle: the apps `sv add drizzle` makes", () => {
 describe("planInit --adapter drizzle", () => {
   it.each(["postgres", "sqlite"])("%s: the runtime's Drizzle schema, re-exported from the app's; the adapter on db.$client; no db module, schema list or driver of our own", (dialect) => {
     const { plan: p, project } = plan(`sveltekit-drizzle-${dialect}`);
-    expect(after(p, "src/lib/server/db/auth-schema.ts")).toBe(ORM(dialect));
+    expect(planned(p, "src/lib/server/db/auth-schema.ts")).toBe(ORM(dialect));
     const schema = project.files["src/lib/server/db/schema.ts"]!;
-    expect(after(p, "src/lib/server/db/schema.ts")).toBe(`${schema.trimEnd()}\n\nexport * from './auth-schema';\n`);
-    const authDb = after(p, "src/lib/server/auth-db.ts")!;
+    expect(planned(p, "src/lib/server/db/schema.ts")).toBe(`${schema.trimEnd()}\n\nexport * from './auth-schema';\n`);
+    const authDb = planned(p, "src/lib/server/auth-db.ts")!;
     expect(authDb).toContain("import { db } from './db';");
     expect(authDb).toContain(`from '@gatehouse/runtime/adapters/${dialect}'`);
     expect(authDb).toContain("await requireSchema(client, { ledger: false, fix: '`npm run db:generate` then `npm run db:migrate`' });");
     expect(authDb).toContain(dialect === "postgres" ? "await client.end({ timeout: 5 });" : "await client.close();");
     // SQLite's file is the app's: tightened to owner-only at first use, before a session is written.
     expect(authDb.includes("chmodSync(path, 0o600)")).toBe(dialect === "sqlite");
-    expect(after(p, "src/auth.ts")).toContain("import { adapter, closeDatabase } from '$lib/server/auth-db';");
+    expect(planned(p, "src/auth.ts")).toContain("import { adapter, closeDatabase } from '$lib/server/auth-db';");
     for (const ours of ["src/lib/server/db.ts", "src/lib/server/schema.ts"]) expect(p.changes.map((c) => c.path)).not.toContain(ours);
     // The app's db module has its driver: none is added.
     for (const driver of ["pg", "@electric-sql/pglite", "better-sqlite3", "postgres"]) expect(Object.keys(p.dependencies)).not.toContain(driver);
     // The app's DATABASE_URL is its own: auth-init neither writes nor asks for one.
     expect(p.env.map((e) => e.key)).not.toContain("DATABASE_URL");
-    expect(after(p, ".env")).toContain(project.files[".env"]!.trim());
+    expect(planned(p, ".env")).toContain(project.files[".env"]!.trim());
     expect(p.nextSteps.join("\n")).toContain(
       "The auth tables are in your Drizzle schema, src/lib/server/db/auth-schema.ts (exported from src/lib/server/db/schema.ts): create them the Drizzle way, `npm run db:generate` (writes the migration) then `npm run db:migrate` (applies it).",
     );
@@ -158,7 +145,7 @@ describe("planInit --adapter drizzle", () => {
   it("a schema module written with double quotes and no semicolons gets the re-export the same way; one that does not parse stops the plan", () => {
     const schema = 'import { pgTable, text } from "drizzle-orm/pg-core"\n\nexport const task = pgTable("task", { id: text("id") })\n';
     const { plan: p } = plan("sveltekit-drizzle-postgres", { "src/lib/server/db/schema.ts": schema });
-    expect(after(p, "src/lib/server/db/schema.ts")).toBe(`${schema}\nexport * from "./auth-schema"\n`);
+    expect(planned(p, "src/lib/server/db/schema.ts")).toBe(`${schema}\nexport * from "./auth-schema"\n`);
     const broken = plan("sveltekit-drizzle-postgres", { "src/lib/server/db/schema.ts": "export const task = pgTable('task', {\n" });
     expect(broken.plan.unparsable.map((u) => u.path)).toEqual(["src/lib/server/db/schema.ts"]);
   });

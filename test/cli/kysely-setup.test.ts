@@ -14,16 +14,14 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { listSourceFiles, readProject, type ProjectSnapshot } from "../../src/engine/project.js";
-import { packageTemplates } from "../../src/engine/templates.js";
 import { DETECT_PATHS } from "../../src/generators/detect.js";
 import { checkAnswers, UsageError, type InitAnswers } from "../../src/generators/init/answers.js";
-import { initPaths, planInit } from "../../src/generators/init/plan.js";
+import { initPaths } from "../../src/generators/init/plan.js";
 import { detectKysely, KYSELY_CONFIGS, kyselyMigrationFolder, placeKyselyMigrations, type KyselyApp, type KyselyLookup } from "../../src/generators/kysely.js";
 import type { Plan } from "../../src/plan/plan.js";
 import { authBin, authInitBin, cli, removeAll, root, tempCopy } from "./support/cli.js";
-import { foundApp, problemOf } from "./support/orm-lookup.js";
+import { foundApp, planned, planOrmInit, problemOf } from "./support/orm-lookup.js";
 
-const SECRET = "TEST_SECRET_0123456789_abcdefghijklmnopqrstu";
 const ANSWERS: InitAnswers = { framework: "sveltekit", providers: ["password"], strategy: "database", adapter: "kysely", databaseUrl: "" };
 const FIXTURE = join(root, "test/cli/fixtures/sveltekit-kysely");
 const DB_MODULE = readFileSync(join(FIXTURE, "src/lib/server/db.ts"), "utf8");
@@ -59,20 +57,9 @@ function plan(overrides: Record<string, string | null> = {}, folder?: string[]):
   const kysely = foundApp(detectKysely(project, sources, listFolder));
   const placed = placeKyselyMigrations(kysely, shipped(kysely.dialect), NOW);
   if (!placed.ok) throw new Error(placed.problem);
-  const result = planInit({
-    answers: ANSWERS,
-    project,
-    packageManager: "npm",
-    templates: packageTemplates,
-    runtimeSpec: "^0.1.0",
-    cliSpec: "^0.1.0",
-    secret: SECRET,
-    kysely: { app: kysely, present: placed.present, missing: placed.missing },
-  });
-  return { plan: result, kysely };
+  return { plan: planOrmInit(ANSWERS, project, { kysely: { app: kysely, present: placed.present, missing: placed.missing } }), kysely };
 }
 
-const after = (p: Plan, path: string) => p.changes.find((c) => c.path === path)?.after;
 
 describe("detectKysely", () => {
   it("the fixture: kysely-ctl's config in .config/, the migrations folder it names, the db module by what it constructs, the env key it reads", () => {
@@ -205,7 +192,7 @@ describe("planInit --adapter kysely", () => {
 
   it("auth-db.ts puts the adapter on the app's Kysely, checks the tables with the migrate command, destroys it at shutdown; no driver of ours, no DATABASE_URL", () => {
     const { plan: p } = plan();
-    const db = after(p, "src/lib/server/auth-db.ts")!;
+    const db = planned(p, "src/lib/server/auth-db.ts")!;
     expect(db).toContain("import { fromKysely } from '@gatehouse/runtime/adapters/postgres/kysely';");
     expect(db).toContain("import { db } from './db';");
     expect(db).toContain("const client = fromKysely(db);");
@@ -213,8 +200,8 @@ describe("planInit --adapter kysely", () => {
     expect(db).toContain("export const adapter = PostgresAdapter(check);");
     expect(db).toContain("await db.destroy();");
     expect(p.dependencies).not.toHaveProperty("pg");
-    expect(after(p, ".env")).not.toContain("DATABASE_URL");
-    expect(after(p, "src/auth.ts")).toContain("from '$lib/server/auth-db'");
+    expect(planned(p, ".env")).not.toContain("DATABASE_URL");
+    expect(planned(p, "src/auth.ts")).toContain("from '$lib/server/auth-db'");
     expect(p.nextSteps.join("\n")).toContain(
       "The auth tables are Kysely migrations in your migrations folder, migrations/ (the files named *_gatehouse_*): apply them with yours, `npm run db:migrate`.",
     );
@@ -225,13 +212,13 @@ describe("planInit --adapter kysely", () => {
     delete pkg.scripts["db:migrate"];
     const sqlite = "import SQLite from 'better-sqlite3';\nimport { Kysely, SqliteDialect } from 'kysely';\nexport const kysely = new Kysely({ dialect: new SqliteDialect({ database: new SQLite('app.db') }) });\n";
     const { plan: p } = plan({ "package.json": JSON.stringify(pkg), "src/lib/server/db.ts": sqlite });
-    const db = after(p, "src/lib/server/auth-db.ts")!;
+    const db = planned(p, "src/lib/server/auth-db.ts")!;
     expect(db).toContain("import { fromKysely } from '@gatehouse/runtime/adapters/sqlite/kysely';");
     expect(db).toContain("import { kysely as db } from './db';");
     expect(db).toContain("fix: '`npx kysely migrate:latest`'");
     expect(db).toContain("chmodSync(path, 0o600)");
     expect(db).toContain("export const adapter = SqliteAdapter(check);");
-    expect(after(p, `migrations/${NOW.getTime()}_gatehouse_${STEPS[0]}.ts`)).toBe(shipped("sqlite")[0]!.text);
+    expect(planned(p, `migrations/${NOW.getTime()}_gatehouse_${STEPS[0]}.ts`)).toBe(shipped("sqlite")[0]!.text);
   });
 
   it("--database-url is refused with --adapter kysely", () => {

@@ -12,17 +12,15 @@ import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { listSourceFiles, readProject, type ProjectSnapshot } from "../../src/engine/project.js";
-import { packageTemplates } from "../../src/engine/templates.js";
 import { DETECT_PATHS } from "../../src/generators/detect.js";
 import { checkAnswers, UsageError, type InitAnswers } from "../../src/generators/init/answers.js";
-import { initPaths, planInit } from "../../src/generators/init/plan.js";
+import { initPaths } from "../../src/generators/init/plan.js";
 import { detectPrisma, PRISMA_CONFIGS, prismaAuthModels, prismaCollisions, type PrismaApp, type PrismaLookup } from "../../src/generators/prisma.js";
 import { AUTH_MODELS_BEGIN, AUTH_MODELS_END, authModelsBlock, prefixedModels, readPrismaSchema } from "../../src/generators/prisma-schema.js";
 import type { Plan } from "../../src/plan/plan.js";
 import { authBin, authInitBin, cli, removeAll, root, tempCopy } from "./support/cli.js";
-import { foundApp, problemOf } from "./support/orm-lookup.js";
+import { foundApp, planned, planOrmInit, problemOf } from "./support/orm-lookup.js";
 
-const SECRET = "TEST_SECRET_0123456789_abcdefghijklmnopqrstu";
 const ANSWERS: InitAnswers = { framework: "sveltekit", providers: ["password"], strategy: "database", adapter: "prisma", databaseUrl: "" };
 const MODELS = (dialect: string) => readFileSync(join(root, `runtime/orm/prisma/${dialect}.prisma`), "utf8");
 const FIXTURE = join(root, "test/cli/fixtures/sveltekit-prisma");
@@ -56,20 +54,9 @@ function plan(overrides: Record<string, string | null> = {}): { plan: Plan; pris
   const prisma = foundApp(detectPrisma(project, prismaFiles, sources));
   const chosen = prismaAuthModels(project, prisma, MODELS(prisma.dialect));
   if (!chosen.ok) throw new Error(`expected auth models, got ${chosen.problems.join("; ")}`);
-  const result = planInit({
-    answers: ANSWERS,
-    project,
-    packageManager: "npm",
-    templates: packageTemplates,
-    runtimeSpec: "^0.1.0",
-    cliSpec: "^0.1.0",
-    secret: SECRET,
-    prisma: { app: prisma, authModels: chosen.models, prefixed: chosen.prefixed },
-  });
-  return { plan: result, prisma };
+  return { plan: planOrmInit(ANSWERS, project, { prisma: { app: prisma, authModels: chosen.models, prefixed: chosen.prefixed } }), prisma };
 }
 
-const after = (p: Plan, path: string) => p.changes.find((c) => c.path === path)?.after;
 
 describe("detectPrisma", () => {
   it("the app prisma init makes (Prisma 6.19: prisma.config.ts naming the schema and env(\"DATABASE_URL\")), with a client module", () => {
@@ -140,7 +127,7 @@ describe("readPrismaSchema", () => {
 describe("planInit --adapter prisma", () => {
   it("appends the runtime's models to the one-file schema between the gatehouse lines, and nothing else of it changes", () => {
     const { plan: p } = plan({ "prisma/schema.prisma": PLAIN });
-    const schema = after(p, "prisma/schema.prisma")!;
+    const schema = planned(p, "prisma/schema.prisma")!;
     expect(schema.startsWith(`${PLAIN.trimEnd()}\n\n${AUTH_MODELS_BEGIN}\n`)).toBe(true);
     expect(schema.endsWith(`${AUTH_MODELS_END}\n`)).toBe(true);
     expect(authModelsBlock(schema)).toBe(MODELS("postgres"));
@@ -149,7 +136,7 @@ describe("planInit --adapter prisma", () => {
 
   it("a schema with a User model already (Prisma's quickstart): the auth models are AuthUser, AuthAccount, ... on the same tables, and the next step says so", () => {
     const { plan: p } = plan();
-    const block = authModelsBlock(after(p, "prisma/schema.prisma")!)!;
+    const block = authModelsBlock(planned(p, "prisma/schema.prisma")!)!;
     expect(block).toBe(prefixedModels(MODELS("postgres")));
     const facts = readPrismaSchema(block);
     expect(facts.models.map((model) => model.name)).toEqual(["AuthUser", "AuthAccount", "AuthSession", "AuthVerificationToken", "AuthAuthenticator", "AuthRateLimit", "AuthUserPassword"]);
@@ -160,22 +147,22 @@ describe("planInit --adapter prisma", () => {
   });
 
   it("planned again on its own output: the schema is unchanged (the block is replaced, not added twice)", () => {
-    const first = after(plan().plan, "prisma/schema.prisma")!;
-    expect(after(plan({ "prisma/schema.prisma": first }).plan, "prisma/schema.prisma")).toBeUndefined();
+    const first = planned(plan().plan, "prisma/schema.prisma")!;
+    expect(planned(plan({ "prisma/schema.prisma": first }).plan, "prisma/schema.prisma")).toBeUndefined();
     // An older block (another runtime's models) is replaced in place.
     const older = first.replace(prefixedModels(MODELS("postgres")), "model AuthUser {\n  id String @id\n}\n");
-    expect(after(plan({ "prisma/schema.prisma": older }).plan, "prisma/schema.prisma")).toBe(first);
+    expect(planned(plan({ "prisma/schema.prisma": older }).plan, "prisma/schema.prisma")).toBe(first);
   });
 
   it("in a schema folder, the models are a file of their own and no schema file changes", () => {
     const { plan: p } = plan({ "prisma.config.ts": null, "prisma/schema.prisma": null, "prisma/schema/main.prisma": SQLITE_SCHEMA });
-    expect(after(p, "prisma/schema/auth.prisma")).toBe(MODELS("sqlite"));
+    expect(planned(p, "prisma/schema/auth.prisma")).toBe(MODELS("sqlite"));
     expect(p.changes.map((c) => c.path)).not.toContain("prisma/schema/main.prisma");
   });
 
   it("auth-db.ts puts the adapter on the app's client, checks the tables with the migrate command, disconnects at shutdown; no driver, no DATABASE_URL", () => {
     const { plan: p } = plan();
-    const db = after(p, "src/lib/server/auth-db.ts")!;
+    const db = planned(p, "src/lib/server/auth-db.ts")!;
     expect(db).toContain("import { fromPrisma } from '@gatehouse/runtime/adapters/postgres/prisma';");
     expect(db).toContain("import { prisma } from './prisma';");
     expect(db).toContain("const client = fromPrisma(prisma);");
@@ -184,8 +171,8 @@ describe("planInit --adapter prisma", () => {
     expect(db).toContain("await prisma.$disconnect();");
     expect(p.changes.map((c) => c.path)).not.toContain("src/lib/server/db.ts");
     expect(p.dependencies).not.toHaveProperty("pg");
-    expect(after(p, ".env")).not.toContain("DATABASE_URL");
-    expect(after(p, "src/auth.ts")).toContain("from '$lib/server/auth-db'");
+    expect(planned(p, ".env")).not.toContain("DATABASE_URL");
+    expect(planned(p, "src/auth.ts")).toContain("from '$lib/server/auth-db'");
     expect(p.nextSteps.join("\n")).toContain(
       "The auth tables are models in your Prisma schema, prisma/schema.prisma: create them the Prisma way, `npx prisma migrate dev --name gatehouse-auth` (writes and applies the migration, and generates the client).",
     );
@@ -193,7 +180,7 @@ describe("planInit --adapter prisma", () => {
 
   it("SQLite: the SQLite adapter, and the file made owner-only where SQLite says it is; another export name imported under ours", () => {
     const { plan: p } = plan({ "prisma/schema.prisma": SQLITE_SCHEMA, "src/lib/server/prisma.ts": "import { PrismaClient } from '@prisma/client';\nexport const db = new PrismaClient();\n" });
-    const db = after(p, "src/lib/server/auth-db.ts")!;
+    const db = planned(p, "src/lib/server/auth-db.ts")!;
     expect(db).toContain("import { fromPrisma } from '@gatehouse/runtime/adapters/sqlite/prisma';");
     expect(db).toContain("import { db as prisma } from './prisma';");
     expect(db).toContain("SELECT file FROM pragma_database_list WHERE name = 'main'");
@@ -223,7 +210,7 @@ describe("prismaAuthModels and prismaCollisions", () => {
 
   it("none in a schema of other names, nor in one that has the auth models already", () => {
     expect(collisions(PLAIN)).toEqual([]);
-    expect(collisions(after(plan({ "prisma/schema.prisma": PLAIN }).plan, "prisma/schema.prisma")!)).toEqual([]);
+    expect(collisions(planned(plan({ "prisma/schema.prisma": PLAIN }).plan, "prisma/schema.prisma")!)).toEqual([]);
     expect(chosen(PLAIN)).toEqual({ ok: true, models: MODELS("postgres"), prefixed: false });
   });
 
