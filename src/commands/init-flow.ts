@@ -35,7 +35,7 @@ import { schemaCollisions } from "../generators/drizzle.js";
 import { readDrizzleApp, runtimeDrizzleSchema } from "../engine/drizzle-app.js";
 import { readPrismaApp, runtimePrismaModels } from "../engine/prisma-app.js";
 import { readKyselyApp, runtimeKyselyMigrations } from "../engine/kysely-app.js";
-import { placeKyselyMigrations, type KyselyApp } from "../generators/kysely.js";
+import { kyselyTool, placeKyselyMigrations, type KyselyApp } from "../generators/kysely.js";
 import { prismaAuthModels, type PrismaApp } from "../generators/prisma.js";
 import type { KyselySetup, PrismaSetup } from "../generators/init/plan.js";
 import type { AppOrmAdapter } from "../generators/init/choices.js";
@@ -94,13 +94,13 @@ async function initApp(dir: string, options: InitOptions): Promise<void> {
   // The app's own ORM, where the auth tables can join it: the default, and offered first.
   const drizzleApp = appOrm("drizzle", readDrizzleApp(dir, project), flags, "drizzle-orm in package.json and a drizzle.config.ts");
   const prismaApp = appOrm("prisma", readPrismaApp(dir, project), flags, "prisma or @prisma/client in package.json and a schema.prisma");
-  const kyselyApp = appOrm("kysely", readKyselyApp(dir, project), flags, "kysely in package.json and a kysely.config.ts of kysely-ctl");
+  const kyselyApp = appOrm("kysely", readKyselyApp(dir, project), flags, "kysely in package.json, and a kysely.config.ts of kysely-ctl or a script that runs its Migrator");
   const offer: AppOrmOffer | undefined = drizzleApp
     ? { adapter: "drizzle", hint: `${drizzleApp.driverName}; the auth tables go into ${drizzleApp.authSchema}, created by drizzle-kit` }
     : prismaApp
       ? { adapter: "prisma", hint: `the auth models go into ${prismaApp.authSchema}, created by prisma migrate; the adapter runs on the app's Prisma Client` }
       : kyselyApp
-        ? { adapter: "kysely", hint: `${kyselyApp.driverName}; the auth tables as migrations in ${kyselyApp.migrationFolder}/, applied by kysely-ctl` }
+        ? { adapter: "kysely", hint: `${kyselyApp.driverName}; the auth tables as migrations in ${kyselyApp.migrationFolder}/, applied by ${kyselyTool(kyselyApp)}` }
         : undefined;
   const answers = prompts ? await prompts.askInit(flags, framework, offer) : withDefaults(flags, framework, offer?.adapter ?? DEFAULT_ADAPTER);
   checkAnswers(answers);

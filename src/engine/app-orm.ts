@@ -11,7 +11,7 @@ import type { AppOrmDatabase, OrmDriver } from "../generators/app-database.js";
 import type { PackageManager } from "../generators/detect.js";
 import type { AppOrmFacts } from "../generators/doctor.js";
 import { drizzleCommands, type DrizzleApp } from "../generators/drizzle.js";
-import { kyselyMigrateCommand, placeKyselyMigrations, type KyselyApp } from "../generators/kysely.js";
+import { kyselyMigrateCommand, kyselyTool, placeKyselyMigrations, type KyselyApp } from "../generators/kysely.js";
 import { prismaMigrateCommand, type PrismaApp } from "../generators/prisma.js";
 import { authModelsBlock, prefixedModels } from "../generators/prisma-schema.js";
 import { readDrizzleApp } from "./drizzle-app.js";
@@ -98,7 +98,7 @@ const KYSELY_DRIVERS: Record<string, OrmDriver> = { pg: "node-postgres", "@elect
  * each once, by name: an edited one is never run again).
  */
 function kyselyOrm(dir: string, project: ProjectSnapshot, app: KyselyApp, run: (script: string) => string): AppOrm {
-  const migrate = kyselyMigrateCommand(project, run);
+  const migrate = kyselyMigrateCommand(project, app, run);
   const runtimeFolder = `node_modules/@gatehouse/runtime/orm/kysely/migrations/${app.dialect}`;
   const shipped = shippedModules(join(dir, runtimeFolder));
   const stale: AppOrmFacts["stale"] = [];
@@ -122,7 +122,7 @@ function kyselyOrm(dir: string, project: ProjectSnapshot, app: KyselyApp, run: (
   return {
     database: { orm: "kysely", dialect: app.dialect, driver: KYSELY_DRIVERS[app.driver]!, urlEnv: app.urlEnv, openedBy: app.dbModule },
     place: `Kysely migrations in its migrations folder (${app.migrationFolder}/)`,
-    facts: { tool: "kysely-ctl", run: `\`${migrate}\``, written: `the gatehouse migrations in ${app.migrationFolder}/ are the Kysely migrations`, stale },
+    facts: { tool: kyselyTool(app), run: `\`${migrate}\``, written: `the gatehouse migrations in ${app.migrationFolder}/ are the Kysely migrations`, stale },
   };
 }
 

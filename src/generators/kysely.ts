@@ -1,16 +1,19 @@
 /**
  * An app that keeps its database with Kysely and migrates it with kysely-ctl
- * (Kysely's CLI): which dialect its `new Kysely(...)` uses, the module that
- * exports it, and kysely-ctl's migrations folder. `auth-init --adapter kysely`
- * then adds the runtime's Kysely migrations to that folder, named to run after
- * the app's own, and runs the adapter on the app's Kysely (`fromKysely`); the
- * app's own `kysely migrate:latest` creates the tables. Pure: it reads a
- * `ProjectSnapshot` and the folder's file names.
+ * (Kysely's CLI), or with Kysely's `Migrator` run by a script of its own:
+ * which dialect its `new Kysely(...)` uses, the module that exports it, and
+ * the migrations folder. `auth-init --adapter kysely` then adds the runtime's
+ * Kysely migrations to that folder, named to run after the app's own, and runs
+ * the adapter on the app's Kysely (`fromKysely`); the app's own command
+ * (`kysely migrate:latest`, or its script) creates the tables. Pure: it reads
+ * a `ProjectSnapshot` and the folder's file names.
  */
 import { posix } from "node:path";
 import { Node } from "ts-morph";
 import { constructedImports, exportedInstances } from "../ast/client-module.js";
 import { property, readDefaultConfig, stringValue } from "../ast/default-config.js";
+import { migratorFolder } from "../ast/kysely-migrator.js";
+import { moduleToJavaScript } from "./javascript.js";
 import type { ProjectSnapshot } from "../engine/project.js";
 import { listedDependencies, scriptRunning } from "./package-json.js";
 
@@ -26,11 +29,14 @@ const DIALECTS: Record<string, { dialect: KyselyDialect; driver: string; name: s
 /** Where kysely-ctl looks for its config, in its order of extensions. */
 export const KYSELY_CONFIGS = ["ts", "mts", "cts", "js", "mjs", "cjs"].flatMap((extension) => [`.config/kysely.config.${extension}`, `kysely.config.${extension}`]);
 
-/** What names our migration modules in an app's folder: `<prefix>_gatehouse_0001_init.ts`. */
-const OURS = /^(.+?)_gatehouse_(\d{4}_[a-z0-9_]+)\.ts$/;
+/** What names our migration modules in an app's folder: `<prefix>_gatehouse_0001_init.ts` (`.js`, `.mjs` in a JavaScript folder). */
+const OURS = /^(.+?)_gatehouse_(\d{4}_[a-z0-9_]+)\.(?:ts|js|mjs)$/;
+
+/** What applies the app's migrations: kysely-ctl (its config), or a script of the app's that runs Kysely's Migrator. */
+export type KyselyRunner = { kind: "kysely-ctl"; config: string } | { kind: "script"; module: string; script: string };
 
 export interface KyselyApp {
-  config: string;
+  runner: KyselyRunner;
   dialect: KyselyDialect;
   /** The Kysely dialect class the db module constructs, the driver package under it, and its name for people. */
   dialectClass: string;
@@ -45,6 +51,8 @@ export interface KyselyApp {
   migrationFolder: string;
   /** The names of the files in it now. */
   migrations: string[];
+  /** The extension our modules take: `.ts`, or the app's own where its folder holds JavaScript migrations only (run by plain node). */
+  extension: ".ts" | ".js" | ".mjs";
 }
 
 export type KyselyLookup = { found: false } | { found: true; app: KyselyApp } | { found: true; problem: string };
@@ -89,11 +97,7 @@ export function kyselyMigrationFolder(config: string, text: string): { folder: s
  */
 export function detectKysely(project: ProjectSnapshot, sourceFiles: readonly string[], listFolder: (folder: string) => string[]): KyselyLookup {
   if (!listsKysely(project)) return { found: false };
-  const config = kyselyConfigPath(project);
-  if (!config) {
-    return { found: true, problem: "it has no kysely-ctl config (kysely.config.ts): gatehouse writes the auth tables as Kysely migrations that kysely-ctl, Kysely's CLI, applies" };
-  }
-  const place = kyselyMigrationFolder(config, project.files[config]!);
+  const place = migrationsPlace(project, sourceFiles);
   if ("problem" in place) return { found: true, problem: place.problem };
 
   const modules = sourceFiles.flatMap((path) => {
@@ -113,10 +117,11 @@ export function detectKysely(project: ProjectSnapshot, sourceFiles: readonly str
   const dialectClass = dialects[0]!;
   const { dialect, driver, name } = DIALECTS[dialectClass]!;
   const urlEnv = envKeysRead(db.text);
+  const migrations = listFolder(place.folder);
   return {
     found: true,
     app: {
-      config,
+      runner: place.runner,
       dialect,
       dialectClass,
       driver,
@@ -126,9 +131,46 @@ export function detectKysely(project: ProjectSnapshot, sourceFiles: readonly str
       // One key read: that is the database's. None or several: doctor cannot tell which one.
       ...(urlEnv.length === 1 ? { urlEnv: urlEnv[0] } : {}),
       migrationFolder: place.folder,
-      migrations: listFolder(place.folder),
+      migrations,
+      extension: place.runner.kind === "script" ? extensionOf(migrations) : ".ts",
     },
   };
+}
+
+/** The migrations folder and what applies it: kysely-ctl's config, else the app's one module that runs a FileMigrationProvider, run by a package.json script. */
+function migrationsPlace(project: ProjectSnapshot, sourceFiles: readonly string[]): { folder: string; runner: KyselyRunner } | { problem: string } {
+  const config = kyselyConfigPath(project);
+  if (config) {
+    const place = kyselyMigrationFolder(config, project.files[config]!);
+    return "problem" in place ? place : { folder: place.folder, runner: { kind: "kysely-ctl", config } };
+  }
+  const migrators = sourceFiles.flatMap((path) => {
+    const text = project.files[path];
+    const found = typeof text === "string" ? migratorFolder({ path, text }) : { found: false as const };
+    return found.found ? [{ path, found }] : [];
+  });
+  if (migrators.length === 0) {
+    return {
+      problem:
+        "it has neither a kysely-ctl config (kysely.config.ts) nor a module that runs Kysely's Migrator with a FileMigrationProvider: gatehouse adds the auth tables as Kysely migrations, and must know where they go and what applies them",
+    };
+  }
+  if (migrators.length > 1) return { problem: `more than one module makes a FileMigrationProvider (${migrators.map((m) => m.path).join(", ")}): gatehouse cannot tell which folder is the app's` };
+  const [{ path, found }] = migrators as [(typeof migrators)[number]];
+  if ("problem" in found) return { problem: found.problem };
+  const bare = path.replace(/\.[cm]?[jt]s$/, "").replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const script = scriptRunning(project.files["package.json"], new RegExp(`(?:^|\\s)(?:\\./)?${bare}(?:\\.[cm]?[jt]s)?(?:\\s|$)`));
+  if (!script) return { problem: `${path} runs Kysely's Migrator, but no package.json script runs it (as "migrate": "tsx ${path}"): gatehouse cannot name the command that applies the migrations` };
+  return { folder: found.folder, runner: { kind: "script", module: path, script } };
+}
+
+/** `.js` or `.mjs` where the folder's migrations are all of that kind (plain node runs them, and would not load ours as TypeScript), else `.ts`. */
+function extensionOf(migrations: readonly string[]): KyselyApp["extension"] {
+  const modules = migrations.filter((file) => /\.[cm]?[jt]s$/.test(file) && !file.endsWith(".d.ts"));
+  for (const extension of [".js", ".mjs"] as const) {
+    if (modules.length > 0 && modules.every((file) => file.endsWith(extension))) return extension;
+  }
+  return ".ts";
 }
 
 /** The env keys a module reads: `process.env.KEY`, `env.KEY` (SvelteKit's `$env/dynamic/private`, Vite's `import.meta.env`). */
@@ -162,7 +204,8 @@ export type KyselyPlacement =
 export function placeKyselyMigrations(app: KyselyApp, shipped: readonly ShippedMigration[], now: Date): KyselyPlacement {
   const inFolder = (file: string) => posix.join(app.migrationFolder, file);
   const ours = new Map(app.migrations.flatMap((file) => { const match = OURS.exec(file); return match ? [[match[2]!, file] as const] : []; }));
-  const present = shipped.filter((migration) => ours.has(migration.name)).map((migration) => ({ path: inFolder(ours.get(migration.name)!), step: migration.name, text: migration.text }));
+  const text = (migration: ShippedMigration) => (app.extension === ".ts" ? migration.text : moduleToJavaScript(migration.text));
+  const present = shipped.filter((migration) => ours.has(migration.name)).map((migration) => ({ path: inFolder(ours.get(migration.name)!), step: migration.name, text: text(migration) }));
   const lacking = shipped.filter((migration) => !ours.has(migration.name));
   if (lacking.length === 0) return { ok: true, present, missing: [] };
 
@@ -170,8 +213,8 @@ export function placeKyselyMigrations(app: KyselyApp, shipped: readonly ShippedM
   const latest = existing.at(-1);
   const prefix = prefixAfter(latest, now);
   if ("problem" in prefix) return { ok: false, problem: `${app.migrationFolder}/: ${prefix.problem}` };
-  const missing = lacking.map((migration, index) => ({ path: inFolder(`${prefix.next(index)}_gatehouse_${migration.name}.ts`), step: migration.name, text: migration.text }));
-  const last = latest && missing.find((migration) => posix.basename(migration.path, ".ts") <= latest);
+  const missing = lacking.map((migration, index) => ({ path: inFolder(`${prefix.next(index)}_gatehouse_${migration.name}${app.extension}`), step: migration.name, text: text(migration) }));
+  const last = latest && missing.find((migration) => posix.basename(migration.path, app.extension) <= latest);
   if (last) return { ok: false, problem: `${app.migrationFolder}/: the new migration ${posix.basename(last.path)} would sort before ${latest}, and Kysely runs migrations in name order` };
   return { ok: true, present, missing };
 }
@@ -190,10 +233,17 @@ function prefixAfter(latest: string | undefined, now: Date): { next: (index: num
 }
 
 /**
- * The command that applies the app's migrations: the app's script that runs
- * `kysely migrate:latest` (or `kysely migrate latest`), else kysely-ctl's.
+ * The command that applies the app's migrations: with kysely-ctl, the app's
+ * script that runs `kysely migrate:latest` (or `kysely migrate latest`), else
+ * kysely-ctl's own; else the app's script that runs its Migrator.
  */
-export function kyselyMigrateCommand(project: ProjectSnapshot, run: (script: string) => string): string {
+export function kyselyMigrateCommand(project: ProjectSnapshot, app: KyselyApp, run: (script: string) => string): string {
+  if (app.runner.kind === "script") return run(app.runner.script);
   const script = scriptRunning(project.files["package.json"], /^kysely migrate[: ]latest$/);
   return script ? run(script) : "npx kysely migrate:latest";
+}
+
+/** What applies the migrations, for people: "kysely-ctl", or "Kysely's Migrator (src/migrate.ts)". */
+export function kyselyTool(app: KyselyApp): string {
+  return app.runner.kind === "kysely-ctl" ? "kysely-ctl" : `Kysely's Migrator (${app.runner.module})`;
 }

@@ -41,7 +41,7 @@ const ADAPTER_LABELS: Record<AdapterChoice, { label: string; hint: string }> = {
   "hosted-store": { label: "Hosted store", hint: "the svc_ tables on a branch of a hosted database: needs a HOSTED_STORE_DATABASE_URL" },
   drizzle: { label: "This app's Drizzle database", hint: "the auth tables in its Drizzle schema, created by drizzle-kit" },
   prisma: { label: "This app's Prisma database", hint: "the auth tables as models of its Prisma schema, created by prisma migrate" },
-  kysely: { label: "This app's Kysely database", hint: "the auth tables as Kysely migrations in its migrations folder, applied by kysely-ctl" },
+  kysely: { label: "This app's Kysely database", hint: "the auth tables as Kysely migrations in its migrations folder, applied with its own" },
   none: { label: "No database", hint: "JWT sessions; OAuth providers only" },
 };
 

@@ -10,7 +10,9 @@
  * second run that writes nothing, what it refuses, and `auth migrate` and
  * `auth doctor` on the result.
  */
+import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import Database from "better-sqlite3";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { listSourceFiles, readProject, type ProjectSnapshot } from "../../src/engine/project.js";
@@ -26,6 +28,36 @@ const ANSWERS: InitAnswers = { framework: "sveltekit", providers: ["password"], 
 const FIXTURE = join(root, "test/cli/fixtures/sveltekit-kysely");
 const DB_MODULE = readFileSync(join(FIXTURE, "src/lib/server/db.ts"), "utf8");
 const APP_MIGRATION = "1764201600000_posts.ts";
+/** Kysely's documented migrate-to-latest script, run by the app's `db:migrate` once kysely-ctl is gone. */
+const MIGRATE_SCRIPT = `import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { FileMigrationProvider, Migrator } from 'kysely';
+import { db } from '../src/lib/server/db';
+
+const migrator = new Migrator({ db, provider: new FileMigrationProvider({ fs, path, migrationFolder: path.join(__dirname, '../migrations') }) });
+const { error } = await migrator.migrateToLatest();
+await db.destroy();
+if (error) throw error;
+`;
+const PKG = JSON.parse(readFileSync(join(FIXTURE, "package.json"), "utf8")) as { scripts: Record<string, string> };
+const PKG_WITHOUT_MIGRATE = JSON.stringify({ ...PKG, scripts: Object.fromEntries(Object.entries(PKG.scripts).filter(([name]) => name !== "db:migrate")) });
+const PKG_WITH_SCRIPT = JSON.stringify({ ...PKG, scripts: { ...PKG.scripts, "db:migrate": "tsx scripts/migrate.ts" } });
+/** The fixture on SQLite with its Migrator run by a script of its own (as Kysely's docs write it; Kysely 0.29 keeps the Migrator in kysely/migration), no kysely-ctl. */
+const SQLITE_DB_MODULE = "import { env } from '$env/dynamic/private';\nimport SQLite from 'better-sqlite3';\nimport { Kysely, SqliteDialect } from 'kysely';\n\nexport const db = new Kysely({ dialect: new SqliteDialect({ database: new SQLite(env.DATABASE_PATH) }) });\n";
+const SQLITE_MIGRATE_SCRIPT = MIGRATE_SCRIPT.replace("import { FileMigrationProvider, Migrator } from 'kysely';\nimport { db } from '../src/lib/server/db';", "import SQLite from 'better-sqlite3';\nimport { Kysely, SqliteDialect } from 'kysely';\nimport { FileMigrationProvider, Migrator } from 'kysely/migration';\n\nconst db = new Kysely({ dialect: new SqliteDialect({ database: new SQLite(process.env.DATABASE_PATH) }) });").replace("path.join(__dirname, '../migrations')", "path.join(import.meta.dirname, '../migrations')");
+const SQLITE_APP_MIGRATION = "import type { Kysely } from 'kysely';\n\nexport async function up(db: Kysely<any>): Promise<void> {\n\tawait db.schema.createTable('posts').addColumn('id', 'integer', (col) => col.primaryKey()).addColumn('title', 'text').execute();\n}\n";
+
+/** Links this checkout's runtime and the named packages into the app's node_modules (and their bins), as an install would bring them. */
+function linkPackages(dir: string, names: string[]): void {
+  mkdirSync(join(dir, "node_modules/@gatehouse"), { recursive: true });
+  mkdirSync(join(dir, "node_modules/.bin"), { recursive: true });
+  symlinkSync(join(root, "runtime"), join(dir, "node_modules/@gatehouse/runtime"), "dir");
+  for (const name of names) symlinkSync(join(root, "node_modules", name), join(dir, "node_modules", name), "dir");
+  symlinkSync(join(root, "node_modules/tsx/dist/cli.mjs"), join(dir, "node_modules/.bin/tsx"));
+}
+
+/** The fixture without kysely-ctl: its Migrator run by a script. */
+const WITH_MIGRATOR = { ".config/kysely.config.ts": null, "scripts/migrate.ts": MIGRATE_SCRIPT, "package.json": PKG_WITH_SCRIPT };
 /** 2026-11-27 00:00:00 UTC: after the fixture's migration (2025-11-27). */
 const NOW = new Date(Date.UTC(2026, 10, 27));
 const shipped = (dialect: string) =>
@@ -64,7 +96,7 @@ function plan(overrides: Record<string, string | null> = {}, folder?: string[]):
 describe("detectKysely", () => {
   it("the fixture: kysely-ctl's config in .config/, the migrations folder it names, the db module by what it constructs, the env key it reads", () => {
     expect(foundApp(lookup())).toEqual({
-      config: ".config/kysely.config.ts",
+      runner: { kind: "kysely-ctl", config: ".config/kysely.config.ts" },
       dialect: "postgres",
       dialectClass: "PostgresDialect",
       driver: "pg",
@@ -74,6 +106,7 @@ describe("detectKysely", () => {
       urlEnv: "DATABASE_URL",
       migrationFolder: "migrations",
       migrations: [APP_MIGRATION],
+      extension: ".ts",
     });
   });
 
@@ -105,7 +138,21 @@ describe("detectKysely", () => {
   });
 
   it.each([
-    ["no kysely-ctl config", { ".config/kysely.config.ts": null }, "it has no kysely-ctl config (kysely.config.ts): gatehouse writes the auth tables as Kysely migrations that kysely-ctl, Kysely's CLI, applies"],
+    [
+      "no kysely-ctl config, no Migrator",
+      { ".config/kysely.config.ts": null },
+      "it has neither a kysely-ctl config (kysely.config.ts) nor a module that runs Kysely's Migrator with a FileMigrationProvider: gatehouse adds the auth tables as Kysely migrations, and must know where they go and what applies them",
+    ],
+    [
+      "a Migrator no script runs",
+      { ".config/kysely.config.ts": null, "scripts/migrate.ts": MIGRATE_SCRIPT, "package.json": PKG_WITHOUT_MIGRATE },
+      'scripts/migrate.ts runs Kysely\'s Migrator, but no package.json script runs it (as "migrate": "tsx scripts/migrate.ts"): gatehouse cannot name the command that applies the migrations',
+    ],
+    [
+      "a Migrator whose folder is computed",
+      { ".config/kysely.config.ts": null, "scripts/migrate.ts": MIGRATE_SCRIPT.replace("path.join(__dirname, '../migrations')", "process.env.MIGRATIONS!") },
+      "scripts/migrate.ts: the `migrationFolder` of its FileMigrationProvider is not a path gatehouse can read (a string, or path.join(__dirname, 'migrations'))",
+    ],
     [
       "a migrator of its own",
       { ".config/kysely.config.ts": "import { defineConfig } from 'kysely-ctl';\nexport default defineConfig({ dialect: 'pg', migrations: { migrator: (db) => makeMigrator(db) } });\n" },
@@ -129,6 +176,38 @@ describe("detectKysely", () => {
     ],
   ])("refused with why: %s", (_name, overrides, reason) => {
     expect(problemOf(lookup(overrides))).toBe(reason);
+  });
+});
+
+describe("an app that runs Kysely's Migrator from a script of its own", () => {
+  it("the folder its FileMigrationProvider reads, and the package.json script that runs it", () => {
+    expect(foundApp(lookup(WITH_MIGRATOR))).toMatchObject({ runner: { kind: "script", module: "scripts/migrate.ts", script: "db:migrate" }, migrationFolder: "migrations", extension: ".ts" });
+  });
+
+  it.each([
+    ["a string (the folder the script runs in: the app's)", "'./db/migrations'", "db/migrations"],
+    ["import.meta.dirname", "path.join(import.meta.dirname, 'migrations')", "scripts/migrations"],
+    ["fileURLToPath(new URL(...))", "fileURLToPath(new URL('../db/migrations/', import.meta.url))", "db/migrations"],
+    ["a const of the script's folder", "path.resolve(here, '..', 'migrations')", "migrations"],
+  ])("migrationFolder as %s", (_name, expression, folder) => {
+    const script = `const here = path.dirname(fileURLToPath(import.meta.url));\n${MIGRATE_SCRIPT.replace("path.join(__dirname, '../migrations')", expression)}`;
+    expect(foundApp(lookup({ ...WITH_MIGRATOR, "scripts/migrate.ts": script })).migrationFolder).toBe(folder);
+  });
+
+  it("a folder of JavaScript migrations: ours are JavaScript too, with the types gone", () => {
+    const placed = placeKyselyMigrations(foundApp(lookup(WITH_MIGRATOR, ["001_users.js"])), shipped("postgres"), NOW);
+    if (!placed.ok) throw new Error(placed.problem);
+    expect(placed.missing.map((migration) => migration.path)).toEqual(STEPS.map((step, index) => `migrations/${String(2 + index).padStart(3, "0")}_gatehouse_${step}.js`));
+    const text = placed.missing[0]!.text;
+    expect(text).toContain('import { sql } from "kysely";');
+    expect(text).toContain("export async function up(db) {");
+    expect(text).not.toMatch(/Kysely<any>|: Promise<void>/);
+  });
+
+  it("the plan: the script is the command auth-db names and the next step gives", () => {
+    const { plan: p } = plan(WITH_MIGRATOR);
+    expect(planned(p, "src/lib/server/auth-db.ts")).toContain("fix: '`npm run db:migrate`'");
+    expect(p.nextSteps.join("\n")).toContain("apply them with yours, `npm run db:migrate`.");
   });
 });
 
@@ -266,6 +345,32 @@ describe("the bins on a copy of the fixture", () => {
     expect(drifted.stdout).toContain(`fail migrations/${first} is not the Kysely migration ${STEPS[0]} of the app's @gatehouse/runtime (node_modules/@gatehouse/runtime/orm/kysely/migrations/postgres/${STEPS[0]}.ts)`);
     expect(drifted.stdout).toContain(`fail migrations/ lacks the Kysely migration ${STEPS[1]} of the app's @gatehouse/runtime: the runtime needs the tables it makes`);
     expect(drifted.stdout).toMatch(new RegExp(`fix: copy node_modules/@gatehouse/runtime/orm/kysely/migrations/postgres/${STEPS[1]}\\.ts to migrations/\\d+_gatehouse_${STEPS[1]}\\.ts, then run \`npm run db:migrate\``));
+  });
+
+  it("SQLite, migrated by the app's own Migrator script: auth-init writes the migrations, the printed command applies them with the app's, doctor finds every table", () => {
+    const dir = tempCopy("sveltekit-kysely", "kysely", dirs);
+    rmSync(join(dir, ".config"), { recursive: true });
+    writeFileSync(join(dir, "src/lib/server/db.ts"), SQLITE_DB_MODULE);
+    mkdirSync(join(dir, "scripts"));
+    writeFileSync(join(dir, "scripts/migrate.ts"), SQLITE_MIGRATE_SCRIPT);
+    writeFileSync(join(dir, "migrations", APP_MIGRATION), SQLITE_APP_MIGRATION);
+    writeFileSync(join(dir, "package.json"), PKG_WITH_SCRIPT);
+    writeFileSync(join(dir, ".env"), "DATABASE_PATH=app.db\n", { mode: 0o600 });
+    const init = cli(authInitBin, ["--yes", "--no-install", "--runtime", "^0.1.0"], dir, NO_ENV, 60_000);
+    expect(init.code, init.stderr).toBe(0);
+    expect(readFileSync(join(dir, "src/lib/server/auth-db.ts"), "utf8")).toContain("import { fromKysely } from '@gatehouse/runtime/adapters/sqlite/kysely';");
+    const [command] = [...(init.stdout.split("\n").find((line) => line.includes("Kysely migrations in your migrations folder")) ?? "").matchAll(/`([^`]+)`/g)].map((match) => match[1]);
+    expect(command).toBe("npm run db:migrate");
+
+    // What an install would bring: this checkout's runtime, and the packages the app lists.
+    linkPackages(dir, ["kysely", "better-sqlite3", "tsx"]);
+    const run = spawnSync("npm", ["run", "db:migrate"], { cwd: dir, encoding: "utf8", env: { ...process.env, DATABASE_PATH: "app.db" } });
+    expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
+    const applied = new Database(join(dir, "app.db"), { readonly: true }).prepare("SELECT name FROM kysely_migration ORDER BY name").all() as { name: string }[];
+    expect(applied.map((row) => row.name.replace(/^\d{13}_/, ""))).toEqual(["posts", ...STEPS.map((step) => `gatehouse_${step}`)]);
+    const doctor = cli(authBin, ["doctor"], dir, NO_ENV, 60_000);
+    expect(doctor.stdout).toContain("ok   the gatehouse migrations in migrations/ are the Kysely migrations of the app's @gatehouse/runtime; Kysely's Migrator (scripts/migrate.ts) creates their tables (`npm run db:migrate`)");
+    expect(doctor.stdout).toContain("ok   the app's Kysely database, SQLite in app.db has every auth table, column and index of the app's @gatehouse/runtime");
   });
 
   it("a folder whose latest migration sorts after now: refused (exit 2) with why, nothing written", () => {

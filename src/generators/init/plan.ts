@@ -208,7 +208,7 @@ function prismaClient(app: PrismaApp, manager: PackageManager): OrmClient {
 }
 
 function kyselyClient(app: KyselyApp, project: ProjectSnapshot, manager: PackageManager): OrmClient {
-  const migrate = kyselyMigrateCommand(project, (script) => runScript(manager, script));
+  const migrate = kyselyMigrateCommand(project, app, (script) => runScript(manager, script));
   return { orm: "kysely", dialect: app.dialect, module: app.dbModule, exportName: app.dbExport, local: "db", migrate, where: `${app.migrationFolder}/` };
 }
 

@@ -4,7 +4,7 @@
 // version of the runtime adds migrations after this one, and checks the tables they make.
 import { sql, type Kysely } from "kysely";
 
-// `any`: a migration is frozen in time, whatever the app's database interface becomes.
+// A Kysely of any database interface: a migration is frozen in time, whatever the app's becomes.
 export async function up(db: Kysely<any>): Promise<void> {
   // One row per person.
   await sql`
