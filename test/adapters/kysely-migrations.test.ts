@@ -9,7 +9,6 @@
 import Database from "better-sqlite3";
 import { Kysely, PGliteDialect, PostgresDialect, SqliteDialect } from "kysely";
 import { Migrator, type Migration } from "kysely/migration";
-import pg from "pg";
 import { readdirSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkSchema as checkPostgresSchema, migrate as migratePostgres, PostgresAdapter } from "@gatehouse/runtime/adapters/postgres";
@@ -25,7 +24,7 @@ import { inspectPostgres } from "../../runtime/src/schema/inspect/postgres.js";
 import { inspectSqlite } from "../../runtime/src/schema/inspect/sqlite.js";
 import { KYSELY_NO_DOWN } from "../../runtime/src/schema/render/kysely-migrations.js";
 import { openPGlite } from "./support/pglite.js";
-import { testDatabases } from "./support/postgres-server.js";
+import { droppablePool, testDatabases } from "./support/postgres-server.js";
 
 const AUTH_TABLES = authSchema.tables.map((table) => table.name);
 
@@ -115,9 +114,10 @@ describe.skipIf(!serverUrl)("PostgreSQL server (node-postgres, Kysely's Postgres
 
   it("Kysely's Migrator makes the tables migrate() makes, and running it again applies nothing", async () => {
     const [kyselyUrl, migrateUrl] = await Promise.all([databases.create(), databases.create()]);
-    const pool = new pg.Pool({ connectionString: kyselyUrl });
+    // Dropped WITH (FORCE) at the end: a connection still closing must not fail the run.
+    const pool = droppablePool({ connectionString: kyselyUrl });
     const kysely = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
-    const byMigrate = new pg.Pool({ connectionString: migrateUrl });
+    const byMigrate = droppablePool({ connectionString: migrateUrl });
     try {
       const migrator = await migrateWithKysely(kysely, "postgres");
       await migratePostgres(byMigrate);

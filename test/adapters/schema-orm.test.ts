@@ -24,6 +24,7 @@ import { inspectSqlite } from "../../runtime/src/schema/inspect/sqlite.js";
 import type { AuthDatabase as PostgresAuthDatabase } from "../../runtime/orm/kysely/postgres.js";
 import type { AuthDatabase as SqliteAuthDatabase } from "../../runtime/orm/kysely/sqlite.js";
 import { inSchema, usePGlite } from "./support/pglite.js";
+import { droppablePool } from "./support/postgres-server.js";
 
 const AUTH_TABLES = authSchema.tables.map((table) => table.name);
 
@@ -108,7 +109,8 @@ describe.skipIf(!process.env.DATABASE_URL)("Kysely, PostgreSQL server (node-post
     await admin.query(`CREATE DATABASE ${name}`);
     const url = new URL(process.env.DATABASE_URL!);
     url.pathname = `/${name}`;
-    const pool = new pg.Pool({ connectionString: url.href });
+    // Dropped WITH (FORCE) below: a connection still closing must not fail the run.
+    const pool = droppablePool({ connectionString: url.href });
     const kysely = new Kysely<PostgresAuthDatabase>({ dialect: new PostgresDialect({ pool }) });
     try {
       await migratePostgres(pool);
