@@ -7,10 +7,10 @@
  * tarballs in `vendor/`: real copies, because a symlinked package would resolve
  * `@sveltejs/kit` from the checkout instead of the app and load two copies.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 
@@ -54,15 +54,37 @@ export async function packGatehouse(appDir: string, sources: GatehouseSources): 
   await packInto(join(appDir, VENDOR_DIR), sources);
 }
 
+/**
+ * A folder of tarballs already packed from this checkout's current build, when
+ * something that builds once and sets up many apps (the test run) names one:
+ * each tarball is packed once, then copied. Never set by users.
+ */
+export const PACK_CACHE_ENV = "GATEHOUSE_PACK_CACHE";
+
 /** Packs what the sources take from the checkout into `destination`; resolves to the tarballs' paths. */
 export async function packInto(destination: string, sources: GatehouseSources): Promise<string[]> {
   const written: string[] = [];
+  const cache = process.env[PACK_CACHE_ENV];
   for (const source of [sources.runtime, sources.cli]) {
     if (!source.pack) continue;
     if (!existsSync(join(source.pack.from, "dist"))) {
       throw new Error(`${source.pack.from} is not built: run \`npm install\` (or \`npm run build\`) in the gatehouse checkout first`);
     }
-    written.push(await packStaged(source.pack.from, destination));
+    const cached = cache ? join(cache, basename(source.pack.to)) : undefined;
+    if (cached && existsSync(cached)) {
+      mkdirSync(destination, { recursive: true });
+      cpSync(cached, join(destination, basename(cached)));
+      written.push(join(destination, basename(cached)));
+      continue;
+    }
+    const tarball = await packStaged(source.pack.from, destination);
+    // Copied aside, then renamed: apps set up at once must never copy half a file.
+    if (cached) {
+      const partial = `${cached}.${process.pid}.partial`;
+      cpSync(tarball, partial);
+      renameSync(partial, cached);
+    }
+    written.push(tarball);
   }
   return written;
 }
