@@ -85,6 +85,8 @@ export async function finishReferenceApp(dir, ourDir) {
   writeFileSync(join(dir, "src/hooks.server.ts"), REFERENCE_HOOKS);
   writeFileSync(join(dir, ".env"), `AUTH_SECRET="${randomBytes(32).toString("base64url")}"\n`);
   cpSync(join(ourDir, "src/routes/protected"), join(dir, "src/routes/protected"), { recursive: true });
+  // The page's stylesheet, which it imports: the same markup and style on both sides.
+  cpSync(join(ourDir, "src/lib/auth.css"), join(dir, "src/lib/auth.css"));
   await run("npm", ["run", "build"], dir);
 }
 
@@ -108,7 +110,10 @@ function freePort() {
  */
 export async function startApp(dir) {
   const port = await freePort();
-  const env = { ...process.env, HOST: "127.0.0.1", PORT: String(port), ORIGIN: `http://localhost:${port}` };
+  // A production server refuses to start without a mail server for sign-up mail; the bench reads sessions and
+  // sends none, so a loopback address nothing listens on stands in.
+  const mail = { AUTH_EMAIL_SERVER: "smtp://127.0.0.1:2525", AUTH_EMAIL_FROM: "bench@localhost" };
+  const env = { ...process.env, ...mail, HOST: "127.0.0.1", PORT: String(port), ORIGIN: `http://localhost:${port}` };
   for (const key of DATABASE_ENV) delete env[key];
   const child = spawn(process.execPath, ["--env-file=.env", "build"], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
