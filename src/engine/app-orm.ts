@@ -5,7 +5,7 @@
  * tables are made, and whether what auth-init wrote into its setup is still
  * the installed runtime's (read from node_modules, as the app runs it).
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { AppOrmDatabase, OrmDriver } from "../generators/app-database.js";
 import type { PackageManager } from "../generators/detect.js";
@@ -17,7 +17,8 @@ import { authModelsBlock, prefixedModels } from "../generators/prisma-schema.js"
 import { readDrizzleApp } from "./drizzle-app.js";
 import { readKyselyApp } from "./kysely-app.js";
 import { readPrismaApp } from "./prisma-app.js";
-import type { ProjectSnapshot } from "./project.js";
+import { readOrNull, type ProjectSnapshot } from "./project.js";
+import { tsModulesIn } from "./runtime-orm.js";
 
 export interface AppOrm {
   database: AppOrmDatabase;
@@ -128,17 +129,5 @@ function kyselyOrm(dir: string, project: ProjectSnapshot, app: KyselyApp, run: (
 
 /** The runtime's migration modules in an installed copy; none without one (doctor says the runtime is missing). */
 function shippedModules(folder: string): { name: string; text: string }[] {
-  if (!existsSync(folder)) return [];
-  return readdirSync(folder)
-    .filter((file) => file.endsWith(".ts"))
-    .sort()
-    .map((file) => ({ name: file.slice(0, -".ts".length), text: readFileSync(join(folder, file), "utf8") }));
-}
-
-function readOrNull(path: string): string | null {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return null;
-  }
+  return existsSync(folder) ? tsModulesIn(folder) : [];
 }

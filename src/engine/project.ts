@@ -86,7 +86,8 @@ function isDirectory(path: string): boolean {
   }
 }
 
-function readOrNull(path: string): string | null {
+/** A file's text; null when there is no such file (other errors are thrown). */
+export function readOrNull(path: string): string | null {
   try {
     return readFileSync(path, "utf8");
   } catch (error) {

@@ -16,7 +16,11 @@ export function runtimeOrmFile(path: string): string {
 
 /** The `.ts` modules of a folder of the runtime's `orm/`, by name (without `.ts`), in name order. */
 export function runtimeOrmModules(folder: string): { name: string; text: string }[] {
-  const dir = join(ormRoot(), folder);
+  return tsModulesIn(join(ormRoot(), folder));
+}
+
+/** The `.ts` modules of a folder (the runtime's, or an app's installed copy of it), by name without `.ts`, in name order. */
+export function tsModulesIn(dir: string): { name: string; text: string }[] {
   return readdirSync(dir)
     .filter((file) => file.endsWith(".ts"))
     .sort()

@@ -47,7 +47,7 @@ export interface KyselyApp {
   dbExport: string;
   /** The env key the db module reads the database's URL (or file, or folder) from (`env.DATABASE_URL`, `process.env.DATABASE_URL`): what doctor opens. */
   urlEnv?: string;
-  /** kysely-ctl's migrations folder (relative to the app, `/`). */
+  /** The migrations folder kysely-ctl or the app's Migrator reads (relative to the app, `/`). */
   migrationFolder: string;
   /** The names of the files in it now. */
   migrations: string[];
@@ -59,8 +59,7 @@ export type KyselyLookup = { found: false } | { found: true; app: KyselyApp } | 
 
 /** The kysely-ctl config the app has, if it lists kysely. */
 export function kyselyConfigPath(project: ProjectSnapshot): string | undefined {
-  const pkg = project.files["package.json"];
-  if (!pkg || !("kysely" in listedDependencies(pkg))) return undefined;
+  if (!listsKysely(project)) return undefined;
   return KYSELY_CONFIGS.find((path) => typeof project.files[path] === "string");
 }
 
