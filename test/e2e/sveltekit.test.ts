@@ -240,6 +240,7 @@ describe.skipIf(!hasChromium)("SvelteKit in Chromium", () => {
     const origin = app.root.origin;
     const page = await freshPage();
     await page.goto(`${origin}/client`);
+    // The fieldset is disabled until the page has hydrated; fill and click wait for it.
     await page.fill("input[name=email]", EMAIL);
     await page.fill("input[name=password]", "wrong");
     await page.click("button:has-text('Sign in (client)')");
