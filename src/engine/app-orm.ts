@@ -38,8 +38,6 @@ export function readAppOrm(dir: string, project: ProjectSnapshot, manager: Packa
   return undefined;
 }
 
-const DRIZZLE_DRIVERS: Record<string, OrmDriver> = { "postgres-js": "postgres-js", "node-postgres": "node-postgres", pglite: "pglite", "better-sqlite3": "better-sqlite3" };
-
 function drizzleOrm(dir: string, project: ProjectSnapshot, app: DrizzleApp, run: (script: string) => string): AppOrm {
   const { generate, migrate } = drizzleCommands(project, run);
   const runtimeSchema = `node_modules/@gatehouse/runtime/orm/drizzle/${app.dialect}.ts`;
@@ -49,7 +47,7 @@ function drizzleOrm(dir: string, project: ProjectSnapshot, app: DrizzleApp, run:
   const stale = shipped !== null && readOrNull(join(dir, app.authSchema)) !== shipped;
   return {
     // Where drizzle-kit (and the db module, as sv writes it) reads the database's URL.
-    database: { orm: "drizzle", dialect: app.dialect, driver: DRIZZLE_DRIVERS[app.driver]!, urlEnv: "DATABASE_URL", openedBy: app.dbModule },
+    database: { orm: "drizzle", dialect: app.dialect, driver: app.driver, urlEnv: "DATABASE_URL", openedBy: app.dbModule },
     place: `in its Drizzle schema (${app.authSchema})`,
     facts: {
       tool: "drizzle-kit",

@@ -1,11 +1,10 @@
 /**
  * Reading what `auth-init --adapter drizzle` needs from disk: the app's source
- * files (its Drizzle db module is found by what it imports), drizzle-kit's
- * journal, and the Drizzle schema of the auth tables that this CLI's
+ * files (its Drizzle db module is found by what it imports) and the Drizzle schema of the auth tables that this CLI's
  * `@gatehouse/runtime` ships (`orm/drizzle/<dialect>.ts`, made by its build
  * from the one schema definition).
  */
-import { detectDrizzle, drizzleConfigPath, drizzleJournal, type DrizzleDialect, type DrizzleLookup } from "../generators/drizzle.js";
+import { detectDrizzle, drizzleConfigPath, type DrizzleDialect, type DrizzleLookup } from "../generators/drizzle.js";
 import { listSourceFiles, readProject, type ProjectSnapshot } from "./project.js";
 import { runtimeOrmFile } from "./runtime-orm.js";
 
@@ -14,7 +13,7 @@ export function readDrizzleApp(dir: string, project: ProjectSnapshot): DrizzleLo
   const config = drizzleConfigPath(project);
   if (!config) return { found: false };
   const sources = listSourceFiles(dir);
-  const snapshot = readProject(dir, ["package.json", config, drizzleJournal(project.files[config] ?? "", config), ...sources]);
+  const snapshot = readProject(dir, ["package.json", config, ...sources]);
   return detectDrizzle(snapshot, sources);
 }
 

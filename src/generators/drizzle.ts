@@ -9,6 +9,7 @@
 import { posix } from "node:path";
 import { definedTables, exportedNames, readDrizzleConfig, readDrizzleModule, reExports } from "../ast/drizzle-config.js";
 import type { ProjectSnapshot } from "../engine/project.js";
+import type { OrmDriver } from "./app-database.js";
 import { DRIZZLE_CONFIGS } from "./detect.js";
 import { listedDependencies, scriptRunning } from "./package-json.js";
 
@@ -16,18 +17,20 @@ import { listedDependencies, scriptRunning } from "./package-json.js";
 export type DrizzleDialect = "postgres" | "sqlite";
 
 /** The Drizzle drivers whose connection (`db.$client`) the runtime's adapters take as is. */
-const DRIVERS: Record<string, { dialect: DrizzleDialect; name: string }> = {
+const DRIVERS: Record<OrmDriver, { dialect: DrizzleDialect; name: string }> = {
   "postgres-js": { dialect: "postgres", name: "postgres.js" },
   "node-postgres": { dialect: "postgres", name: "node-postgres (pg)" },
   pglite: { dialect: "postgres", name: "PGlite" },
   "better-sqlite3": { dialect: "sqlite", name: "better-sqlite3" },
 };
 
+const isDriver = (name: string): name is OrmDriver => Object.hasOwn(DRIVERS, name);
+
 export interface DrizzleApp {
   config: string;
   dialect: DrizzleDialect;
   /** The Drizzle driver the db module imports (`postgres-js`), and its name for people. */
-  driver: string;
+  driver: OrmDriver;
   driverName: string;
   /** The module that exports `db` (relative, `/`). */
   dbModule: string;
@@ -37,9 +40,8 @@ export interface DrizzleApp {
   schemaModule?: string;
   /** The app's schema modules: what the auth tables must not collide with. */
   schemaFiles: string[];
-  /** The migrations folder of drizzle-kit (`out`, default `drizzle`), and whether it has migrations: the app migrates with `generate` + `migrate` rather than `push`. */
+  /** The migrations folder of drizzle-kit (`out`, default `drizzle`). */
   out: string;
-  generatesMigrations: boolean;
 }
 
 export type DrizzleLookup =
@@ -86,9 +88,8 @@ export function detectDrizzle(project: ProjectSnapshot, sourceFiles: readonly st
   if (modules.length === 0) return { found: true, problem: "no module of the app exports `db` made with a drizzle-orm driver (as `export const db = drizzle(client)`)" };
   if (modules.length > 1) return { found: true, problem: `more than one module exports a Drizzle \`db\` (${modules.map((m) => m.path).join(", ")}): gatehouse cannot tell which one is the app's` };
   const [db] = modules as [{ path: string; driver: string }];
-  const driver = DRIVERS[db.driver];
   const dialect = facts.dialect === "postgresql" ? "postgres" : "sqlite";
-  if (!driver || driver.dialect !== dialect) {
+  if (!isDriver(db.driver) || DRIVERS[db.driver].dialect !== dialect) {
     const known = Object.entries(DRIVERS).filter(([, d]) => d.dialect === dialect).map(([id]) => `drizzle-orm/${id}`).join(", ");
     return { found: true, problem: `${db.path} opens the database with drizzle-orm/${db.driver}, which gatehouse's Drizzle setup does not support yet (it takes ${known})` };
   }
@@ -101,22 +102,16 @@ export function detectDrizzle(project: ProjectSnapshot, sourceFiles: readonly st
       config,
       dialect,
       driver: db.driver,
-      driverName: driver.name,
+      driverName: DRIVERS[db.driver].name,
       dbModule: db.path,
       authSchema,
       ...(place.module ? { schemaModule: place.module } : {}),
       schemaFiles: place.module ? [place.module] : sourceFiles.filter((path) => path.startsWith(`${place.dir}/`)),
       out,
-      generatesMigrations: typeof project.files[`${out}/meta/_journal.json`] === "string",
     },
   };
 }
 
-/** The journal drizzle-kit keeps of generated migrations, for the snapshot. */
-export function drizzleJournal(configText: string, config: string): string {
-  const read = readDrizzleConfig({ path: config, text: configText });
-  return `${stripDot((read.ok && read.facts.out) || "drizzle")}/meta/_journal.json`;
-}
 
 /**
  * Where a new schema module goes: beside the first schema file (which then

@@ -62,7 +62,6 @@ describe("detectDrizzle: the apps `sv add drizzle` makes", () => {
       schemaModule: "src/lib/server/db/schema.ts",
       schemaFiles: ["src/lib/server/db/schema.ts"],
       out: "drizzle",
-      generatesMigrations: false,
     });
   });
 
@@ -83,9 +82,6 @@ describe("detectDrizzle: the apps `sv add drizzle` makes", () => {
       expect(drizzle.schemaFiles, schema).toEqual(["src/lib/server/db/index.ts", "src/lib/server/db/schema.ts"]);
       expect(drizzle).toMatchObject({ out: "migrations" });
     }
-    // The journal drizzle-kit keeps once it generated a migration.
-    const withJournal = app("sveltekit-drizzle-postgres", { "drizzle/meta/_journal.json": "{}" });
-    expect(foundApp(detectDrizzle(withJournal.project, withJournal.sources)).generatesMigrations).toBe(true);
   });
 
   it("setups it cannot take are refused with why: libsql, Turso, MySQL, a computed schema, two db modules, no db module", () => {
