@@ -20,7 +20,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const RUNS = Number(process.env.BENCH_CLI_RUNS ?? 15);
+// BENCH_SMOKE=1 (see measure.mjs): one run of each, to check that every command runs.
+const RUNS = process.env.BENCH_SMOKE === "1" ? 1 : Number(process.env.BENCH_CLI_RUNS ?? 15);
 const REFERENCE = "@better-auth/cli@1.4.22";
 const AUTH = join(ROOT, "bin/auth.js");
 const AUTH_INIT = join(ROOT, "bin/auth-init.js");

@@ -12,7 +12,7 @@ export const quiet = { error(e) { if (process.env.BENCH_DEBUG) console.error(e);
 const USER = { id: "user-1", name: "Ada Lovelace", email: "ada@example.com", image: null };
 const authorize = (c) => (c.username === "ada" && c.password === "pw" ? { ...USER } : null);
 
-function makeImpl(name, Auth, Credentials) {
+export function makeImpl(name, Auth, Credentials) {
   const config = {
     secret: SECRET,
     trustHost: true,
@@ -23,8 +23,11 @@ function makeImpl(name, Auth, Credentials) {
   return { name, call: (request) => Auth(request, config) };
 }
 
-/** Signs in once per implementation to get real CSRF and session cookies. */
-async function prepare(impl) {
+/**
+ * Signs in once per implementation to get real CSRF and session cookies;
+ * `encode` is the implementation's own JWT encode, for first-read cookies.
+ */
+export async function prepare(impl, encode = encoders[impl.name]) {
   const csrfResponse = await impl.call(new Request(`${ORIGIN}/auth/csrf`));
   const { csrfToken } = await csrfResponse.json();
   const csrfCookie = cookiePairs(csrfResponse).find((c) => c.includes("csrf-token"));
@@ -38,8 +41,8 @@ async function prepare(impl) {
   );
   const sessionCookie = cookiePairs(signIn).find((c) => c.includes("session-token"));
   if (signIn.status !== 302 || !sessionCookie) throw new Error(`${impl.name}: sign-in failed (${signIn.status})`);
-  impl.state = { csrfToken, csrfCookie, sessionCookie, form, encode: encoders[impl.name] };
-  await checkFirstRead(impl, impl.state.encode);
+  impl.state = { csrfToken, csrfCookie, sessionCookie, form, encode };
+  await checkFirstRead(impl, encode);
   return impl;
 }
 

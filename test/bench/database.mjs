@@ -7,7 +7,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { Auth as AuthJs } from "@auth/core";
 import AuthJsPostgresAdapter from "@auth/pg-adapter";
 import { Auth as GatehouseAuth } from "@gatehouse/runtime";
-import { PostgresAdapter, migrate } from "@gatehouse/runtime/adapters/postgres";
+import { PostgresAdapter as DefaultPostgresAdapter, migrate as defaultMigrate } from "@gatehouse/runtime/adapters/postgres";
 import { fromPg } from "@gatehouse/runtime/adapters/postgres/pg";
 import { fromPGlite } from "@gatehouse/runtime/adapters/postgres/pglite";
 import pg from "pg";
@@ -15,8 +15,11 @@ import { ORIGIN, SECRET, quiet } from "./core.mjs";
 
 const COOKIE = "authjs.session-token";
 
-/** A user and a session row; both implementations read this one session. */
-async function seed(client) {
+/**
+ * A user and a session row; both implementations read this one session.
+ * `runtime` is the runtime's PostgreSQL entry (this checkout's unless another build's is given).
+ */
+export async function seed(client, { migrate, PostgresAdapter } = { migrate: defaultMigrate, PostgresAdapter: DefaultPostgresAdapter }) {
   await migrate(client);
   const adapter = PostgresAdapter(client);
   const user = await adapter.createUser({ email: "ada@example.com", emailVerified: null, name: "Ada Lovelace" });
@@ -35,7 +38,7 @@ function impls(ourAdapter, theirAdapter, cookie) {
   ];
 }
 
-const sessionGet = (label) => ({
+export const sessionGet = (label) => ({
   [`session GET (database, ${label})`]: {
     status: 200,
     reusable: true,
@@ -56,7 +59,8 @@ export async function pgliteSuite() {
   return { impls: impls(adapter, AuthJsPostgresAdapter(asPgResult), cookie), scenarios: sessionGet("PGlite"), close: () => db.close() };
 }
 
-export async function postgresSuite(serverUrl) {
+/** A database of its own on the server, with a pool on it; `close` ends the pool and drops the database. */
+export async function scratchDatabase(serverUrl) {
   const name = `gatehouse_bench_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
   const admin = async (sql) => {
     const client = new pg.Client({ connectionString: serverUrl });
@@ -73,13 +77,17 @@ export async function postgresSuite(serverUrl) {
   const pool = new pg.Pool({ connectionString: url.href, max: 16 });
   // DROP DATABASE ... WITH (FORCE) ends connections a finished run may still hold: not an error of the run.
   pool.on("error", () => {});
-  const { adapter, cookie } = await seed(fromPg(pool));
   return {
-    impls: impls(adapter, AuthJsPostgresAdapter(pool), cookie),
-    scenarios: sessionGet("PostgreSQL"),
+    pool,
     close: async () => {
       await pool.end();
       await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
   };
+}
+
+export async function postgresSuite(serverUrl) {
+  const { pool, close } = await scratchDatabase(serverUrl);
+  const { adapter, cookie } = await seed(fromPg(pool));
+  return { impls: impls(adapter, AuthJsPostgresAdapter(pool), cookie), scenarios: sessionGet("PostgreSQL"), close };
 }

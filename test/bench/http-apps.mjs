@@ -17,6 +17,8 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
+import { simpleParser } from "mailparser";
+import { SMTPServer } from "smtp-server";
 
 const AUTH_INIT = fileURLToPath(new URL("../../bin/auth-init.js", import.meta.url));
 const SV = "sv@0.17.1";
@@ -105,14 +107,53 @@ function freePort() {
 }
 
 /**
+ * A mail server on 127.0.0.1 for the apps' sign-up mail (a production app refuses
+ * to start without one): keeps the text of each message; `next()` waits for the
+ * next one to arrive.
+ */
+export async function startMailCatcher() {
+  const arrived = [];
+  const waiting = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS", "AUTH"],
+    logger: false,
+    onData(stream, _session, callback) {
+      simpleParser(stream).then((mail) => {
+        arrived.push(mail.text ?? "");
+        waiting.shift()?.();
+        callback();
+      }, callback);
+    },
+  });
+  await new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", resolve);
+  });
+  let taken = 0;
+  return {
+    url: `smtp://127.0.0.1:${server.server.address().port}`,
+    async next() {
+      const deadline = setTimeout(() => waiting.shift()?.(), 10_000);
+      while (arrived.length <= taken) {
+        await new Promise((resolve) => waiting.push(resolve));
+        if (arrived.length <= taken) throw new Error("no mail arrived within 10 s");
+      }
+      clearTimeout(deadline);
+      return arrived[taken++];
+    },
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+/**
  * Starts a built app on 127.0.0.1 and waits until it answers. ORIGIN is
  * adapter-node's public origin: its form-POST Origin check and the auth URL.
+ * `mailServer` is the `smtp://` URL its mail goes to.
  */
-export async function startApp(dir) {
+export async function startApp(dir, mailServer) {
   const port = await freePort();
-  // A production server refuses to start without a mail server for sign-up mail; the bench reads sessions and
-  // sends none, so a loopback address nothing listens on stands in.
-  const mail = { AUTH_EMAIL_SERVER: "smtp://127.0.0.1:2525", AUTH_EMAIL_FROM: "bench@localhost" };
+  const mail = { AUTH_EMAIL_SERVER: mailServer, AUTH_EMAIL_FROM: "bench@localhost" };
   const env = { ...process.env, ...mail, HOST: "127.0.0.1", PORT: String(port), ORIGIN: `http://localhost:${port}` };
   for (const key of DATABASE_ENV) delete env[key];
   const child = spawn(process.execPath, ["--env-file=.env", "build"], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
@@ -162,14 +203,21 @@ function sessionCookie(response, what) {
 }
 
 /**
- * Ours: signs up and then signs in through the generated /signup and /signin
- * form actions (answered as JSON `{type: "redirect"}` without `Accept:
- * text/html`); returns the sign-in's session cookie.
+ * Ours, as a new user does it: the generated /signup page's form (POST
+ * /auth/signup), which mails a link to confirm the address; the link opens
+ * /signin, whose form action signs in with the password and the link's
+ * `confirm` (the link alone proves only the mailbox). Returns that sign-in's
+ * session cookie.
  */
-export async function signInOurs(app) {
-  const credentials = { providerId: "credentials", email: USER.email, password: USER.password };
-  sessionCookie(await postForm(app, "/signup", { ...credentials, name: USER.name }), "ours: sign-up");
-  return sessionCookie(await postForm(app, "/signin", credentials), "ours: sign-in");
+export async function signInOurs(app, mail) {
+  const signUp = await postForm(app, "/auth/signup", { name: USER.name, email: USER.email, password: USER.password });
+  if (signUp.status >= 400) throw new Error(`ours: sign-up answered ${signUp.status}: ${await signUp.text()}`);
+  const text = await mail.next();
+  const link = text.match(/https?:\/\/\S+\/signin\?\S+/)?.[0];
+  const confirm = link && new URL(link).searchParams.get("confirm");
+  if (!confirm) throw new Error(`ours: the sign-up mail has no link to /signin with a confirm token:\n${text}`);
+  const signIn = await postForm(app, "/signin", { providerId: "password", email: USER.email, password: USER.password, confirm });
+  return sessionCookie(signIn, "ours: sign-in");
 }
 
 /**

@@ -35,10 +35,13 @@ import {
   signInOurs,
   signInReference,
   startApp,
+  startMailCatcher,
 } from "./http-apps.mjs";
 
-const SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 3);
-const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 5);
+// BENCH_SMOKE=1 (see measure.mjs): one round of one second, no warm-up; checks that every scenario runs.
+const SMOKE = process.env.BENCH_SMOKE === "1";
+const SECONDS = SMOKE ? 1 : Number(process.env.BENCH_HTTP_SECONDS ?? 3);
+const ROUNDS = SMOKE ? 1 : Number(process.env.BENCH_HTTP_ROUNDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_HTTP_CONNECTIONS ?? 16);
 const WARMUP_SECONDS = 1;
 
@@ -103,7 +106,7 @@ async function hit(app, scenario, seconds) {
 
 /** Both apps, alternating round by round (the machine's speed drifts); one warm-up run each, untimed. */
 async function measure(apps, scenario) {
-  for (const app of apps) await hit(app, scenario, WARMUP_SECONDS);
+  if (!SMOKE) for (const app of apps) await hit(app, scenario, WARMUP_SECONDS);
   const rounds = new Map(apps.map((app) => [app, []]));
   for (let round = 0; round < ROUNDS; round++) {
     for (const app of round % 2 === 0 ? apps : [...apps].reverse()) rounds.get(app).push(await hit(app, scenario, SECONDS));
@@ -135,23 +138,27 @@ try {
   console.log(`\nWhole SvelteKit apps over HTTP (making, installing and building both in ${work}: a minute or two)`);
   const started = performance.now();
   const { ourDir, theirDir } = await buildApps(work);
-  const ours = { name: "gatehouse", ...(await startApp(ourDir)) };
+  const mail = await startMailCatcher();
+  servers.push(mail);
+  const ours = { name: "gatehouse", ...(await startApp(ourDir, mail.url)) };
   servers.push(ours);
-  const theirs = { name: "@auth/sveltekit", ...(await startApp(theirDir)) };
+  const theirs = { name: "@auth/sveltekit", ...(await startApp(theirDir, mail.url)) };
   servers.push(theirs);
-  ours.cookie = await signInOurs(ours);
+  ours.cookie = await signInOurs(ours, mail);
   theirs.cookie = await signInReference(theirs);
   console.log(`Setup (both apps made, installed, built, started, signed in): ${((performance.now() - started) / 1000).toFixed(1)} s.`);
   const kit = (dir) => `@sveltejs/kit ${installedVersion(dir, "@sveltejs/kit")}, adapter-node ${installedVersion(dir, "@sveltejs/adapter-node")}`;
   console.log(`gatehouse app: ${kit(ourDir)}, the checkout's runtime. Reference: ${kit(theirDir)}, ${REFERENCE} (@auth/core ${installedVersion(theirDir, "@auth/core")}).`);
   console.log(
-    `Node ${process.version}; autocannon on 127.0.0.1, ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${SECONDS} s per app and scenario after a ${WARMUP_SECONDS} s warm-up; medians of the rounds; client and servers on the same ${availableParallelism()} CPUs.`,
+    SMOKE
+      ? "BENCH_SMOKE: one round of one second per app and scenario, to check that every scenario runs; the figures mean nothing."
+      : `Node ${process.version}; autocannon on 127.0.0.1, ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${SECONDS} s per app and scenario after a ${WARMUP_SECONDS} s warm-up; medians of the rounds; client and servers on the same ${availableParallelism()} CPUs.`,
   );
   const rows = [];
   for (const scenario of SCENARIOS) rows.push(await measure([ours, theirs], scenario));
   console.table(rows);
 } finally {
-  await Promise.all(servers.map((server) => server.stop()));
+  await Promise.all(servers.map((server) => (server.stop ?? server.close)()));
   if (process.env.BENCH_KEEP_APPS === "1") console.log(`(apps kept in ${work})`);
   else rmSync(work, { recursive: true, force: true });
 }

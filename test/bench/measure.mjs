@@ -4,12 +4,20 @@
  */
 import { Bench } from "tinybench";
 
-const time = Number(process.env.BENCH_TIME ?? 2000);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+/**
+ * BENCH_SMOKE=1 measures nothing: one round of two samples per scenario, no
+ * warm-up, so a test can run every script through every scenario (statuses and
+ * checks included) in seconds and they cannot rot unseen. Its figures mean nothing.
+ */
+const SMOKE = process.env.BENCH_SMOKE === "1";
+const time = SMOKE ? 1 : Number(process.env.BENCH_TIME ?? 2000);
+const ROUNDS = SMOKE ? 1 : Number(process.env.BENCH_ROUNDS ?? 5);
 /** Requests handled per timed sample: enough that the harness's own overhead is noise. */
 export const BATCH = 64;
 
-export const settings = `${ROUNDS} alternating rounds, ${time} ms in all per scenario and implementation, ${BATCH} requests per sample; building the Request (and, for the OIDC callback, its sign-in and code) is not timed; medians of the rounds`;
+export const settings = SMOKE
+  ? "BENCH_SMOKE: one round of two samples per scenario, to check that every scenario runs; the figures mean nothing"
+  : `${ROUNDS} alternating rounds, ${time} ms in all per scenario and implementation, ${BATCH} requests per sample; building the Request (and, for the OIDC callback, its sign-in and code) is not timed; medians of the rounds`;
 
 /** Handles a batch one after the other (latency) or all at once (throughput of a busy server). */
 const runners = {
@@ -44,7 +52,11 @@ export async function measure(mode, impls, scenarios) {
     for (let round = 0; round < ROUNDS; round++) {
       const order = round % 2 === 0 ? impls : [...impls].reverse();
       for (const impl of order) {
-        const minimum = scenario.samples ? { iterations: scenario.samples, warmupIterations: Math.min(4, scenario.samples) } : {};
+        const minimum = SMOKE
+          ? { iterations: 2, warmup: false }
+          : scenario.samples
+            ? { iterations: scenario.samples, warmupIterations: Math.min(4, scenario.samples) }
+            : {};
         const bench = new Bench({ time: time / ROUNDS, warmup: true, warmupTime: 100, ...minimum });
         const build = scenario.prepare
           ? () => scenario.prepare(impl.state, BATCH)

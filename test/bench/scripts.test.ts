@@ -1,0 +1,73 @@
+/**
+ * The bench scripts run to the end, as CONTRIBUTING prints them: `npm run bench`
+ * and `npm run bench:against -- <revision>`, with BENCH_SMOKE=1 (one round of two
+ * samples per scenario: every scenario runs and its responses are checked, but
+ * nothing is measured; the figures are not asserted). Without this the HTTP part
+ * once broke unseen for several sessions (the generated app's sign-up changed).
+ */
+import { execa } from "execa";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const SMOKE = { BENCH_SMOKE: "1" };
+
+/** A console.table row of `scenario` that carries a ratio (`'12.3x'`). */
+const rowWithRatio = (scenario: string) => new RegExp(`'${scenario.replace(/[()[\]]/g, "\\$&")}'.*'\\d+\\.\\dx'`);
+
+const HANDLER_SCENARIOS = [
+  "session GET (valid JWT)",
+  "session GET (JWT, each cookie sent for the first time)",
+  "CSRF GET (new visitor)",
+  "CSRF GET (with its cookie)",
+  "credentials sign-in",
+  "session POST (update)",
+  "session GET (database, PGlite)",
+];
+
+describe("the bench scripts", () => {
+  it("npm run bench runs every part: each scenario answers as expected and gets its ratio", { timeout: 900_000 }, async () => {
+    const { stdout } = await execa("npm", ["run", "bench"], { cwd: ROOT, env: SMOKE });
+    const scenarios = [
+      ...HANDLER_SCENARIOS,
+      "OIDC callback (code exchange, ID token, JWT session)",
+      "email sign-in start (token stored, redirect)",
+      ...(process.env.DATABASE_URL ? ["session GET (database, PostgreSQL)"] : []),
+    ];
+    const [sequential, concurrent] = stdout.split("requests in flight, as on a busy server");
+    for (const scenario of scenarios) {
+      expect(sequential, scenario).toMatch(rowWithRatio(scenario));
+      expect(concurrent, scenario).toMatch(rowWithRatio(scenario));
+    }
+    expect(stdout).toMatch(rowWithRatio("session GET (valid JWT) vs the floor"));
+    expect(stdout).toMatch(/'session GET \(valid JWT\), 100 distinct sessions'\s*│\s*\d+/);
+    expect(stdout).toMatch(/'--help'\s*│\s*'\d+ ms'/);
+    expect(stdout).toMatch(/'auth-init --yes --no-install'\s*│\s*'\d+ ms'/);
+    // The whole apps over HTTP: both made, built, started and signed in (ours through its mailed sign-up link).
+    expect(stdout).toContain("Setup (both apps made, installed, built, started, signed in)");
+    for (const scenario of ["session GET (signed in, JWT)", "session GET (new visitor)", "page with locals.auth() (signed in)"]) {
+      expect(stdout, scenario).toMatch(rowWithRatio(scenario));
+    }
+    expect(stdout).toMatch(/'@gatehouse\/runtime@[\d.]+'\s*│\s*'\d+ kB'/);
+  });
+
+  it("npm run bench:against -- HEAD builds that revision's runtime and holds this checkout against it", { timeout: 600_000 }, async () => {
+    const { stdout } = await execa("npm", ["run", "bench:against", "--", "HEAD"], { cwd: ROOT, env: SMOKE });
+    expect(stdout).toMatch(/Ratio: this checkout's requests per second over HEAD \([0-9a-f]{12}\)'s/);
+    const [sequential, concurrent] = stdout.split("requests in flight:");
+    for (const scenario of [...HANDLER_SCENARIOS, ...(process.env.DATABASE_URL ? ["session GET (database, PostgreSQL)"] : [])]) {
+      expect(sequential, scenario).toMatch(rowWithRatio(scenario));
+      expect(concurrent, scenario).toMatch(rowWithRatio(scenario));
+    }
+  });
+
+  it("npm run bench:against refuses what is not a commit, and a missing revision, with a clear message", async () => {
+    const wrong = await execa("node", ["test/bench/against.mjs", "no-such-revision"], { cwd: ROOT, reject: false });
+    expect(wrong.exitCode).toBe(2);
+    expect(wrong.stderr).toContain(`"no-such-revision" is not a commit of this repository`);
+    expect(wrong.stderr).not.toMatch(/\n\s+at /);
+    const missing = await execa("node", ["test/bench/against.mjs"], { cwd: ROOT, reject: false });
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toContain("Usage: npm run bench:against -- <git revision>");
+  });
+});
