@@ -9,26 +9,13 @@
  * changes nothing. Other branches are neither touched nor blocked.
  */
 import type { SqlClient } from "../postgres/client.js";
-import { readSchemaReport, refuseMismatch } from "../../schema/check.js";
-import { applyInTurn, migrationsToApply, nextPending, runMigration, type Migration } from "../sql/migrations.js";
+import { createLedger } from "../postgres/migrate.js";
+import { migrateWith, type Ledger, type MigrateOptions, type MigrationRun } from "../sql/migrations.js";
 import { HOSTED_STORE_SHAPE, hostedStoreReader } from "./check-schema.js";
 import { schemaOf, type HostedStoreClient } from "./client.js";
 import { migrations as bundled } from "./migrations.js";
 
-export type { Migration } from "../sql/migrations.js";
-
-export interface MigrateOptions {
-  /**
-   * The migrations to apply, in order. Default: this package's, the same SQL as `migrations/hosted-store/*.sql`.
-   * Their SQL is written without schema names: it runs with `search_path` set to the branch.
-   */
-  migrations?: readonly Migration[];
-  /**
-   * Run on a branch whose ledger records migrations this list lacks (a newer
-   * runtime applied them). Default false: `migrate()` refuses, naming them.
-   */
-  allowNewerSchema?: boolean;
-}
+export type { MigrateOptions, Migration } from "../sql/migrations.js";
 
 /**
  * First key of the advisory lock (the second is the branch's hash): an
@@ -42,10 +29,7 @@ const LOCK_CLASS = 0x67_61_74_65;
  * migrations; its svc_ name keeps it apart from the PostgreSQL adapter's
  * `gatehouse_migrations` even when a branch is the `public` schema.
  */
-const CREATE_LEDGER = `CREATE TABLE IF NOT EXISTS svc_migrations (
-  name text PRIMARY KEY,
-  applied_at timestamptz NOT NULL DEFAULT now()
-)`;
+const LEDGER_TABLE = "svc_migrations";
 
 /**
  * Applies the pending migrations to the client's branch; returns the names of
@@ -60,30 +44,36 @@ const CREATE_LEDGER = `CREATE TABLE IF NOT EXISTS svc_migrations (
 export async function migrate(client: HostedStoreClient, options: MigrateOptions = {}): Promise<{ applied: string[] }> {
   const { branch } = await client.getConfig();
   const db = await client.connection();
-  const list = migrationsToApply(options.migrations, bundled);
-  const result = await applyInTurn(() => db.transaction((tx) => applyNext(tx, branch, list)));
-  // The branch must now be one this runtime runs on: refused here, at the app's first use of it, otherwise.
-  const report = await readSchemaReport(hostedStoreReader(db, branch), HOSTED_STORE_SHAPE, list);
-  refuseMismatch(report, { allowNewerSchema: options.allowNewerSchema, where: `branch "${branch}"`, sqlDir: "node_modules/@gatehouse/runtime/migrations/hosted-store/" });
-  return result;
+  const run: MigrationRun<SqlClient> = {
+    transaction: (step) => db.transaction(step),
+    ledger: branchLedger(branch),
+    reader: hostedStoreReader(db, branch),
+    shape: HOSTED_STORE_SHAPE,
+    sqlDir: "node_modules/@gatehouse/runtime/migrations/hosted-store/",
+    where: `branch "${branch}"`,
+  };
+  return migrateWith(run, bundled, options);
 }
 
-async function applyNext(tx: SqlClient, branch: string, list: readonly Migration[]): Promise<string | null> {
-  // Held until this transaction ends: a concurrent run on the branch waits here, then sees what this one recorded.
-  await tx.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [LOCK_CLASS, branch]);
+/** The branch's ledger, in its own schema; the migrations run with `search_path` set to the branch. */
+function branchLedger(branch: string): Ledger<SqlClient> {
   const schema = schemaOf(branch);
-  // Looked up first rather than CREATE SCHEMA IF NOT EXISTS, which needs the
-  // CREATE privilege on the database even when the schema exists: a role
-  // limited to a schema made for it by an admin can still migrate.
-  const { rows: existing } = await tx.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [branch]);
-  if (existing.length === 0) await tx.query(`CREATE SCHEMA ${schema}`);
-  // LOCAL: back to the connection's own search_path when the transaction ends.
-  await tx.query(`SET LOCAL search_path TO ${schema}`);
-  await tx.query(CREATE_LEDGER);
-  const { rows } = await tx.query<{ name: string }>("SELECT name FROM svc_migrations");
-  const next = nextPending(list, rows);
-  if (!next) return null;
-  await runMigration(next, (sql) => tx.query(sql), ` on branch "${branch}"`);
-  await tx.query("INSERT INTO svc_migrations (name) VALUES ($1)", [next.name]);
-  return next.name;
+  return {
+    async read(tx) {
+      // Held until this transaction ends: a concurrent run on the branch waits here, then sees what this one recorded.
+      await tx.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [LOCK_CLASS, branch]);
+      // Looked up first rather than CREATE SCHEMA IF NOT EXISTS, which needs the
+      // CREATE privilege on the database even when the schema exists: a role
+      // limited to a schema made for it by an admin can still migrate.
+      const { rows: existing } = await tx.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [branch]);
+      if (existing.length === 0) await tx.query(`CREATE SCHEMA ${schema}`);
+      // LOCAL: back to the connection's own search_path when the transaction ends.
+      await tx.query(`SET LOCAL search_path TO ${schema}`);
+      await tx.query(createLedger(LEDGER_TABLE));
+      return (await tx.query<{ name: string }>(`SELECT name FROM ${LEDGER_TABLE}`)).rows;
+    },
+    run: (tx, sql) => tx.query(sql),
+    record: (tx, name) => tx.query(`INSERT INTO ${LEDGER_TABLE} (name) VALUES ($1)`, [name]),
+    where: ` on branch "${branch}"`,
+  };
 }

@@ -5,28 +5,13 @@
  * from several processes at once: a transaction-scoped advisory lock makes the
  * runs take turns, and a run that finds everything applied changes nothing.
  */
-import { readSchemaReport, refuseMismatch } from "../../schema/check.js";
-import { applyInTurn, migrationsToApply, nextPending, runMigration, type Migration } from "../sql/migrations.js";
+import { migrateWith, type Ledger, type MigrateOptions, type MigrationRun } from "../sql/migrations.js";
 import { POSTGRES_SHAPE, postgresReader } from "./check-schema.js";
 import type { SqlClient } from "./client.js";
 import { toSqlClient, type PostgresClient } from "./connect.js";
 import { migrations as bundled } from "./migrations.js";
 
-export type { Migration } from "../sql/migrations.js";
-
-export interface MigrateOptions {
-  /**
-   * The migrations to apply, in order: the whole list the database is migrated with.
-   * Default: this package's, the same SQL as `migrations/postgres/*.sql`. With migrations
-   * of your own, pass `[...migrations, ...yours]`.
-   */
-  migrations?: readonly Migration[];
-  /**
-   * Run on a database whose ledger records migrations this list lacks (a newer
-   * runtime applied them). Default false: `migrate()` refuses, naming them.
-   */
-  allowNewerSchema?: boolean;
-}
+export type { MigrateOptions, Migration } from "../sql/migrations.js";
 
 /**
  * Key of the advisory lock every `migrate()` on a database takes: an arbitrary
@@ -34,7 +19,8 @@ export interface MigrateOptions {
  */
 const LOCK_KEY = 7_265_768_011_462_412;
 
-const CREATE_LEDGER = `CREATE TABLE IF NOT EXISTS gatehouse_migrations (
+/** The ledger's table on PostgreSQL (the hosted store's has another name). */
+export const createLedger = (table: string) => `CREATE TABLE IF NOT EXISTS ${table} (
   name text PRIMARY KEY,
   applied_at timestamptz NOT NULL DEFAULT now()
 )`;
@@ -74,23 +60,24 @@ const CREATE_LEDGER = `CREATE TABLE IF NOT EXISTS gatehouse_migrations (
  */
 export async function migrate(db: PostgresClient, options: MigrateOptions = {}): Promise<{ applied: string[] }> {
   const client = toSqlClient(db, "migrate");
-  const list = migrationsToApply(options.migrations, bundled);
-  const result = await applyInTurn(() => client.transaction((tx) => applyNext(tx, list)));
-  // The database must now be one this runtime runs on: refused here, at the app's first use of it, otherwise.
-  const report = await readSchemaReport(postgresReader(client), POSTGRES_SHAPE, list);
-  refuseMismatch(report, { allowNewerSchema: options.allowNewerSchema, sqlDir: "node_modules/@gatehouse/runtime/migrations/postgres/" });
-  return result;
+  const run: MigrationRun<SqlClient> = {
+    transaction: (step) => client.transaction(step),
+    ledger: LEDGER,
+    reader: postgresReader(client),
+    shape: POSTGRES_SHAPE,
+    sqlDir: "node_modules/@gatehouse/runtime/migrations/postgres/",
+  };
+  return migrateWith(run, bundled, options);
 }
 
-async function applyNext(tx: SqlClient, list: readonly Migration[]): Promise<string | null> {
-  // Held until this transaction ends: a concurrent run waits here, then sees what this one recorded.
-  // FROM, not a select list: the function returns `void`, a type some drivers (Prisma's) cannot decode.
-  await tx.query("SELECT 1 FROM pg_advisory_xact_lock($1)", [LOCK_KEY]);
-  await tx.query(CREATE_LEDGER);
-  const { rows } = await tx.query<{ name: string }>("SELECT name FROM gatehouse_migrations");
-  const next = nextPending(list, rows);
-  if (!next) return null;
-  await runMigration(next, (sql) => tx.query(sql));
-  await tx.query("INSERT INTO gatehouse_migrations (name) VALUES ($1)", [next.name]);
-  return next.name;
-}
+const LEDGER: Ledger<SqlClient> = {
+  async read(tx) {
+    // Held until this transaction ends: a concurrent run waits here, then sees what this one recorded.
+    // FROM, not a select list: the function returns `void`, a type some drivers (Prisma's) cannot decode.
+    await tx.query("SELECT 1 FROM pg_advisory_xact_lock($1)", [LOCK_KEY]);
+    await tx.query(createLedger("gatehouse_migrations"));
+    return (await tx.query<{ name: string }>("SELECT name FROM gatehouse_migrations")).rows;
+  },
+  run: (tx, sql) => tx.query(sql),
+  record: (tx, name) => tx.query("INSERT INTO gatehouse_migrations (name) VALUES ($1)", [name]),
+};

@@ -7,28 +7,13 @@
  * lock before reading the ledger, so the runs take turns and a run that finds
  * everything applied changes nothing.
  */
-import { readSchemaReport, refuseMismatch } from "../../schema/check.js";
-import { applyInTurn, migrationsToApply, nextPending, runMigration, type Migration } from "../sql/migrations.js";
+import { migrateWith, type Ledger, type MigrateOptions, type MigrationRun } from "../sql/migrations.js";
 import { SQLITE_SHAPE, sqliteReader } from "./check-schema.js";
 import type { SqliteClient } from "./client.js";
 import { toSqliteClient, type SqliteConnect, type SqliteDatabase } from "./connect.js";
 import { migrations as bundled } from "./migrations.js";
 
-export type { Migration } from "../sql/migrations.js";
-
-export interface MigrateOptions {
-  /**
-   * The migrations to apply, in order. Default: this package's, the same SQL as `migrations/sqlite/*.sql`.
-   * A migration's SQL may hold any number of statements. It runs inside a transaction: no BEGIN or COMMIT
-   * of its own, and no PRAGMA that SQLite ignores in a transaction (foreign_keys).
-   */
-  migrations?: readonly Migration[];
-  /**
-   * Run on a database whose ledger records migrations this list lacks (a newer
-   * runtime applied them). Default false: `migrate()` refuses, naming them.
-   */
-  allowNewerSchema?: boolean;
-}
+export type { MigrateOptions, Migration } from "../sql/migrations.js";
 
 // applied_at in milliseconds since the epoch, like every date of this schema.
 const CREATE_LEDGER = `CREATE TABLE IF NOT EXISTS gatehouse_migrations (
@@ -56,21 +41,22 @@ const CREATE_LEDGER = `CREATE TABLE IF NOT EXISTS gatehouse_migrations (
  */
 export async function migrate(db: SqliteDatabase | SqliteConnect, options: MigrateOptions = {}): Promise<{ applied: string[] }> {
   const client = toSqliteClient(db, "migrate");
-  const list = migrationsToApply(options.migrations, bundled);
-  const result = await applyInTurn(() => client.transaction((tx) => applyNext(tx, list)));
-  // The database must now be one this runtime runs on: refused here, at the app's first use of it, otherwise.
-  const report = await readSchemaReport(sqliteReader(client), SQLITE_SHAPE, list);
-  refuseMismatch(report, { allowNewerSchema: options.allowNewerSchema, sqlDir: "node_modules/@gatehouse/runtime/migrations/sqlite/" });
-  return result;
+  const run: MigrationRun<SqliteClient> = {
+    transaction: (step) => client.transaction(step),
+    ledger: LEDGER,
+    reader: sqliteReader(client),
+    shape: SQLITE_SHAPE,
+    sqlDir: "node_modules/@gatehouse/runtime/migrations/sqlite/",
+  };
+  return migrateWith(run, bundled, options);
 }
 
-async function applyNext(tx: SqliteClient, list: readonly Migration[]): Promise<string | null> {
-  // The transaction holds the write lock already: a concurrent run waits for it, then sees what this one recorded.
-  await tx.exec(CREATE_LEDGER);
-  const { rows } = await tx.query<{ name: string }>("SELECT name FROM gatehouse_migrations");
-  const next = nextPending(list, rows);
-  if (!next) return null;
-  await runMigration(next, (sql) => tx.exec(sql));
-  await tx.query("INSERT INTO gatehouse_migrations (name, applied_at) VALUES (?, ?)", [next.name, Date.now()]);
-  return next.name;
-}
+const LEDGER: Ledger<SqliteClient> = {
+  async read(tx) {
+    // The transaction holds the write lock already: a concurrent run waits for it, then sees what this one recorded.
+    await tx.exec(CREATE_LEDGER);
+    return (await tx.query<{ name: string }>("SELECT name FROM gatehouse_migrations")).rows;
+  },
+  run: (tx, sql) => tx.exec(sql),
+  record: (tx, name) => tx.query("INSERT INTO gatehouse_migrations (name, applied_at) VALUES (?, ?)", [name, Date.now()]),
+};
