@@ -7,7 +7,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { Auth as AuthJs } from "@auth/core";
 import AuthJsPostgresAdapter from "@auth/pg-adapter";
 import { Auth as GatehouseAuth } from "@gatehouse/runtime";
-import { PostgresAdapter as DefaultPostgresAdapter, migrate as defaultMigrate } from "@gatehouse/runtime/adapters/postgres";
+import { PostgresAdapter, migrate } from "@gatehouse/runtime/adapters/postgres";
 import { fromPg } from "@gatehouse/runtime/adapters/postgres/pg";
 import { fromPGlite } from "@gatehouse/runtime/adapters/postgres/pglite";
 import pg from "pg";
@@ -19,9 +19,9 @@ const COOKIE = "authjs.session-token";
  * A user and a session row; both implementations read this one session.
  * `runtime` is the runtime's PostgreSQL entry (this checkout's unless another build's is given).
  */
-export async function seed(client, { migrate, PostgresAdapter } = { migrate: defaultMigrate, PostgresAdapter: DefaultPostgresAdapter }) {
-  await migrate(client);
-  const adapter = PostgresAdapter(client);
+export async function seed(client, runtime = { migrate, PostgresAdapter }) {
+  await runtime.migrate(client);
+  const adapter = runtime.PostgresAdapter(client);
   const user = await adapter.createUser({ email: "ada@example.com", emailVerified: null, name: "Ada Lovelace" });
   const sessionToken = crypto.randomUUID();
   await adapter.createSession({ sessionToken, userId: user.id, expires: new Date(Date.now() + 30 * 86_400_000) });
@@ -57,6 +57,30 @@ export async function pgliteSuite() {
     },
   };
   return { impls: impls(adapter, AuthJsPostgresAdapter(asPgResult), cookie), scenarios: sessionGet("PGlite"), close: () => db.close() };
+}
+
+/**
+ * Why `fromPGlite` takes PGlite's two private locks (see pglite.ts): ours as
+ * shipped (named prepared statements through PGlite's wire protocol, under the
+ * locks its own `query` takes) against ours on PGlite's public `query` only
+ * (`preparedStatements: false`, the path a PGlite without those methods gets),
+ * on one database and one session row.
+ */
+export async function pglitePublicSuite() {
+  const db = new PGlite();
+  const { adapter, cookie } = await seed(fromPGlite(db));
+  const publicOnly = PostgresAdapter(fromPGlite(db, { preparedStatements: false }));
+  const config = (adapter) => ({ secret: SECRET, trustHost: true, logger: quiet, providers: [], adapter, session: { strategy: "database" } });
+  const shipped = config(adapter);
+  const fallback = config(publicOnly);
+  return {
+    impls: [
+      { name: "prepared (shipped)", state: { cookie }, call: (request) => GatehouseAuth(request, shipped) },
+      { name: "public query only", state: { cookie }, call: (request) => GatehouseAuth(request, fallback) },
+    ],
+    scenarios: sessionGet("PGlite"),
+    close: () => db.close(),
+  };
 }
 
 /** A database of its own on the server, with a pool on it; `close` ends the pool and drops the database. */

@@ -33,6 +33,8 @@ console.log(`\n${BATCH} requests in flight, as on a busy server (p50, p99: whole
 table("concurrent");
 console.log("\nThe JWT session GET against its floor, one bare jose JWE decrypt + encrypt with the key derived once (ratio: ours/floor ops/s; the target is above 0.5x):");
 console.table(runSuite([suiteScript, "core", "floor"]));
+console.log("\nWhy fromPGlite takes PGlite's private locks: the database session GET as shipped against PGlite's public query only (ratio: shipped/public ops/s; one at a time, then 64 in flight):");
+console.table(["sequential", "concurrent"].flatMap((mode) => runSuite([suiteScript, "pglite-public", mode]).map((row) => ({ mode, ...row }))));
 console.log("\nHeap kept per 1,000 sessions (after a full GC, compiled code left out; the floor is what the method counts that is not per session):");
 console.table(runSuite(["--expose-gc", suiteScript, "core", "memory"]));
 

@@ -40,6 +40,10 @@ describe("the bench scripts", () => {
       expect(concurrent, scenario).toMatch(rowWithRatio(scenario));
     }
     expect(stdout).toMatch(rowWithRatio("session GET (valid JWT) vs the floor"));
+    // Ours on PGlite as shipped against PGlite's public query only, one at a time and in flight.
+    const [, publicOnly] = stdout.split("Why fromPGlite takes PGlite's private locks");
+    expect(publicOnly).toMatch(/'sequential'\s*│\s*'session GET \(database, PGlite\)'.*'\d+\.\dx'/);
+    expect(publicOnly).toMatch(/'concurrent'\s*│\s*'session GET \(database, PGlite\)'.*'\d+\.\dx'/);
     expect(stdout).toMatch(/'session GET \(valid JWT\), 100 distinct sessions'\s*│\s*\d+/);
     expect(stdout).toMatch(/'--help'\s*│\s*'\d+ ms'/);
     expect(stdout).toMatch(/'auth-init --yes --no-install'\s*│\s*'\d+ ms'/);

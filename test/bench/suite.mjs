@@ -2,6 +2,7 @@
  * One benchmark suite in its own process:
  *
  *   node suite.mjs <core|oidc|email|pglite|postgres> <sequential|concurrent>
+ *   node suite.mjs pglite-public <sequential|concurrent>   (PGlite: ours as shipped vs its public API only)
  *   node suite.mjs core floor                   (JWT session GET against one bare jose decrypt + encrypt)
  *   node --expose-gc suite.mjs core memory      (memory per 1,000 sessions)
  *
@@ -27,6 +28,7 @@ const open = {
   oidc: async () => (await import("./oidc.mjs")).oidcSuite(mode),
   email: async () => (await import("./email.mjs")).emailSuite(),
   pglite: async () => (await import("./database.mjs")).pgliteSuite(),
+  "pglite-public": async () => (await import("./database.mjs")).pglitePublicSuite(),
   postgres: async () => (await import("./database.mjs")).postgresSuite(process.env.DATABASE_URL),
 };
 const suite = await open[name]();

@@ -33,7 +33,8 @@ export interface PGliteLike extends PGliteTransactionLike {
    * half the requests per second (1.9x slower one at a time, 2.1x at 64 in
    * flight); named statements through public calls only (`transaction()` for
    * the first lock, `runExclusive()` for the second) pay BEGIN and COMMIT on
-   * every read: 1.4x slower, 1.6x in flight.
+   * every read: 1.4x slower, 1.6x in flight. `npm run bench` measures the first
+   * again on every run ("Why fromPGlite takes PGlite's private locks").
    */
   _runExclusiveTransaction?<T>(fn: () => Promise<T>): Promise<T>;
   _runExclusiveQuery?<T>(fn: () => Promise<T>): Promise<T>;
