@@ -29,8 +29,8 @@ export default defineConfig({
     // can take longer than vitest's 10 s default (a workspace's rmSync did, in CI).
     hookTimeout: 120_000,
     // Vitest's default is one file per CPU but one, so a 2-CPU machine (CI's) ran the files one by one.
-    // Much of the run is waiting (npm installs, app builds, browsers, servers, databases), so at least
-    // three go at once: with two, CI's 2 CPUs were busy 93% of the run; a third file's waits fill the rest.
-    maxWorkers: Math.max(3, availableParallelism() - 1),
+    // Much of the run is waiting (app builds, browsers, servers, databases), so at least two go at once.
+    // (Three on CI's 2 CPUs took as long in all and made browser steps slower than their timeouts.)
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });

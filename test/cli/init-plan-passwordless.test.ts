@@ -156,13 +156,16 @@ describe.each(["sveltekit", "solid-start-v2"] as const)("planInit with email and
       expect(page).toContain("import { signIn } from '@gatehouse/runtime/sveltekit/client';");
       expect(page).toContain("await signIn('passkey', { email: typeof email === 'string' && email !== '' ? email : undefined, redirectTo });");
       expect(page).toContain("<form onsubmit={signInWithPasskey}>");
+      // Disabled until the page hydrates, so a click before cannot submit the form natively.
+      expect(page).toMatch(/<button type="submit"[^>]* disabled=\{!hydrated\}>Sign in with a passkey<\/button>/);
       expect(page).toContain("if (type === 'EmailSignin')");
     } else {
       expect(page).toContain(`<form method="post" action="/api/auth/signin/email">`);
       expect(page).toContain(`import { signIn } from "@gatehouse/runtime/solid-start/client";`);
-      expect(page).toContain(`import { createSignal, Show } from "solid-js";`);
+      expect(page).toContain(`import { createSignal, onMount, Show } from "solid-js";`);
       expect(page).toContain(`await signIn("passkey", { email: typeof email === "string" && email !== "" ? email : undefined, redirectTo: callbackUrl() });`);
       expect(page).toContain("<form onSubmit={signInWithPasskey}>");
+      expect(page).toMatch(/<button type="submit"[^>]* disabled=\{!hydrated\(\)\}>Sign in with a passkey<\/button>/);
       expect(page).toContain(`if (type === "EmailSignin")`);
     }
     expect(page).toContain(`autocomplete="username webauthn"`);

@@ -439,7 +439,7 @@ export default defineConfig({
     const all = page(["password", "email", "passkey", "github"]);
     expect(all.match(/<p class="auth-or">or<\/p>/g)).toHaveLength(3);
     expect(all).toContain(`<form method="post" action="/api/auth/signin/email" class="auth-secondary">`);
-    expect(all).toContain(`<button type="submit" class="auth-secondary">Sign in with a passkey</button>`);
+    expect(all).toContain(`<button type="submit" class="auth-secondary" disabled={!hydrated()}>Sign in with a passkey</button>`);
     expect(all).toContain(`error={passkeyFailed() ? "Could not sign in with a passkey. Try again." : undefined}`);
     const ids = [...all.matchAll(/<AuthField\s+id="([^"]+)"/g)].map((m) => m[1]);
     expect(ids).toEqual(["signin-email", "signin-password", "link-email", "passkey-email"]);
@@ -447,7 +447,7 @@ export default defineConfig({
     const emailFirst = page(["email", "passkey"]);
     expect(emailFirst.match(/auth-or/g)).toHaveLength(1);
     expect(emailFirst).toContain(`<form method="post" action="/api/auth/signin/email">`);
-    expect(emailFirst).toContain(`<button type="submit" class="auth-secondary">Sign in with a passkey</button>`);
+    expect(emailFirst).toContain(`<button type="submit" class="auth-secondary" disabled={!hydrated()}>Sign in with a passkey</button>`);
     expect(page(["github"])).not.toContain("auth-or");
     expect(page(["github"])).toContain(`<form method="post" action="/api/auth/signin/github" class="auth-secondary">`);
     // The form auth add-provider suggests for email added later: this page's field, in plain markup (a page may not import AuthField), outlined as a later way in.

@@ -281,7 +281,7 @@ describe.each(VERSIONS)("auth-init --yes in a SolidStart %s app", (version) => {
     it("the sixth wrong password for one email address in 15 minutes: the handler's page says too many attempts (429)", async () => {
       const page = await freshPage();
       await tooManyWrongPasswords(page, account(), async () => {
-        await expect.poll(() => page.locator("h1").innerText()).toBe("Too many attempts");
+        await expect.poll(() => page.locator("h1").innerText(), { timeout: 20_000 }).toBe("Too many attempts");
         expect(await page.locator(".message").innerText()).toMatch(/^There have been too many sign-in attempts\. Please try again in about 15 minutes\.$/);
         await shot(page, "too-many-attempts");
       });

@@ -217,7 +217,7 @@ for (const variant of variants) {
       it.skipIf(!variant.credentials)("the sixth wrong password for one email address in 15 minutes: the form says too many attempts", async () => {
         const page = await freshPage();
         await tooManyWrongPasswords(page, account(), async () => {
-          await expect.poll(() => page.locator("[role=alert]").innerText()).toBe("Too many sign-in attempts. Please wait a few minutes and try again.");
+          await expect.poll(() => page.locator("[role=alert]").innerText(), { timeout: 20_000 }).toBe("Too many sign-in attempts. Please wait a few minutes and try again.");
           // The form action's URL carries where a sign-in goes (the account page).
           expect(page.url()).toBe(`${app.server.origin}/signin?redirectTo=%2Faccount`);
           await shot(page, "too-many-attempts");

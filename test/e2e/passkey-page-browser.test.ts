@@ -169,7 +169,7 @@ describe.skipIf(!hasChromium)("passkeys in Chromium with a virtual authenticator
     // The autofill request goes out on load (Chromium's virtual authenticator
     // refuses it while it holds no passkey, which the script only logs: no alert
     // greets the user); the click then runs its own ceremony.
-    await expect.poll(() => optionsRequests.length).toBe(1);
+    await expect.poll(() => optionsRequests.length, { timeout: 20_000 }).toBe(1);
     expect(optionsRequests[0]!.search).toBe("?action=authenticate");
     expect(await page.locator("[data-webauthn-alert] [role=alert]").count()).toBe(0);
     await page.fill("input[name=email]", "grace@example.com");

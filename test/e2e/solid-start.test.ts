@@ -232,7 +232,7 @@ describe.each(VERSIONS)("SolidStart %s", (version) => {
       await page.goto(`${origin}/`);
       await page.click("nav a:has-text('Protected')");
       await page.waitForURL(`${origin}/protected`);
-      await expect.poll(() => page.locator("#secret").innerText()).toBe("Only Ada Lovelace can read this.");
+      await expect.poll(() => page.locator("#secret").innerText(), { timeout: 20_000 }).toBe("Only Ada Lovelace can read this.");
 
       await page.goto(`${origin}/api/auth/signout`);
       await shot(page, "builtin-signout-page");
@@ -249,7 +249,7 @@ describe.each(VERSIONS)("SolidStart %s", (version) => {
       await page.goto(`${origin}/`);
       await page.click("nav a:has-text('Protected')");
       await page.waitForURL(`${origin}/api/auth/signin?callbackUrl=%2Fprotected`);
-      await expect.poll(() => page.locator("form[action$='/api/auth/callback/credentials'] input[name=email]").count()).toBe(1);
+      await expect.poll(() => page.locator("form[action$='/api/auth/callback/credentials'] input[name=email]").count(), { timeout: 20_000 }).toBe(1);
       await shot(page, "protected-client-navigation-to-signin");
     });
 
@@ -278,7 +278,7 @@ describe.each(VERSIONS)("SolidStart %s", (version) => {
       await page.goto(`${origin}/client`);
       await page.click("#client-signout");
       await page.waitForURL(`${origin}/`);
-      await expect.poll(() => page.locator("#who").innerText()).toBe("Not signed in");
+      await expect.poll(() => page.locator("#who").innerText(), { timeout: 20_000 }).toBe("Not signed in");
       expect((await page.context().cookies(origin)).map((c) => c.name)).not.toContain(SESSION_COOKIE);
       await shot(page, "client-signed-out");
     });

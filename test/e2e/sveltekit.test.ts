@@ -215,7 +215,7 @@ describe.skipIf(!hasChromium)("SvelteKit in Chromium", () => {
     await page.fill("input[name=email]", EMAIL);
     await page.fill("input[name=password]", "wrong");
     await page.click("button:has-text('Sign in with email')");
-    await expect.poll(() => page.locator("#error").count()).toBe(1);
+    await expect.poll(() => page.locator("#error").count(), { timeout: 20_000 }).toBe(1);
     expect(await page.locator("#error").innerText()).toBe("Invalid email or password.");
     await shot(page, "signin-route-wrong-password");
 

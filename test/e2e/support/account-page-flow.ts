@@ -58,13 +58,14 @@ function sessionRows(page: Page) {
 
 /** The notice a form's success shows (role="status"). */
 async function expectNotice(page: Page, text: string): Promise<void> {
-  await expect.poll(() => page.locator("[role=status]").allInnerTexts()).toEqual([text]);
+  // Time for the form's round trip and the navigation back (vitest's poll gives up after 1 s by default).
+  await expect.poll(() => page.locator("[role=status]").allInnerTexts(), { timeout: 20_000 }).toEqual([text]);
 }
 
 /** The field's error: under it, announced, and tied to the input (aria-invalid, aria-describedby). */
 async function expectFieldError(page: Page, inputId: string, text: string): Promise<void> {
   const input = page.locator(`#${inputId}`);
-  await expect.poll(() => input.getAttribute("aria-invalid")).toBe("true");
+  await expect.poll(() => input.getAttribute("aria-invalid"), { timeout: 20_000 }).toBe("true");
   const describedBy = (await input.getAttribute("aria-describedby"))!.split(" ");
   expect(describedBy).toContain(`${inputId}-error`);
   const error = page.locator(`#${inputId}-error`);
@@ -132,12 +133,12 @@ export async function manageAccount(page: Page, shot: Shot, app: AccountApp, mai
     await expectSignedOut(other, app);
     await signInToAccountPage(other, app, OWNER.password);
     await page.goto(`${origin}/account`);
-    await expect.poll(() => sessionRows(page).count()).toBe(app.jwt ? 1 : 2);
+    await expect.poll(() => sessionRows(page).count(), { timeout: 20_000 }).toBe(app.jwt ? 1 : 2);
     expect(await sessionRows(page).filter({ hasText: "This browser" }).count()).toBe(1);
     await shot(page, "account-two-sessions");
     await page.click("button:has-text('Sign out everywhere else')");
     await expectNotice(page, "Every other session is signed out.");
-    await expect.poll(() => sessionRows(page).count()).toBe(1);
+    await expect.poll(() => sessionRows(page).count(), { timeout: 20_000 }).toBe(1);
     await expectSignedOut(other, app);
 
     // The password: the current one is asked for (a wrong one is shown under its field), then changed.
@@ -156,7 +157,7 @@ export async function manageAccount(page: Page, shot: Shot, app: AccountApp, mai
     await signInToAccountPage(other, app, NEW_OWNER_PASSWORD);
     if (!app.jwt) {
       await page.goto(`${origin}/account`);
-      await expect.poll(() => sessionRows(page).count()).toBe(2);
+      await expect.poll(() => sessionRows(page).count(), { timeout: 20_000 }).toBe(2);
       await sessionRows(page).filter({ hasNotText: "This browser" }).locator("button:has-text('Sign out')").click();
       await expectNotice(page, "That session is signed out.");
       await expectSignedOut(other, app);

@@ -114,6 +114,10 @@ async function passkeyFromSignInPage(page: Page, shot: Shot, app: AccountApp, em
 
 /** Register with a new email (a new user and their first passkey), sign out, sign in with the email, sign out, sign in with no email. */
 export async function passkeySignUpOutAndIn(page: Page, shot: Shot, app: AccountApp): Promise<void> {
+  // As served, before any script runs, the passkey button is disabled: a click before the page hydrates
+  // cannot submit its form natively (a GET with the email in the URL, and no passkey asked for).
+  const served = await (await page.request.get(`${app.origin}/signin`)).text();
+  expect(served).toMatch(/<button(?=[^>]*\sdisabled[\s=>])[^>]*>Sign in with a passkey<\/button>/);
   await addVirtualAuthenticator(page);
   await passkeyFromSignInPage(page, shot, app, PASSKEY_EMAIL, "registered");
   await signOutFromProtected(page, app);
