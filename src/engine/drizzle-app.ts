@@ -1,8 +1,8 @@
 /**
  * Reading what `auth-init --adapter drizzle` needs from disk: the app's source
- * files (its Drizzle db module is found by what it imports) and the Drizzle schema of the auth tables that this CLI's
- * `@gatehouse/runtime` ships (`orm/drizzle/<dialect>.ts`, made by its build
- * from the one schema definition).
+ * files (its Drizzle db module is found by what it imports) and the Drizzle
+ * schema of the auth tables that this CLI's `@gatehouse/runtime` ships
+ * (`orm/drizzle/<dialect>.ts`, made by its build from the one schema definition).
  */
 import { detectDrizzle, drizzleConfigPath, type DrizzleDialect, type DrizzleLookup } from "../generators/drizzle.js";
 import { listSourceFiles, readProject, type ProjectSnapshot } from "./project.js";

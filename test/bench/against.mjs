@@ -31,8 +31,8 @@ import { encode as thisEncode } from "@gatehouse/runtime/jwt";
 import * as thisPostgres from "@gatehouse/runtime/adapters/postgres";
 import { fromPGlite as thisFromPGlite } from "@gatehouse/runtime/adapters/postgres/pglite";
 import { fromPg as thisFromPg } from "@gatehouse/runtime/adapters/postgres/pg";
-import { SECRET, coreScenarios, makeImpl, prepare, quiet } from "./core.mjs";
-import { scratchDatabase, seed, sessionGet } from "./database.mjs";
+import { coreScenarios, makeImpl, prepare } from "./core.mjs";
+import { databaseConfig, scratchDatabase, seed, sessionGet } from "./database.mjs";
 import { BATCH, measure, settings } from "./measure.mjs";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -87,7 +87,7 @@ const coreSide = (name, { Auth, Credentials, encode }) => prepare(makeImpl(name,
 async function databaseSide(name, { Auth, postgres, fromPGlite, fromPg }, serverUrl) {
   const database = serverUrl ? await scratchDatabase(serverUrl) : new PGlite();
   const { adapter, cookie } = await seed(serverUrl ? fromPg(database.pool) : fromPGlite(database), postgres);
-  const config = { secret: SECRET, trustHost: true, logger: quiet, providers: [], adapter, session: { strategy: "database" } };
+  const config = databaseConfig(adapter);
   return { name, state: { cookie }, call: (request) => Auth(request, config), close: () => database.close() };
 }
 

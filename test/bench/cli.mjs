@@ -18,10 +18,11 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { SMOKE } from "./measure.mjs";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 // BENCH_SMOKE=1 (see measure.mjs): one run of each, to check that every command runs.
-const RUNS = process.env.BENCH_SMOKE === "1" ? 1 : Number(process.env.BENCH_CLI_RUNS ?? 15);
+const RUNS = SMOKE ? 1 : Number(process.env.BENCH_CLI_RUNS ?? 15);
 const REFERENCE = "@better-auth/cli@1.4.22";
 const AUTH = join(ROOT, "bin/auth.js");
 const AUTH_INIT = join(ROOT, "bin/auth-init.js");

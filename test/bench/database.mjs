@@ -28,10 +28,12 @@ export async function seed(client, runtime = { migrate, PostgresAdapter }) {
   return { adapter, cookie: `${COOKIE}=${sessionToken}` };
 }
 
+/** A handler's config for database sessions on `adapter`: no provider, only the session read. */
+export const databaseConfig = (adapter) => ({ secret: SECRET, trustHost: true, logger: quiet, providers: [], adapter, session: { strategy: "database" } });
+
 function impls(ourAdapter, theirAdapter, cookie) {
-  const config = (adapter) => ({ secret: SECRET, trustHost: true, logger: quiet, providers: [], adapter, session: { strategy: "database" } });
-  const ours = config(ourAdapter);
-  const theirs = config(theirAdapter);
+  const ours = databaseConfig(ourAdapter);
+  const theirs = databaseConfig(theirAdapter);
   return [
     { name: "gatehouse", state: { cookie }, call: (request) => GatehouseAuth(request, ours) },
     { name: "@auth/core", state: { cookie }, call: (request) => AuthJs(request, theirs) },
@@ -70,9 +72,8 @@ export async function pglitePublicSuite() {
   const db = new PGlite();
   const { adapter, cookie } = await seed(fromPGlite(db));
   const publicOnly = PostgresAdapter(fromPGlite(db, { preparedStatements: false }));
-  const config = (adapter) => ({ secret: SECRET, trustHost: true, logger: quiet, providers: [], adapter, session: { strategy: "database" } });
-  const shipped = config(adapter);
-  const fallback = config(publicOnly);
+  const shipped = databaseConfig(adapter);
+  const fallback = databaseConfig(publicOnly);
   return {
     impls: [
       { name: "prepared (shipped)", state: { cookie }, call: (request) => GatehouseAuth(request, shipped) },

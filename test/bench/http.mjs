@@ -37,9 +37,9 @@ import {
   startApp,
   startMailCatcher,
 } from "./http-apps.mjs";
+import { SMOKE } from "./measure.mjs";
 
 // BENCH_SMOKE=1 (see measure.mjs): one round of one second, no warm-up; checks that every scenario runs.
-const SMOKE = process.env.BENCH_SMOKE === "1";
 const SECONDS = SMOKE ? 1 : Number(process.env.BENCH_HTTP_SECONDS ?? 3);
 const ROUNDS = SMOKE ? 1 : Number(process.env.BENCH_HTTP_ROUNDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_HTTP_CONNECTIONS ?? 16);

@@ -9,7 +9,7 @@ import { Bench } from "tinybench";
  * warm-up, so a test can run every script through every scenario (statuses and
  * checks included) in seconds and they cannot rot unseen. Its figures mean nothing.
  */
-const SMOKE = process.env.BENCH_SMOKE === "1";
+export const SMOKE = process.env.BENCH_SMOKE === "1";
 const time = SMOKE ? 1 : Number(process.env.BENCH_TIME ?? 2000);
 const ROUNDS = SMOKE ? 1 : Number(process.env.BENCH_ROUNDS ?? 5);
 /** Requests handled per timed sample: enough that the harness's own overhead is noise. */

@@ -19,9 +19,9 @@ import { Auth as AuthJs } from "@auth/core";
 import { encode } from "@auth/core/jwt";
 import { Auth as GatehouseAuth } from "@gatehouse/runtime";
 import { ORIGIN, SECRET, quiet } from "./core.mjs";
+import { SMOKE } from "./measure.mjs";
 
 // BENCH_SMOKE=1 (see measure.mjs): 100 sessions, once, to check that the method runs.
-const SMOKE = process.env.BENCH_SMOKE === "1";
 export const SESSIONS = SMOKE ? 100 : Number(process.env.BENCH_MEMORY_SESSIONS ?? 1000);
 const REPEATS = SMOKE ? 1 : Number(process.env.BENCH_MEMORY_REPEATS ?? 5);
 const COOKIE = "authjs.session-token";

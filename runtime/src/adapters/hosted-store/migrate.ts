@@ -74,6 +74,5 @@ function branchLedger(branch: string): Ledger<SqlClient> {
     },
     run: (tx, sql) => tx.query(sql),
     record: (tx, name) => tx.query(`INSERT INTO ${LEDGER_TABLE} (name) VALUES ($1)`, [name]),
-    where: ` on branch "${branch}"`,
   };
 }

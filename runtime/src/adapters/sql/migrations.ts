@@ -43,8 +43,6 @@ export interface Ledger<Tx> {
   run(tx: Tx, sql: string): Promise<unknown>;
   /** Records a migration as applied. */
   record(tx: Tx, name: string): Promise<unknown>;
-  /** Where, for a failed migration's error (` on branch "x"`). */
-  where?: string;
 }
 
 /** What one dialect's `migrate()` hands the shared order. */
@@ -55,8 +53,9 @@ export interface MigrationRun<Tx> {
   /** The database's tables and ledger as they are, and as this runtime expects them, for the check afterwards. */
   reader: SchemaReader;
   shape: readonly ExpectedTable[];
-  /** For the refusal's message: the folder of the SQL, and where (a branch). */
+  /** For the refusal's message: the folder of the SQL. */
   sqlDir: string;
+  /** Where, for errors (`branch "x"`); default: the database. */
   where?: string;
 }
 
@@ -76,12 +75,12 @@ export async function migrateWith<Tx>(run: MigrationRun<Tx>, bundled: readonly M
   return result;
 }
 
-function applyPending<Tx>({ transaction, ledger }: MigrationRun<Tx>, list: readonly Migration[]): Promise<{ applied: string[] }> {
+function applyPending<Tx>({ transaction, ledger, where }: MigrationRun<Tx>, list: readonly Migration[]): Promise<{ applied: string[] }> {
   return applyInTurn(() =>
     transaction(async (tx) => {
       const next = nextPending(list, await ledger.read(tx));
       if (!next) return null;
-      await runMigration(next, (sql) => ledger.run(tx, sql), ledger.where);
+      await runMigration(next, (sql) => ledger.run(tx, sql), where ? ` on ${where}` : "");
       await ledger.record(tx, next.name);
       return next.name;
     }),
