@@ -14,13 +14,30 @@ export const WEBAUTHN_COMMENT = "Passkeys (WebAuthn) are experimental in the run
 
 /** The config entry limiting sign-in attempts per email address and per client, and the comment above it, as `auth-init` writes them. */
 export const RATE_LIMIT_ENTRY = "rateLimit: { ip: 100 }";
-export const RATE_LIMIT_COMMENT: readonly string[] = [
+/** The same entry on an app whose database several processes may share: the counts live there (see `RATE_LIMIT_STORE_COMMENT`). */
+export const RATE_LIMIT_STORE_ENTRY = "rateLimit: { ip: 100, store: rateLimitStore }";
+/** What both comments say first: the limits. */
+const RATE_LIMIT_LIMITS = [
   "At most 5 sign-in attempts per email address and 100 per client address (an office or a",
   "phone network may put many people behind one) in 15 minutes (password, email link,",
-  "passkey), counted in this process's memory (several processes: a store such as",
-  "PostgresRateLimitStore). The client address is the connection's: behind a proxy, set",
+];
+/** What both comments say last, from the end of a line on: where the client address comes from. */
+const [CLIENT_ADDRESS, ...RATE_LIMIT_CLIENT_ADDRESS] = [
+  "The client address is the connection's: behind a proxy, set",
   "AUTH_CLIENT_ADDRESS_HEADER to the header it puts the visitor's address in (such as",
   "x-forwarded-for), or every visitor shares the proxy's count.",
+];
+export const RATE_LIMIT_COMMENT: readonly string[] = [
+  ...RATE_LIMIT_LIMITS,
+  "passkey), counted in this process's memory (several processes: a store such as",
+  `PostgresRateLimitStore). ${CLIENT_ADDRESS}`,
+  ...RATE_LIMIT_CLIENT_ADDRESS,
+];
+export const RATE_LIMIT_STORE_COMMENT: readonly string[] = [
+  ...RATE_LIMIT_LIMITS,
+  "passkey), counted in the database (its rate_limits table), so the limits hold however many",
+  `processes of this app run. ${CLIENT_ADDRESS}`,
+  ...RATE_LIMIT_CLIENT_ADDRESS,
 ];
 
 /** `set`: the config has an `adapter`; `missing`: it surely has none; `unknown`: it cannot be told from the text (a spread, no config object found). */

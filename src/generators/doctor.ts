@@ -63,6 +63,7 @@ export function diagnose(input: DoctorInput): Finding[] {
     ...providers(input),
     ...origin(input),
     ...database(input),
+    ...rateLimitCounts(input),
     ...runtime(input),
   ];
 }
@@ -149,6 +150,49 @@ function providers(input: DoctorInput): Finding[] {
     findings.push({ level: "error", message: `${requirement}, and the app has none: the runtime refuses the config`, fix: "set one up with `npx @gatehouse/cli init --adapter pglite --yes` (it keeps your config), then add its `adapter` to the config" });
   }
   return findings;
+}
+
+/**
+ * Where the config's `rateLimit` counts, read from its text: `none` (no rate
+ * limit), `memory` (an object literal without `store`), `store`, or `unknown`
+ * (not an object literal, or one this cannot read: nothing is said of it).
+ */
+export function configRateLimit(config: string): "none" | "memory" | "store" | "unknown" {
+  const key = /(?:^|[{,\s])rateLimit\s*:\s*/m.exec(config);
+  if (!key) return /\brateLimit\b/.test(config) ? "unknown" : "none";
+  // A literal without nested braces, as auth-init and add-provider write it.
+  const literal = /^\{([^{}]*)\}/.exec(config.slice(key.index + key[0].length));
+  if (!literal) return "unknown";
+  if (literal[1]!.includes("...")) return "unknown";
+  return /(?:^|[{,\s])store\s*(?:[:,]|$)/.test(literal[1]!.trim()) ? "store" : "memory";
+}
+
+/**
+ * A rate limit counted in each process's memory, on a PostgreSQL server: every
+ * instance of the app counts for itself, so N instances allow N times the
+ * attempts (and a restart forgets them). The database can hold the counts.
+ */
+function rateLimitCounts({ authConfig, database: lookup }: DoctorInput): Finding[] {
+  if (!authConfig || !lookup.found) return [];
+  const counts = configRateLimit(authConfig.text);
+  if (counts === "store") return [{ level: "ok", message: "rateLimit counts in a store (its `store`), not in each process's memory" }];
+  const shared = sharedRateLimitStore(lookup.target);
+  if (counts !== "memory" || !shared) return [];
+  return [
+    {
+      level: "warning",
+      message: `rateLimit counts sign-in attempts in each process's memory, while the app's database is ${shared.database}: every instance of the app counts for itself, so two allow twice the attempts, and a restart forgets them`,
+      fix: `count them in the database: beside the adapter, \`export const rateLimitStore = ${shared.store}(…)\` (from ${shared.module}, given what ${shared.adapter} is given), and \`store: rateLimitStore\` in rateLimit in ${authConfig.path}, as auth-init writes them`,
+    },
+  ];
+}
+
+/** The store that shares the counts of an app on a database server, and how to name it; undefined where one process opens the database. */
+function sharedRateLimitStore(target: DatabaseTarget): { database: string; store: string; module: string; adapter: string } | undefined {
+  if (target.kind === "hosted-store") return { database: "the hosted store", store: "HostedStoreRateLimitStore", module: "@gatehouse/runtime/adapters/hosted-store", adapter: "HostedStoreAdapter" };
+  const server = target.kind === "postgres" || (target.kind === "app-orm" && target.dialect === "postgres" && target.driver !== "pglite");
+  if (!server) return undefined;
+  return { database: "a PostgreSQL server", store: "PostgresRateLimitStore", module: "@gatehouse/runtime/adapters/postgres", adapter: "PostgresAdapter" };
 }
 
 /**

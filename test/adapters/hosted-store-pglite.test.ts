@@ -27,6 +27,7 @@ const SVC_TABLES = [
   "svc_accounts",
   "svc_authenticators",
   "svc_migrations",
+  "svc_rate_limits",
   "svc_sessions",
   "svc_user_passwords",
   "svc_users",

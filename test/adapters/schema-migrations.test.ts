@@ -106,7 +106,7 @@ describe("PostgreSQL (PGlite)", () => {
     };
     const before = await branchCatalog("released_store", released("hosted-store"));
     const after = await branchCatalog("rendered_store", hostedStoreMigrations);
-    expect(before.triggers.length).toBe(8);
+    expect(before.triggers.length).toBe(9);
     expect(after).toEqual(before);
   });
 });

@@ -179,17 +179,17 @@ describe("auth migrate", () => {
     const url = await databases.create();
     const dir = setUpApp(["--adapter", "hosted-store", "--database-url", url]);
     const where = `the hosted store's branch "main" at ${url}`;
-    expect(auth(["migrate", "--dry-run"], dir).stdout).toContain(`${where}: would apply 0001_init, 0002_user_passwords, 0003_account_management\n`);
+    expect(auth(["migrate", "--dry-run"], dir).stdout).toContain(`${where}: would apply 0001_init, 0002_user_passwords, 0003_account_management, 0004_hosted_rate_limits\n`);
     const first = auth(["migrate"], dir);
     expect(first.stderr).toBe("");
-    expect(first.stdout).toContain(`${where}: applied 0001_init, 0002_user_passwords, 0003_account_management\n`);
+    expect(first.stdout).toContain(`${where}: applied 0001_init, 0002_user_passwords, 0003_account_management, 0004_hosted_rate_limits\n`);
     expect(auth(["migrate"], dir).stdout).toContain(`${where} is up to date.`);
     expect(auth(["migrate", "--dry-run"], dir).stdout).toContain("is up to date");
 
     // Another branch is another schema: everything is pending there, and applied there alone.
     setEnv(dir, "HOSTED_STORE_BRANCH", "preview");
-    expect(auth(["migrate", "--dry-run"], dir).stdout).toContain(`branch "preview" at ${url}: would apply 0001_init, 0002_user_passwords, 0003_account_management\n`);
-    expect(auth(["migrate"], dir).stdout).toContain(`branch "preview" at ${url}: applied 0001_init, 0002_user_passwords, 0003_account_management\n`);
+    expect(auth(["migrate", "--dry-run"], dir).stdout).toContain(`branch "preview" at ${url}: would apply 0001_init, 0002_user_passwords, 0003_account_management, 0004_hosted_rate_limits\n`);
+    expect(auth(["migrate"], dir).stdout).toContain(`branch "preview" at ${url}: applied 0001_init, 0002_user_passwords, 0003_account_management, 0004_hosted_rate_limits\n`);
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     const { rows } = await client.query<{ schema: string }>("SELECT table_schema AS schema FROM information_schema.tables WHERE table_name = 'svc_user_passwords' ORDER BY 1");
@@ -390,7 +390,7 @@ describe("auth doctor on SQLite and the hosted store", () => {
     setEnv(dir, "HOSTED_STORE_DATABASE_URL", await databases.create());
     const pending = auth(["doctor"], dir);
     expect(pending.code).toBe(0);
-    expect(pending.stdout).toContain("lacks migrations: 0001_init, 0002_user_passwords, 0003_account_management\n");
+    expect(pending.stdout).toContain("lacks migrations: 0001_init, 0002_user_passwords, 0003_account_management, 0004_hosted_rate_limits\n");
     expect(auth(["migrate"], dir).code).toBe(0);
     expect(auth(["doctor"], dir).stdout).toContain(`ok   the hosted store's branch "main" at`);
   });

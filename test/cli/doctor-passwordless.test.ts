@@ -13,18 +13,7 @@ const PGLITE: DatabaseLookup = { found: true, target: { kind: "pglite", dir: ".p
 const NO_DATABASE: DatabaseLookup = { found: false, reason: "the app has no database driver (pg, @electric-sql/pglite or better-sqlite3) in package.json" };
 
 function findings(config: string, env: Record<string, string> = {}, database: DatabaseLookup = PGLITE, packageJson?: string) {
-  const input: DoctorInput = {
-    detection: { hasPackageJson: true, frameworks: [{ id: "sveltekit", major: 2 }], packageManager: "npm", source: DEFAULT_SOURCE, envFiles: [".env"], existingAuth: [] },
-    env: { AUTH_SECRET: "x".repeat(43), ...env },
-    envFileExists: true,
-    gitignore: ".env\n",
-    authConfig: { path: "src/auth.ts", text: config },
-    installedRuntime: "0.1.0",
-    cliVersion: "0.1.0",
-    database,
-    ...(packageJson === undefined ? {} : { packageJson }),
-  };
-  return diagnose(input).filter((f) => f.level !== "ok" || f.message.startsWith("provider"));
+  return diagnoseAll(config, env, database, packageJson).filter((f) => f.level !== "ok" || f.message.startsWith("provider"));
 }
 
 const config = (imports: string, rest = "") => `import { ${imports} } from '@gatehouse/runtime/providers';\nexport const config = { adapter, providers: [${imports}]${rest} };\n`;
@@ -106,3 +95,69 @@ describe("auth doctor: email + password accounts (the Password provider)", () =>
     expect(empty).toContainEqual(expect.objectContaining({ level: "warning", message: expect.stringContaining("AUTH_EMAIL_SERVER, AUTH_EMAIL_FROM not set") }));
   });
 });
+
+describe("auth doctor: where the rate limit counts", () => {
+  const POSTGRES: DatabaseLookup = { found: true, target: { kind: "postgres", url: "postgres://app:secret@127.0.0.1:5432/app" } };
+  const DRIZZLE_PG: DatabaseLookup = { found: true, target: { kind: "app-orm", orm: "drizzle", dialect: "postgres", driver: "postgres-js", url: "postgres://127.0.0.1/app", urlEnv: "DATABASE_URL" } };
+  const DRIZZLE_PGLITE: DatabaseLookup = { found: true, target: { kind: "app-orm", orm: "drizzle", dialect: "postgres", driver: "pglite", url: ".pglite", urlEnv: "DATABASE_URL" } };
+  const SQLITE: DatabaseLookup = { found: true, target: { kind: "sqlite", file: ".data/auth.sqlite" } };
+  const env = { AUTH_EMAIL_SERVER: "smtp://127.0.0.1:2525", AUTH_EMAIL_FROM: "app@example.com" };
+  const all = (rest: string, database: DatabaseLookup) => diagnoseAll(config("Password", rest), env, database);
+  const warning = (findings: { message: string }[]) => findings.filter((f) => f.message.startsWith("rateLimit counts sign-in attempts in each process's memory"));
+
+  it("in memory on a PostgreSQL server (the adapter's own, or an ORM's): a warning that each instance counts for itself, with where the store goes", () => {
+    for (const database of [POSTGRES, DRIZZLE_PG]) {
+      expect(warning(all(", rateLimit: { ip: 100 }", database))).toEqual([
+        {
+          level: "warning",
+          message:
+            "rateLimit counts sign-in attempts in each process's memory, while the app's database is a PostgreSQL server: every instance of the app counts for itself, so two allow twice the attempts, and a restart forgets them",
+          fix: "count them in the database: beside the adapter, `export const rateLimitStore = PostgresRateLimitStore(…)` (from @gatehouse/runtime/adapters/postgres, given what PostgresAdapter is given), and `store: rateLimitStore` in rateLimit in src/auth.ts, as auth-init writes them",
+        },
+      ]);
+    }
+  });
+
+  it("in memory on the hosted store: the same warning, with the hosted store's own store", () => {
+    const HOSTED: DatabaseLookup = { found: true, target: { kind: "hosted-store", url: "postgres://127.0.0.1/store", branch: "main" } };
+    expect(warning(all(", rateLimit: { ip: 100 }", HOSTED))).toEqual([
+      {
+        level: "warning",
+        message:
+          "rateLimit counts sign-in attempts in each process's memory, while the app's database is the hosted store: every instance of the app counts for itself, so two allow twice the attempts, and a restart forgets them",
+        fix: "count them in the database: beside the adapter, `export const rateLimitStore = HostedStoreRateLimitStore(…)` (from @gatehouse/runtime/adapters/hosted-store, given what HostedStoreAdapter is given), and `store: rateLimitStore` in rateLimit in src/auth.ts, as auth-init writes them",
+      },
+    ]);
+  });
+
+  it("with a store (as auth-init writes it, shorthand, or on lines of its own): ok, no warning", () => {
+    for (const rest of [", rateLimit: { ip: 100, store: rateLimitStore }", ", rateLimit: { store }", ",\n  rateLimit: {\n    store: PostgresRateLimitStore(pool),\n    ip: 50,\n  }"]) {
+      const findings = all(rest, POSTGRES);
+      expect(warning(findings), rest).toEqual([]);
+      expect(findings, rest).toContainEqual({ level: "ok", message: "rateLimit counts in a store (its `store`), not in each process's memory" });
+    }
+  });
+
+  it("nothing to say: no rate limit; one it cannot read (a variable, a spread); memory on PGlite (one process opens it) or SQLite", () => {
+    expect(warning(all("", POSTGRES))).toEqual([]);
+    expect(warning(all(", rateLimit: limits", POSTGRES))).toEqual([]);
+    expect(warning(all(", rateLimit: { ...limits }", POSTGRES))).toEqual([]);
+    for (const database of [PGLITE, DRIZZLE_PGLITE, SQLITE]) expect(warning(all(", rateLimit: { ip: 100 }", database))).toEqual([]);
+  });
+});
+
+/** Every finding, the ok ones included. */
+function diagnoseAll(config: string, env: Record<string, string>, database: DatabaseLookup, packageJson?: string) {
+  const input: DoctorInput = {
+    detection: { hasPackageJson: true, frameworks: [{ id: "sveltekit", major: 2 }], packageManager: "npm", source: DEFAULT_SOURCE, envFiles: [".env"], existingAuth: [] },
+    env: { AUTH_SECRET: "x".repeat(43), ...env },
+    envFileExists: true,
+    gitignore: ".env\n",
+    authConfig: { path: "src/auth.ts", text: config },
+    installedRuntime: "0.1.0",
+    cliVersion: "0.1.0",
+    database,
+    ...(packageJson === undefined ? {} : { packageJson }),
+  };
+  return diagnose(input);
+}

@@ -119,7 +119,10 @@ describe("planInit --adapter drizzle", () => {
     expect(authDb).toContain(dialect === "postgres" ? "await client.end({ timeout: 5 });" : "await client.close();");
     // SQLite's file is the app's: tightened to owner-only at first use, before a session is written.
     expect(authDb.includes("chmodSync(path, 0o600)")).toBe(dialect === "sqlite");
-    expect(planned(p, "src/auth.ts")).toContain("import { adapter, closeDatabase } from '$lib/server/auth-db';");
+    // The rate limit counts on Drizzle's connection too, in the schema's rate_limits table.
+    expect(planned(p, "src/auth.ts")).toContain("import { adapter, closeDatabase, rateLimitStore } from '$lib/server/auth-db';");
+    expect(planned(p, "src/auth.ts")).toContain("rateLimit: { ip: 100, store: rateLimitStore },");
+    expect(authDb).toContain(`export const rateLimitStore = ${dialect === "postgres" ? "PostgresRateLimitStore" : "SqliteRateLimitStore"}(check);`);
     for (const ours of ["src/lib/server/db.ts", "src/lib/server/schema.ts"]) expect(p.changes.map((c) => c.path)).not.toContain(ours);
     // The app's db module has its driver: none is added.
     for (const driver of ["pg", "@electric-sql/pglite", "better-sqlite3", "postgres"]) expect(Object.keys(p.dependencies)).not.toContain(driver);

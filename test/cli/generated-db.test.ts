@@ -24,7 +24,7 @@ import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Adapter, AdapterUser } from "@gatehouse/runtime";
+import type { Adapter, AdapterUser, RateLimitStore } from "@gatehouse/runtime";
 import { hashPassword, passwordMatches, passwordNeedsRehash } from "@gatehouse/runtime/password";
 import type { AdapterChoice } from "../../src/generators/init/answers.js";
 import { openPGlite } from "../adapters/support/pglite.js";
@@ -95,6 +95,8 @@ type Query = <Row>(sql: string, params?: unknown[]) => Promise<{ rows: Row[] }>;
 interface DbModule {
   adapter: Required<Adapter>;
   database(): Promise<{ query: Query }>;
+  /** On a database several processes can share (PostgreSQL, the hosted store, SQLite), with the Password provider: where `rateLimit` counts. */
+  rateLimitStore?: RateLimitStore;
 }
 
 /** What an older auth-init's db.ts exported besides, for its passwords.ts. */
@@ -189,10 +191,30 @@ interface Tables {
   count: (email: string) => Promise<number>;
   /** The names in the migration ledger, in order. */
   ledger: () => Promise<string[]>;
+  /** The count the rate_limits table holds for a key (undefined: no row). */
+  rateLimitCount: (key: string) => Promise<number | undefined>;
+}
+
+/** A db.ts on a database several processes can share (PostgreSQL, the hosted store, SQLite): `rateLimit` counts there. */
+function sharedRateLimits(db: () => DbModule, tables: Tables): void {
+  it("its rateLimitStore counts in the database's own table (so every process of the app shares the count); a reset forgets the key", async () => {
+    const store = db().rateLimitStore!;
+    expect(store, "db.ts exports rateLimitStore").toBeDefined();
+    const key = `ip:203.0.113.${Math.floor(Math.random() * 250)}`;
+    expect((await store.hit(key, 60)).count).toBe(1);
+    const second = await store.hit(key, 60);
+    expect(second.count).toBe(2);
+    expect(second.resetAt).toBeGreaterThan(Date.now());
+    expect(await tables.rateLimitCount(key)).toBe(2);
+    await store.reset(key);
+    expect(await tables.rateLimitCount(key)).toBeUndefined();
+    expect((await store.hit(key, 60)).count).toBe(1);
+  });
 }
 
 /** What the adapter of every db.ts auth-init writes now must do with email + password accounts, once opened. */
 function passwordAccounts(db: () => DbModule, tables: Tables): void {
+
   it("the adapter keeps an account and its password hash in the app's database: created together, the hash read back as stored, the user found by email", async () => {
     const { adapter } = db();
     const hash = await hashPassword(PASSWORD);
@@ -291,7 +313,7 @@ function olderAppAccounts(load: () => { db: OlderDbModule; passwords: OlderPassw
 
 const SQLITE_MIGRATIONS = ["0001_init", "0002_rate_limits", "0003_user_passwords", "0004_account_management"];
 const POSTGRES_MIGRATIONS = ["0001_init", "0002_rate_limits", "0003_user_passwords", "0004_account_management"];
-const HOSTED_STORE_MIGRATIONS = ["0001_init", "0002_user_passwords", "0003_account_management"];
+const HOSTED_STORE_MIGRATIONS = ["0001_init", "0002_user_passwords", "0003_account_management", "0004_hosted_rate_limits"];
 
 /** Counting and the ledger on a SQLite database. */
 function sqliteTables(db: () => DbModule): Tables {
@@ -300,6 +322,7 @@ function sqliteTables(db: () => DbModule): Tables {
     users: "users",
     count: async (email) => (await query<{ n: number }>("SELECT count(*) AS n FROM users WHERE email = ?", [email])).rows[0]!.n,
     ledger: async () => (await query<{ name: string }>("SELECT name FROM gatehouse_migrations ORDER BY name")).rows.map((r) => r.name),
+    rateLimitCount: async (key) => (await query<{ count: number }>("SELECT count FROM rate_limits WHERE key = ?", [key])).rows[0]?.count,
   };
 }
 
@@ -313,6 +336,10 @@ function postgresTables(db: () => DbModule, branch?: string): Tables {
     users: branch ? "svc_users" : "users",
     count: async (email) => Number((await query<{ n: number }>(`SELECT count(*) AS n FROM ${users} WHERE email = $1`, [email])).rows[0]!.n),
     ledger: async () => (await query<{ name: string }>(`SELECT name FROM ${ledger} ORDER BY name`, [])).rows.map((r) => r.name),
+    rateLimitCount: async (key) => {
+      const rows = (await query<{ count: number }>(`SELECT count FROM ${branch ? `"${branch}".svc_rate_limits` : "rate_limits"} WHERE key = $1`, [key])).rows;
+      return rows[0] === undefined ? undefined : Number(rows[0].count);
+    },
   };
 }
 
@@ -331,6 +358,7 @@ describe("SQLite (better-sqlite3): db.ts opens .data/auth.sqlite's stand-in on f
   });
 
   passwordAccounts(() => db, sqliteTables(() => db));
+  sharedRateLimits(() => db, sqliteTables(() => db));
 
   it("the first use created the file (WAL) with the runtime's migrations, the password table included; the app adds none", async () => {
     expect(existsSync(file)).toBe(true);
@@ -357,6 +385,7 @@ describe("PostgreSQL dialect (pg.Pool on PGlite): db.ts of --adapter postgres", 
   });
 
   passwordAccounts(() => db, postgresTables(() => db));
+  sharedRateLimits(() => db, postgresTables(() => db));
 
   it("the runtime's migrations made the password table; the app adds none", async () => {
     expect(await postgresTables(() => db).ledger()).toEqual(POSTGRES_MIGRATIONS);
@@ -380,6 +409,7 @@ describe("hosted store (pg.Pool on PGlite): db.ts of --adapter hosted-store, on 
   });
 
   passwordAccounts(() => db, postgresTables(() => db, "preview"));
+  sharedRateLimits(() => db, postgresTables(() => db, "preview"));
 
   it("the svc_ tables and svc_user_passwords are in the branch's schema, recorded in its svc_migrations; a password write is touched like svc_ records", async () => {
     const connection = await db.database();
@@ -457,6 +487,7 @@ describe.skipIf(!serverUrl)(
     });
 
     passwordAccounts(() => db, postgresTables(() => db, "main"));
+    sharedRateLimits(() => db, postgresTables(() => db, "main"));
   },
 );
 
@@ -471,6 +502,7 @@ describe.skipIf(!serverUrl)(serverUrl ? "PostgreSQL server: db.ts of --adapter p
   });
 
   passwordAccounts(() => db, postgresTables(() => db));
+  sharedRateLimits(() => db, postgresTables(() => db));
 });
 
 describe.skipIf(!serverUrl)(

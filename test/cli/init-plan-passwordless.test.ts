@@ -191,9 +191,41 @@ describe.each(["sveltekit", "solid-start-v2"] as const)("planInit with email and
     expect(headings(["passkey", "github"])).toEqual([]);
   });
 
+  it("a database several processes can share (PostgreSQL, the hosted store, SQLite) holds the rate limit's counts: the db module exports rateLimitStore, the config counts in it; PGlite counts in memory", () => {
+    const db = "src/lib/server/db.ts";
+    const stores = [
+      ["postgres", "PostgresRateLimitStore", "postgres", "database"],
+      ["sqlite", "SqliteRateLimitStore", "sqlite", "database"],
+      ["hosted-store", "HostedStoreRateLimitStore", "hosted-store", "store"],
+    ] as const;
+    for (const [adapter, store, module, on] of stores) {
+      for (const providers of [["password"], ["email"]]) {
+        const p = plan(app, { providers, adapter, databaseUrl: adapter === "postgres" ? "postgres://127.0.0.1:5432/app" : "" });
+        const config = after(p, "src/auth.ts")!;
+        expect(config, adapter).toMatch(/^\s+rateLimit: \{ ip: 100, store: rateLimitStore \},$/m);
+        expect(config, adapter).toMatch(app === "sveltekit" ? /^import \{ adapter, closeDatabase, rateLimitStore \} from '\$lib\/server\/db';$/m : /^import \{ adapter, rateLimitStore \} from "\.\/lib\/server\/db";$/m);
+        expect(config, adapter).toContain("counted in the database (its rate_limits table), so the limits hold however many");
+        expect(config, adapter).not.toContain("this process's memory");
+        const dbModule = after(p, db)!;
+        expect(dbModule, adapter).toContain(`export const rateLimitStore = ${store}(${on});`);
+        expect(dbModule, adapter).toMatch(new RegExp(`^import \\{[^}]*\\b${store}\\b[^}]*\\} from '@gatehouse/runtime/adapters/${module}';$`, "m"));
+      }
+      // Without passwords or email links nothing is limited: no store either.
+      const oauth = plan(app, { providers: ["github"], adapter, databaseUrl: adapter === "postgres" ? "postgres://127.0.0.1:5432/app" : "" });
+      expect(after(oauth, db), adapter).not.toContain("RateLimitStore");
+      expect(after(oauth, "src/auth.ts"), adapter).not.toContain("rateLimit");
+    }
+    // PGlite: one process opens its folder, so its memory count is exact.
+    const pglite = plan(app, { providers: ["password"] });
+    expect(after(pglite, "src/auth.ts")).toMatch(/^\s+rateLimit: \{ ip: 100 \},$/m);
+    expect(after(pglite, "src/auth.ts")).toContain("counted in this process's memory");
+    expect(after(pglite, db)).not.toContain("RateLimitStore");
+  });
+
   it("the config limits sign-in attempts per email address (not per client address) when there are passwords or email links", () => {
     const config = (providers: string[]) => after(plan(app, { providers }), "src/auth.ts")!;
     for (const providers of [["password"], ["email"], ["password", "email", "passkey", "github"]]) {
+      // (On PGlite, in memory: see above.)
       expect(config(providers), providers.join(",")).toMatch(/^\s+rateLimit: \{ ip: 100 \},$/m);
     }
     // Passkeys are counted per client address only, OAuth not at all: nothing to limit per email.

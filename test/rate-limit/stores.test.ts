@@ -1,7 +1,7 @@
 /**
  * The database rate limit stores, on the tables `migrate()` creates: one
  * contract run on PGlite, on the PostgreSQL server of DATABASE_URL (skipped
- * without it) and on SQLite (better-sqlite3; two connections to one file),
+ * without it), on the hosted store's svc_rate_limits (a branch on each of those) and on SQLite (better-sqlite3; two connections to one file),
  * with the memory store as the reference. Fixed windows on an injected clock,
  * `reset`, ended windows swept, concurrent hits counted exactly (from several
  * connections where the database has them), and a sign-in limited through
@@ -15,6 +15,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryRateLimitStore, type RateLimitStore } from "@gatehouse/runtime";
 import { PostgresRateLimitStore, migrate as migratePostgres } from "@gatehouse/runtime/adapters/postgres";
 import { SqliteRateLimitStore, migrate as migrateSqlite } from "@gatehouse/runtime/adapters/sqlite";
+import { HostedStoreClient, HostedStoreRateLimitStore, migrate as migrateHostedStore } from "@gatehouse/runtime/adapters/hosted-store";
+import { fromPg } from "@gatehouse/runtime/adapters/postgres/pg";
+import { fromPGlite } from "@gatehouse/runtime/adapters/postgres/pglite";
 import { openPGlite } from "../adapters/support/pglite.js";
 import { createTestDatabase, droppablePool, type TestDatabase } from "../adapters/support/postgres-server.js";
 import { storesSession } from "../helpers.js";
@@ -147,6 +150,50 @@ storeContract(
   },
   serverUrl ? undefined : "DATABASE_URL is not set; export DATABASE_URL=\"$(bash test/adapters/support/start-postgres.sh)\"",
 );
+
+// The hosted store on a branch other than main: the table is found in the branch's schema, not on search_path.
+storeContract("HostedStoreRateLimitStore on PGlite (branch preview)", async () => {
+  const pglite = await openPGlite();
+  const client = new HostedStoreClient({ client: fromPGlite(pglite), branch: "preview" });
+  await migrateHostedStore(client);
+  return {
+    store: (now) => HostedStoreRateLimitStore(client, { now }),
+    rows: async () => (await pglite.query<{ key: string; count: number }>('SELECT key, count FROM "preview".svc_rate_limits ORDER BY key')).rows,
+    clear: async () => void (await pglite.query('DELETE FROM "preview".svc_rate_limits')),
+    close: () => pglite.close(),
+  };
+});
+
+storeContract(
+  "HostedStoreRateLimitStore on the PostgreSQL server (branch preview)",
+  async () => {
+    const database: TestDatabase = await createTestDatabase(serverUrl!, "rate_limit_hosted");
+    const pools: pg.Pool[] = [];
+    // Each store a client on its own pool, as each process of the app has.
+    const client = () => {
+      const pool = droppablePool({ connectionString: database.url, max: 8 });
+      pools.push(pool);
+      return new HostedStoreClient({ client: fromPg(pool), branch: "preview" });
+    };
+    const admin = client();
+    await migrateHostedStore(admin);
+    const sql = await admin.connection();
+    return {
+      store: (now) => HostedStoreRateLimitStore(client(), { now }),
+      rows: async () => (await sql.query<{ key: string; count: number }>('SELECT key, count FROM "preview".svc_rate_limits ORDER BY key', [])).rows,
+      clear: async () => void (await sql.query('DELETE FROM "preview".svc_rate_limits', [])),
+      close: async () => {
+        await Promise.all(pools.map((p) => p.end()));
+        await database.drop();
+      },
+    };
+  },
+  serverUrl ? undefined : "DATABASE_URL is not set; export DATABASE_URL=\"$(bash test/adapters/support/start-postgres.sh)\"",
+);
+
+it("HostedStoreRateLimitStore refuses what is not a HostedStoreClient, naming itself", () => {
+  expect(() => HostedStoreRateLimitStore({} as HostedStoreClient)).toThrow("HostedStoreRateLimitStore: expected a HostedStoreClient.");
+});
 
 const sqlite = await import("better-sqlite3").then(
   ({ default: Database }) => {

@@ -147,6 +147,15 @@ const rateLimits: Table = {
     { name: "expires", type: "timestamp", required: true },
   ],
   indexes: [{ name: "rate_limits_expires_idx", columns: ["expires"], doc: "The sweep of ended windows." }],
+  // Added to the hosted store after its first three migrations had shipped: its step comes last there.
+  hostedStore: {
+    name: "svc_rate_limits",
+    since: "hosted_rate_limits",
+    required: ["key", "count", "expires"],
+    modelOrder: true,
+    keyIndexes: [{ name: "svc_rate_limits_key_key", columns: ["key"], unique: true }],
+    indexes: [{ name: "svc_rate_limits_expires_idx", columns: ["expires"] }],
+  },
 };
 
 const userPasswords: Table = {
@@ -168,6 +177,8 @@ export const authSchema: Schema = {
     { id: "rate_limits", summary: "sign-in rate limits", skippedBy: ["hosted-store"] },
     { id: "user_passwords", summary: "passwords" },
     { id: "account_management", summary: 'what a user\'s account page needs (the list of sessions, "sign out everywhere", the list of passkeys)' },
+    // The hosted store's rate_limits (the other dialects have them from their 0002).
+    { id: "hosted_rate_limits", summary: "sign-in rate limits", skippedBy: ["postgres", "sqlite"] },
   ],
   tables: [users, accounts, sessions, verificationTokens, authenticators, rateLimits, userPasswords],
 };

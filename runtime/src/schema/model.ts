@@ -6,7 +6,7 @@
  */
 
 /** The migration steps, in the order they were released. A dialect may skip one (the hosted store has no rate_limits). */
-export type StepId = "init" | "rate_limits" | "user_passwords" | "account_management";
+export type StepId = "init" | "rate_limits" | "user_passwords" | "account_management" | "hosted_rate_limits";
 
 /**
  * What a column holds, in the contract's terms:
@@ -88,6 +88,10 @@ export interface HostedStoreTable {
   join?: { table: string; field: string };
   /** Unique indexes standing in for the table's primary key. */
   keyIndexes?: readonly Index[];
+  /** Further indexes of its own (the table's other indexes are the dialects'). */
+  indexes?: readonly Index[];
+  /** The step that makes it in the hosted store, when the table's own is one the hosted store skips. */
+  since?: StepId;
 }
 
 export interface Step {

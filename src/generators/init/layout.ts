@@ -65,6 +65,9 @@ export interface LayoutContext {
   source?: SourceLayout;
 }
 
+/** The rate limit stores a generated db module may export. */
+export type RateLimitStoreName = "PostgresRateLimitStore" | "SqliteRateLimitStore" | "HostedStoreRateLimitStore";
+
 /** The values every template sees. */
 export interface InitTemplateData extends TemplateData {
   credentials: boolean;
@@ -109,6 +112,13 @@ export interface InitTemplateData extends TemplateData {
    * `AUTH_CLIENT_ADDRESS_HEADER` names the header that holds the visitor's.
    */
   rateLimit: boolean;
+  /**
+   * The rate limit store the db module exports as `rateLimitStore` (its database
+   * several processes may share), which `rateLimit` counts in; "" for process memory.
+   */
+  rateLimitStore: RateLimitStoreName | "";
+  /** The comment above the db module's `rateLimitStore`, one line each. */
+  rateLimitStoreComment: readonly string[];
   /** The comment above `rateLimit`, one line each: the one `auth add-provider email` writes. */
   rateLimitComment: readonly string[];
   /** The providers the config lists bare (the runtime reads their env itself): all but credentials, in order. */

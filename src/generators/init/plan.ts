@@ -6,7 +6,7 @@
 import { posix } from "node:path";
 import { DEFAULT_BRANCH, HOSTED_STORE_ENV } from "@gatehouse/runtime/adapters/hosted-store";
 import { findProvider, type ProviderCatalogEntry } from "@gatehouse/runtime/providers/catalog";
-import { RATE_LIMIT_COMMENT } from "../../ast/config-object.js";
+import { RATE_LIMIT_COMMENT, RATE_LIMIT_STORE_COMMENT } from "../../ast/config-object.js";
 import type { ProjectSnapshot } from "../../engine/project.js";
 import { addEdit, addNewFile, emptyPlan, type Plan } from "../../plan/plan.js";
 import type { PackageManager } from "../detect.js";
@@ -20,7 +20,7 @@ import { moduleToJavaScript, svelteToJavaScript } from "../javascript.js";
 import { writesJavaScript, type SourceLayout } from "../source-layout.js";
 import { render, type TemplateSource } from "../templates.js";
 import { DEFAULT_SQLITE_PATH, type InitAnswers } from "./answers.js";
-import type { FrameworkLayout, InitTemplateData, LayoutContext } from "./layout.js";
+import type { FrameworkLayout, InitTemplateData, LayoutContext, RateLimitStoreName } from "./layout.js";
 import { solidStart } from "./solid-start.js";
 import { svelteKit } from "./sveltekit.js";
 import { DRIVER_VERSIONS } from "./versions.js";
@@ -275,6 +275,9 @@ function templateData(answers: InitAnswers, layout: FrameworkLayout, drizzle: Dr
   const email = providers.some((p) => p.type === "email");
   const passkey = providers.some(isPasskey);
   const accountPage = hasAccountPage(answers);
+  // Passwords and email links are limited (a guess, a mail per request).
+  const rateLimit = credentials || email;
+  const rateLimitStore = rateLimit ? rateLimitStoreOf(answers, drizzle, client) : undefined;
   return {
     ...layout.data,
     credentials,
@@ -300,8 +303,10 @@ function templateData(answers: InitAnswers, layout: FrameworkLayout, drizzle: Dr
     separators: { email: credentials, passkey: credentials || email, oauth: credentials || email || passkey },
     accountPage,
     home: accountPage ? "/account" : "/",
-    rateLimit: credentials || email,
-    rateLimitComment: RATE_LIMIT_COMMENT,
+    rateLimit,
+    rateLimitStore: rateLimitStore ?? "",
+    rateLimitStoreComment: RATE_LIMIT_STORE_MODULE_COMMENT,
+    rateLimitComment: rateLimitStore ? RATE_LIMIT_STORE_COMMENT : RATE_LIMIT_COMMENT,
     bareProviders: providers.filter((p) => p.type !== "credentials").map(({ importName }) => ({ importName })),
     minPasswordLength: MIN_PASSWORD_LENGTH,
     pgliteDir: PGLITE_DIR,
@@ -309,6 +314,29 @@ function templateData(answers: InitAnswers, layout: FrameworkLayout, drizzle: Dr
     ...drizzleData(drizzle),
     ...ormClientData(client),
   };
+}
+
+/** Above the db module's `rateLimitStore`, one line each. */
+const RATE_LIMIT_STORE_MODULE_COMMENT = [
+  "The sign-in counts of `rateLimit` (the auth config), in this database's rate_limits table",
+  "(migrated with the other auth tables) over the adapter's connection: every process of the",
+  "app counts in one place, so a limit holds however many of them run.",
+];
+
+/**
+ * The store `rateLimit` counts in: the app's database wherever more than one
+ * process can open it (a PostgreSQL server, the hosted store, a SQLite file), so that a limit holds
+ * however many instances of the app run; none (process memory) on PGlite, which
+ * one process alone opens, and without a database.
+ */
+function rateLimitStoreOf(answers: InitAnswers, drizzle: DrizzleContext | undefined, client: OrmClient | undefined): RateLimitStoreName | undefined {
+  if (answers.adapter === "hosted-store") return "HostedStoreRateLimitStore";
+  const dialect = (() => {
+    if (answers.adapter === "postgres" || answers.adapter === "sqlite") return answers.adapter;
+    if (drizzle) return drizzle.driver === "pglite" ? undefined : drizzle.dialect;
+    return client?.dialect;
+  })();
+  return dialect === "postgres" ? "PostgresRateLimitStore" : dialect === "sqlite" ? "SqliteRateLimitStore" : undefined;
 }
 
 /** The account lives in the adapter: no database, no account page. */

@@ -18,7 +18,7 @@ import { postgresDialect } from "../postgres/dialect.js";
 import { sqlAdapter } from "../sql/adapter.js";
 import { quote, type SqlNaming } from "../sql/dialect.js";
 import type { Adapter } from "../types.js";
-import { schemaOf, type HostedStoreClient } from "./client.js";
+import { requireHostedStoreClient, schemaOf, type HostedStoreClient } from "./client.js";
 import { HostedStoreError } from "./errors.js";
 
 /**
@@ -37,9 +37,7 @@ import { HostedStoreError } from "./errors.js";
  * ```
  */
 export function HostedStoreAdapter(client: HostedStoreClient): Required<Adapter> {
-  if (typeof client?.getConfig !== "function" || typeof client.connection !== "function") {
-    throw new TypeError("HostedStoreAdapter: expected a HostedStoreClient.");
-  }
+  requireHostedStoreClient(client, "HostedStoreAdapter");
   return sqlAdapter(async () => {
     const [{ branch }, db] = await Promise.all([client.getConfig(), client.connection()]);
     return { db, dialect: postgresDialect(namingIn(branch), (message) => new HostedStoreError("not_found", message)) };

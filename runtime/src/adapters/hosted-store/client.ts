@@ -162,6 +162,13 @@ function checked(client: SqlClient, from: string): SqlClient {
 }
 
 /** `main` -> `"main"`: the branch as a quoted identifier. Safe only for a branch `getConfig()` accepted. */
+/** Refuses what is not a `HostedStoreClient`, naming the caller: a plain pool or URL passed by mistake fails here, not at the first query. */
+export function requireHostedStoreClient(client: HostedStoreClient, caller: string): void {
+  if (typeof client?.getConfig !== "function" || typeof client.connection !== "function") {
+    throw new TypeError(`${caller}: expected a HostedStoreClient.`);
+  }
+}
+
 export function schemaOf(branch: string): string {
   return `"${branch}"`;
 }

@@ -13,6 +13,8 @@ export type { HostedStoreErrorCode } from "./errors.js";
 export { migrate } from "./migrate.js";
 export type { MigrateOptions, Migration } from "./migrate.js";
 export { migrations } from "./migrations.js";
+export { HostedStoreRateLimitStore } from "./rate-limit-store.js";
+export type { HostedStoreRateLimitStoreOptions } from "./rate-limit-store.js";
 export { checkSchema } from "./check-schema.js";
 export { SchemaMismatchError } from "../../schema/check.js";
 export type { CheckSchemaOptions, Missing, SchemaReport } from "../../schema/check.js";

@@ -5,6 +5,7 @@
  */
 import type { RateLimitStore } from "../../core/rate-limit/types.js";
 import { sqlRateLimitStore } from "../sql/rate-limit-store.js";
+import type { SqlClient } from "./client.js";
 import { toSqlClient, type PostgresClient } from "./connect.js";
 import { toDate, type Timestamp } from "./dialect.js";
 
@@ -14,19 +15,54 @@ export interface PostgresRateLimitStoreOptions {
 }
 
 /**
- * Adds one hit; a window that has ended (`expires <= now`) starts again at 1.
+ * The statements on `table` (as SQL names it, schema-qualified or not). A hit
+ * adds one; a window that has ended (`expires <= now`) starts again at 1.
  * `SET` expressions read the row as it was, so both see the old `expires`. A
  * concurrent insert of the same key waits for this row and then updates it:
- * no hit is lost.
+ * no hit is lost. Needs a unique index on `key`.
  */
-const HIT = `INSERT INTO rate_limits (key, count, expires) VALUES ($1, 1, $3)
+function statementsOn(table: string) {
+  return {
+    hit: `INSERT INTO ${table} AS r (key, count, expires) VALUES ($1, 1, $3)
 ON CONFLICT (key) DO UPDATE SET
-  count = CASE WHEN rate_limits.expires <= $2 THEN 1 ELSE rate_limits.count + 1 END,
-  expires = CASE WHEN rate_limits.expires <= $2 THEN EXCLUDED.expires ELSE rate_limits.expires END
-RETURNING count, expires`;
+  count = CASE WHEN r.expires <= $2 THEN 1 ELSE r.count + 1 END,
+  expires = CASE WHEN r.expires <= $2 THEN EXCLUDED.expires ELSE r.expires END
+RETURNING count, expires`,
+    reset: `DELETE FROM ${table} WHERE key = $1`,
+    sweep: `DELETE FROM ${table} WHERE expires <= $1`,
+  };
+}
 
-const RESET = "DELETE FROM rate_limits WHERE key = $1";
-const SWEEP = "DELETE FROM rate_limits WHERE expires <= $1";
+/** Where a store counts: the connection and the table, known at the first hit (the hosted store's branch comes with its config). */
+export type RateLimitTable = () => Promise<{ client: SqlClient; table: string }>;
+
+/** The store on a PostgreSQL table; shared by `PostgresRateLimitStore` and the hosted store's. */
+export function postgresRateLimitStore(target: RateLimitTable, now?: () => number): RateLimitStore {
+  let statements: { table: string; sql: ReturnType<typeof statementsOn> } | undefined;
+  const open = async () => {
+    const { client, table } = await target();
+    if (statements?.table !== table) statements = { table, sql: statementsOn(table) };
+    return { client, sql: statements.sql };
+  };
+  return sqlRateLimitStore(
+    {
+      async sweep(time) {
+        const { client, sql } = await open();
+        await client.query(sql.sweep, [new Date(time)]);
+      },
+      async hit(key, time, windowEnd) {
+        const { client, sql } = await open();
+        const { rows } = await client.query<{ count: number | string; expires: Timestamp }>(sql.hit, [key, new Date(time), new Date(windowEnd)]);
+        return { count: Number(rows[0]!.count), resetAt: toDate(rows[0]!.expires).getTime() };
+      },
+      async reset(key) {
+        const { client, sql } = await open();
+        await client.query(sql.reset, [key]);
+      },
+    },
+    now,
+  );
+}
 
 /**
  * A `RateLimitStore` on PostgreSQL (a server through `pg`, or PGlite). Takes
@@ -44,15 +80,6 @@ const SWEEP = "DELETE FROM rate_limits WHERE expires <= $1";
  */
 export function PostgresRateLimitStore(db: PostgresClient, options: PostgresRateLimitStoreOptions = {}): RateLimitStore {
   const client = toSqlClient(db, "PostgresRateLimitStore");
-  return sqlRateLimitStore(
-    {
-      sweep: (now) => client.query(SWEEP, [new Date(now)]),
-      async hit(key, now, windowEnd) {
-        const { rows } = await client.query<{ count: number | string; expires: Timestamp }>(HIT, [key, new Date(now), new Date(windowEnd)]);
-        return { count: Number(rows[0]!.count), resetAt: toDate(rows[0]!.expires).getTime() };
-      },
-      reset: (key) => client.query(RESET, [key]),
-    },
-    options.now,
-  );
+  const target = { client, table: "rate_limits" };
+  return postgresRateLimitStore(() => Promise.resolve(target), options.now);
 }

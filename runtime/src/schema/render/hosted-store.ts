@@ -4,9 +4,9 @@
  * branch's schema (`migrate()` sets search_path to it), so no name is
  * schema-qualified. Every statement checks before it changes something.
  */
-import type { Column, HostedStoreTable, Index, Schema, Table } from "../model.js";
+import type { Column, HostedStoreTable, Index, Schema, StepId, Table } from "../model.js";
 import type { ExpectedTable } from "../drift.js";
-import { addedColumnNotes, columnsAddedIn, comment, header, migration, migrationNames, quoted, quotedList, stepsOf, tablesCreatedIn, type NamedStep, type RenderedMigration } from "./sql.js";
+import { addedColumnNotes, columnsAddedIn, comment, header, migration, migrationNames, quoted, quotedList, stepsOf, type NamedStep, type RenderedMigration } from "./sql.js";
 
 const TYPES: Record<Column["type"], string> = {
   id: "text",
@@ -42,12 +42,17 @@ $$;`;
 
 type Hosted = Table & { hostedStore: HostedStoreTable };
 
+/** The step that makes a table in the hosted store. */
+function hostedSince(table: Table): StepId {
+  return table.hostedStore?.since ?? table.since;
+}
+
 export function hostedStoreMigrations(schema: Schema): RenderedMigration[] {
   return stepsOf(schema, "hosted-store").map((step) => renderStep(schema, step));
 }
 
 function renderStep(schema: Schema, step: NamedStep): RenderedMigration {
-  const created = tablesCreatedIn(schema, step.id).filter((table): table is Hosted => table.hostedStore !== undefined);
+  const created = schema.tables.filter((table): table is Hosted => table.hostedStore !== undefined && hostedSince(table) === step.id);
   const added = columnsAddedIn(schema, step.id).filter(({ table, column }) => table.hostedStore && !column.recordTime);
   const records = created.flatMap((table) => [table.hostedStore.name, ...(table.hostedStore.join ? [table.hostedStore.join.table] : [])]);
   const statements = [
@@ -141,9 +146,11 @@ function indexesOf(table: Hosted): (Index & { on: string })[] {
     ...table.indexes.filter((index) => index.unique).map((index) => ({ ...index, name: `svc_${index.name}` })),
     ...(hosted.keyIndexes ?? []),
   ];
+  const own = (hosted.indexes ?? []).map((index) => ({ ...index, on: hosted.name }));
   const links = table.columns.some((column) => column.referencesUser) && !hosted.onePerUser ? [hosted.name, ...(hosted.join ? [hosted.join.table] : [])] : [];
   return [
     ...unique.map((index) => ({ ...index, on: hosted.name })),
+    ...own,
     ...links.map((record) => ({ name: `${record}_user_idx`, columns: ["user"], on: record })),
   ];
 }
@@ -160,11 +167,11 @@ function touchTrigger(record: string): string {
 export function hostedStoreShape(schema: Schema): ExpectedTable[] {
   const names = migrationNames(schema, "hosted-store");
   return schema.tables
-    .filter((table): table is Hosted => table.hostedStore !== undefined && names.has(table.since))
+    .filter((table): table is Hosted => table.hostedStore !== undefined && names.has(hostedSince(table)))
     .flatMap((table) => {
-      const made = names.get(table.since)!;
+      const made = names.get(hostedSince(table))!;
       const metadata = METADATA_FIELDS.map((name) => ({ name, migration: made }));
-      const fields = storedFields(table).map((column) => ({ name: column.name, migration: names.get(column.since ?? table.since)! }));
+      const fields = storedFields(table).map((column) => ({ name: column.name, migration: names.get(column.since ?? hostedSince(table))! }));
       const indexes = indexesOf(table);
       const indexesOn = (record: string) => indexes.filter((index) => index.on === record).map((index) => ({ name: index.name, migration: made }));
       const { join } = table.hostedStore;
