@@ -6,7 +6,10 @@
  * nothing to load, and its types do not pull Node's types into your program.
  */
 import { inTransaction, type SqlClient, type SqlResult } from "./client.js";
+import { boundToFirstRequest, onWorkerd } from "./request-bound.js";
 import { isStalePlan, renameStatement, statementName } from "./statement-name.js";
+
+export { CrossRequestConnectionError } from "./request-bound.js";
 
 /** What `pg` answers: one result, or one per statement for a multi-statement text. */
 type PgAnswer = SqlResult<unknown> | SqlResult<unknown>[];
@@ -57,6 +60,11 @@ export interface PgPoolLike extends PgConnectionLike {
  * Client, transactions take turns and other queries wait while one is open, so
  * nothing unrelated runs inside it.
  *
+ * On Cloudflare Workers (workerd, with `nodejs_compat`) a connection serves only
+ * the request that opened it: make the pool inside the request handler. A
+ * client used in a later request throws `CrossRequestConnectionError` where
+ * `pg` would wait forever.
+ *
  * @example
  * ```ts
  * import pg from "pg";
@@ -70,7 +78,8 @@ export interface PgPoolLike extends PgConnectionLike {
  */
 export function fromPg(pool: PgPoolLike | PgConnectionLike, options: FromPgOptions = {}): SqlClient {
   const prepared = options.preparedStatements ?? true;
-  return isPool(pool) ? fromPool(pool, prepared) : fromConnection(pool, prepared);
+  const client = isPool(pool) ? fromPool(pool, prepared) : fromConnection(pool, prepared);
+  return onWorkerd() ? boundToFirstRequest(client) : client;
 }
 
 /** A `pg.Pool` has pool counters; a Client or PoolClient has none. */
