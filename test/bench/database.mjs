@@ -40,8 +40,8 @@ function impls(ourAdapter, theirAdapter, cookie) {
   ];
 }
 
-export const sessionGet = (label) => ({
-  [`session GET (database, ${label})`]: {
+export const sessionGet = (label, suffix = "") => ({
+  [`session GET (database, ${label})${suffix}`]: {
     status: 200,
     reusable: true,
     request: (s) => new Request(`${ORIGIN}/auth/session`, { headers: { cookie: s.cookie } }),
@@ -109,6 +109,37 @@ export async function scratchDatabase(serverUrl) {
       await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
   };
+}
+
+/**
+ * The floor of a database session read on the PostgreSQL server: the one query
+ * it needs (the session and its user, by the cookie's token) as a named
+ * prepared statement on the same pool, one round trip, and nothing else: no
+ * cookie parsing beyond the token, no expiry check, no JSON, no `Response`.
+ */
+function postgresFloorImpl(pool) {
+  const query = {
+    name: "bench-floor-session",
+    text: 'SELECT u.*, s.expires FROM sessions s JOIN users u ON u.id = s."userId" WHERE s."sessionToken" = $1',
+  };
+  return {
+    name: "floor (one prepared query)",
+    call: async (request) => {
+      const token = request.headers.get("cookie").split(`${COOKIE}=`)[1];
+      const { rows } = await pool.query({ ...query, values: [token] });
+      return { status: rows.length === 1 ? 200 : 404 };
+    },
+  };
+}
+
+/** Ours against the floor of its PostgreSQL session read, on one database, pool and session row. */
+export async function postgresFloorSuite(serverUrl) {
+  const { pool, close } = await scratchDatabase(serverUrl);
+  const { adapter, cookie } = await seed(fromPg(pool));
+  const config = databaseConfig(adapter);
+  const ours = { name: "gatehouse", state: { cookie }, call: (request) => GatehouseAuth(request, config) };
+  const floor = { ...postgresFloorImpl(pool), state: { cookie } };
+  return { impls: [ours, floor], scenarios: sessionGet("PostgreSQL", " vs the floor"), close };
 }
 
 export async function postgresSuite(serverUrl) {

@@ -32,7 +32,8 @@ const runners = {
 const median = (values) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
 
 /**
- * Each scenario: `{ status, request(state), reusable?, prepare?, check?, samples? }`;
+ * Each scenario: `{ status, request(state), reusable?, prepare?, check?, samples? }`
+ * (`status` a number, or `status(impl)` where the two answer differently);
  * `request` builds one Request (reusable: a GET without body serves every call).
  * A scenario whose requests need fresh state each (an OAuth callback: its code
  * and check cookies are single-use) has `prepare(state, count)` instead, which
@@ -61,14 +62,14 @@ export async function measure(mode, impls, scenarios) {
         const build = scenario.prepare
           ? () => scenario.prepare(impl.state, BATCH)
           : () => Array.from({ length: BATCH }, () => scenario.request(impl.state));
+        // One status for both, or each its own (a form post's redirect against a JSON answer).
+        const expected = typeof scenario.status === "function" ? scenario.status(impl) : scenario.status;
         let pending = scenario.reusable ? Array(BATCH).fill(scenario.request(impl.state)) : [];
         bench.add(
           impl.name,
           async () => {
             for (const response of await runners[mode](impl, pending)) {
-              if (response.status !== scenario.status) {
-                throw new Error(`${impl.name} ${name}: expected ${scenario.status}, got ${response.status}`);
-              }
+              if (response.status !== expected) throw new Error(`${impl.name} ${name}: expected ${expected}, got ${response.status}`);
               const wrong = scenario.check?.(response);
               if (wrong) throw new Error(`${impl.name} ${name}: ${wrong}`);
             }

@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: side-by-side microbenchmarks of our handler and Auth.js's
- * `@auth/core` (a devDependency used only as the reference) on the same requests.
+ * `@auth/core`, then Better Auth's `better-auth` (devDependencies used only as
+ * the references) on the same work.
  * Runs against the built runtime, as users get it.
  *
  *   npm run bench                                   every scenario
@@ -13,6 +14,7 @@
  * memory suite runs with `--expose-gc`.
  */
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { BATCH, settings } from "./measure.mjs";
 
@@ -31,8 +33,18 @@ console.log("\nOne request at a time (p50, p99: mean per request of the median b
 table("sequential");
 console.log(`\n${BATCH} requests in flight, as on a busy server (p50, p99: whole batch):`);
 table("concurrent");
+// Better Auth, what a new user picks instead today: the same work in process, on memory adapters.
+const betterAuthVersion = JSON.parse(readFileSync(fileURLToPath(new URL("../../node_modules/better-auth/package.json", import.meta.url)), "utf8")).version;
+console.log(`\nAgainst Better Auth ${betterAuthVersion} (better-auth), in process on memory adapters, the same password hash function on both sides (ratio: ours/theirs ops/s; one at a time, then ${BATCH} in flight):`);
+console.table(
+  ["sequential", "concurrent"].flatMap((mode) => ["better-auth-cookie-cache", "better-auth"].flatMap((suite) => runSuite([suiteScript, suite, mode]).map((row) => ({ mode, ...row })))),
+);
 console.log("\nThe JWT session GET against its floor, one bare jose JWE decrypt + encrypt with the key derived once (ratio: ours/floor ops/s; the target is above 0.5x):");
 console.table(runSuite([suiteScript, "core", "floor"]));
+if (process.env.DATABASE_URL) {
+  console.log("\nThe database session GET on the PostgreSQL server against its floor, the one prepared query it needs on the same pool (ratio: ours/floor ops/s; the target is above 0.67x, within 1.5x of the floor):");
+  console.table(runSuite([suiteScript, "postgres-floor", "sequential"]));
+}
 console.log("\nWhy fromPGlite takes PGlite's private locks: the database session GET as shipped against PGlite's public query only (ratio: shipped/public ops/s; one at a time, then 64 in flight):");
 console.table(["sequential", "concurrent"].flatMap((mode) => runSuite([suiteScript, "pglite-public", mode]).map((row) => ({ mode, ...row }))));
 console.log("\nHeap kept per 1,000 sessions (after a full GC, compiled code left out; the floor is what the method counts that is not per session):");

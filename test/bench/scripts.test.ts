@@ -14,7 +14,7 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const SMOKE = { BENCH_SMOKE: "1", BENCH_CLI_REFERENCE: "0" };
 
 /** A console.table row of `scenario` that carries a ratio (`'12.3x'`). */
-const rowWithRatio = (scenario: string) => new RegExp(`'${scenario.replace(/[()[\]]/g, "\\$&")}'.*'\\d+\\.\\dx'`);
+const rowWithRatio = (scenario: string) => new RegExp(`'${scenario.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}'.*'\\d+\\.\\dx'`);
 
 const HANDLER_SCENARIOS = [
   "session GET (valid JWT)",
@@ -40,7 +40,13 @@ describe("the bench scripts", () => {
       expect(sequential, scenario).toMatch(rowWithRatio(scenario));
       expect(concurrent, scenario).toMatch(rowWithRatio(scenario));
     }
+    // Against Better Auth, in process: each scenario one at a time and in flight.
+    const [, betterAuth] = stdout.split(/Against Better Auth [\d.]+ \(better-auth\)/);
+    for (const scenario of ["session read (ours JWT, theirs cookie cache)", "session read (database session, no cookie cache)", "sign-out (database session)", "email + password sign-in (same hash both sides)"]) {
+      for (const mode of ["sequential", "concurrent"]) expect(betterAuth, `${mode} ${scenario}`).toMatch(new RegExp(`'${mode}'\\s*│\\s*${rowWithRatio(scenario).source}`));
+    }
     expect(stdout).toMatch(rowWithRatio("session GET (valid JWT) vs the floor"));
+    if (process.env.DATABASE_URL) expect(stdout).toMatch(rowWithRatio("session GET (database, PostgreSQL) vs the floor"));
     // Ours on PGlite as shipped against PGlite's public query only, one at a time and in flight.
     const [, publicOnly] = stdout.split("Why fromPGlite takes PGlite's private locks");
     expect(publicOnly).toMatch(/'sequential'\s*│\s*'session GET \(database, PGlite\)'.*'\d+\.\dx'/);

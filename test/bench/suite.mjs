@@ -3,7 +3,9 @@
  *
  *   node suite.mjs <core|oidc|email|pglite|postgres> <sequential|concurrent>
  *   node suite.mjs pglite-public <sequential|concurrent>   (PGlite: ours as shipped vs its public API only)
+ *   node suite.mjs better-auth[-cookie-cache] <sequential|concurrent>   (against Better Auth, memory adapters)
  *   node suite.mjs core floor                   (JWT session GET against one bare jose decrypt + encrypt)
+ *   node suite.mjs postgres-floor sequential    (PostgreSQL session GET against its one prepared query)
  *   node --expose-gc suite.mjs core memory      (memory per 1,000 sessions)
  *
  * prints the rows as JSON. Separate processes because `@auth/core` keeps module
@@ -30,6 +32,9 @@ const open = {
   pglite: async () => (await import("./database.mjs")).pgliteSuite(),
   "pglite-public": async () => (await import("./database.mjs")).pglitePublicSuite(),
   postgres: async () => (await import("./database.mjs")).postgresSuite(process.env.DATABASE_URL),
+  "postgres-floor": async () => (await import("./database.mjs")).postgresFloorSuite(process.env.DATABASE_URL),
+  "better-auth": async () => (await import("./better-auth.mjs")).betterAuthSuite("database"),
+  "better-auth-cookie-cache": async () => (await import("./better-auth.mjs")).betterAuthSuite("cookie-cache"),
 };
 const suite = await open[name]();
 try {
