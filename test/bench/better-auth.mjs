@@ -19,11 +19,15 @@
 import { createHash, createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import { betterAuth } from "better-auth";
 import { memoryAdapter } from "better-auth/adapters/memory";
+import { getMigrations } from "better-auth/db/migration";
 import { Auth as GatehouseAuth } from "@gatehouse/runtime";
 import { MemoryAdapter } from "@gatehouse/runtime/adapters/memory";
+import { PostgresAdapter, migrate } from "@gatehouse/runtime/adapters/postgres";
+import { fromPg } from "@gatehouse/runtime/adapters/postgres/pg";
 import { Credentials } from "@gatehouse/runtime/providers";
 import { cookiePairs } from "./measure.mjs";
 import { ORIGIN, SECRET, quiet } from "./core.mjs";
+import { scratchDatabase } from "./database.mjs";
 
 const EMAIL = "ada@example.com";
 const PASSWORD = "correct horse battery staple";
@@ -55,9 +59,8 @@ const post = (url, { json, form, cookie }) =>
     body: json ? JSON.stringify(json) : new URLSearchParams(form).toString(),
   });
 
-/** Ours on the memory adapter, one user and its password hash (kept as an app keeps it); `strategy` of the session. */
-async function gatehouse(strategy) {
-  const adapter = MemoryAdapter();
+/** Ours on `adapter` (the memory adapter unless given), one user and its password hash (kept as an app keeps it); `strategy` of the session. */
+async function gatehouse(strategy, adapter = MemoryAdapter()) {
   const user = await adapter.createUser({ email: EMAIL, emailVerified: new Date(), name: NAME, image: null });
   const hashes = new Map([[EMAIL, fastHash.hash(PASSWORD)]]);
   const authorize = ({ email, password }) => {
@@ -99,18 +102,24 @@ function databaseSessions(adapter, userId, count) {
   );
 }
 
-/** Better Auth with email + password on its memory adapter, hashing with the same function; the cookie cache on or off. */
-async function betterAuthImpl(cookieCache) {
-  const auth = betterAuth({
+/**
+ * Better Auth with email + password, hashing with the same function; the cookie
+ * cache on or off; on its memory adapter, or on a `pg` pool (its own tables,
+ * made by its migrations, beside ours in the same database).
+ */
+async function betterAuthImpl(cookieCache, pool) {
+  const options = {
     secret: SECRET,
     baseURL: ORIGIN,
-    database: memoryAdapter({ user: [], session: [], account: [], verification: [] }),
+    database: pool ?? memoryAdapter({ user: [], session: [], account: [], verification: [] }),
     emailAndPassword: { enabled: true, password: { hash: async (password) => fastHash.hash(password), verify: async ({ hash, password }) => fastHash.verify(password, hash) } },
     session: { cookieCache: { enabled: cookieCache } },
     rateLimit: { enabled: false },
     logger: { disabled: true },
     telemetry: { enabled: false },
-  });
+  };
+  if (pool) await (await getMigrations(options)).runMigrations();
+  const auth = betterAuth(options);
   const call = (request) => auth.handler(request);
   const signUp = await call(post(`${BA}/sign-up/email`, { json: { email: EMAIL, password: PASSWORD, name: NAME } }));
   if (signUp.status !== 200) throw new Error(`better-auth: sign-up failed (${signUp.status}): ${await signUp.text()}`);
@@ -157,16 +166,34 @@ const sessionRead = (label) => ({ [label]: { status: 200, reusable: true, reques
 /** Ours redirects a form post (302), Better Auth answers JSON (200). */
 const answered = (impl) => (impl.name === "gatehouse" ? 302 : 200);
 
-export async function betterAuthSuite(kind) {
+/**
+ * `kind`: `cookie-cache` (ours JWT against its cookie cache, memory adapters),
+ * `database` (database sessions on memory adapters, its cache off), or
+ * `postgres` (the same on the PostgreSQL server of `serverUrl`: one database,
+ * each side's own tables, each side its own pool).
+ */
+export async function betterAuthSuite(kind, serverUrl) {
   if (kind === "cookie-cache") {
     return { impls: await expectSignedIn([await gatehouse("jwt"), await betterAuthImpl(true)]), scenarios: sessionRead("session read (ours JWT, theirs cookie cache)") };
   }
+  const label = kind === "postgres" ? "PostgreSQL" : "memory";
+  let close;
+  let impls;
+  if (kind === "postgres") {
+    const [ours, theirs] = [await scratchDatabase(serverUrl), await scratchDatabase(serverUrl)];
+    close = () => Promise.all([ours.close(), theirs.close()]);
+    await migrate(fromPg(ours.pool));
+    impls = [await gatehouse("database", PostgresAdapter(fromPg(ours.pool))), await betterAuthImpl(false, theirs.pool)];
+  } else {
+    impls = [await gatehouse("database"), await betterAuthImpl(false)];
+  }
   return {
-    impls: await expectSignedIn([await gatehouse("database"), await betterAuthImpl(false)]),
+    impls: await expectSignedIn(impls),
     scenarios: {
-      ...sessionRead("session read (database session, no cookie cache)"),
-      "sign-out (database session)": { status: answered, prepare: async (s, count) => (await s.sessions(count)).map((cookie) => s.signOut(cookie)) },
-      "email + password sign-in (same hash both sides)": { status: answered, request: (s) => s.signIn() },
+      ...sessionRead(`session read (database session, ${label}, no cookie cache)`),
+      [`sign-out (database session, ${label})`]: { status: answered, prepare: async (s, count) => (await s.sessions(count)).map((cookie) => s.signOut(cookie)) },
+      [`email + password sign-in (${label}, same hash both sides)`]: { status: answered, request: (s) => s.signIn() },
     },
+    close,
   };
 }

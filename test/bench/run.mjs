@@ -35,10 +35,9 @@ console.log(`\n${BATCH} requests in flight, as on a busy server (p50, p99: whole
 table("concurrent");
 // Better Auth, what a new user picks instead today: the same work in process, on memory adapters.
 const betterAuthVersion = JSON.parse(readFileSync(fileURLToPath(new URL("../../node_modules/better-auth/package.json", import.meta.url)), "utf8")).version;
-console.log(`\nAgainst Better Auth ${betterAuthVersion} (better-auth), in process on memory adapters, the same password hash function on both sides (ratio: ours/theirs ops/s; one at a time, then ${BATCH} in flight):`);
-console.table(
-  ["sequential", "concurrent"].flatMap((mode) => ["better-auth-cookie-cache", "better-auth"].flatMap((suite) => runSuite([suiteScript, suite, mode]).map((row) => ({ mode, ...row })))),
-);
+const betterAuthSuites = ["better-auth-cookie-cache", "better-auth", ...(process.env.DATABASE_URL ? ["better-auth-postgres"] : [])];
+console.log(`\nAgainst Better Auth ${betterAuthVersion} (better-auth), in process on memory adapters${process.env.DATABASE_URL ? " and on the PostgreSQL server" : ""}, the same password hash function on both sides (ratio: ours/theirs ops/s; one at a time, then ${BATCH} in flight):`);
+console.table(["sequential", "concurrent"].flatMap((mode) => betterAuthSuites.flatMap((suite) => runSuite([suiteScript, suite, mode]).map((row) => ({ mode, ...row })))));
 console.log("\nThe JWT session GET against its floor, one bare jose JWE decrypt + encrypt with the key derived once (ratio: ours/floor ops/s; the target is above 0.5x):");
 console.table(runSuite([suiteScript, "core", "floor"]));
 if (process.env.DATABASE_URL) {

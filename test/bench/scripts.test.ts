@@ -42,7 +42,13 @@ describe("the bench scripts", () => {
     }
     // Against Better Auth, in process: each scenario one at a time and in flight.
     const [, betterAuth] = stdout.split(/Against Better Auth [\d.]+ \(better-auth\)/);
-    for (const scenario of ["session read (ours JWT, theirs cookie cache)", "session read (database session, no cookie cache)", "sign-out (database session)", "email + password sign-in (same hash both sides)"]) {
+    const databases = ["memory", ...(process.env.DATABASE_URL ? ["PostgreSQL"] : [])];
+    const betterAuthScenarios = databases.flatMap((label) => [
+      `session read (database session, ${label}, no cookie cache)`,
+      `sign-out (database session, ${label})`,
+      `email + password sign-in (${label}, same hash both sides)`,
+    ]);
+    for (const scenario of ["session read (ours JWT, theirs cookie cache)", ...betterAuthScenarios]) {
       for (const mode of ["sequential", "concurrent"]) expect(betterAuth, `${mode} ${scenario}`).toMatch(new RegExp(`'${mode}'\\s*│\\s*${rowWithRatio(scenario).source}`));
     }
     expect(stdout).toMatch(rowWithRatio("session GET (valid JWT) vs the floor"));
