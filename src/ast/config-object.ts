@@ -14,8 +14,6 @@ export const WEBAUTHN_COMMENT = "Passkeys (WebAuthn) are experimental in the run
 
 /** The config entry limiting sign-in attempts per email address and per client, and the comment above it, as `auth-init` writes them. */
 export const RATE_LIMIT_ENTRY = "rateLimit: { ip: 100 }";
-/** The same entry on an app whose database several processes may share: the counts live there (see `RATE_LIMIT_STORE_COMMENT`). */
-export const RATE_LIMIT_STORE_ENTRY = "rateLimit: { ip: 100, store: rateLimitStore }";
 /** What both comments say first: the limits. */
 const RATE_LIMIT_LIMITS = [
   "At most 5 sign-in attempts per email address and 100 per client address (an office or a",

@@ -5,7 +5,7 @@
  * into each dialect's migrations and expected catalog.
  */
 
-/** The migration steps, in the order they were released. A dialect may skip one (the hosted store has no rate_limits). */
+/** The migration steps, in the order they were released. A dialect may skip one (the hosted store makes its rate limit table in a later step of its own). */
 export type StepId = "init" | "rate_limits" | "user_passwords" | "account_management" | "hosted_rate_limits";
 
 /**

@@ -161,7 +161,6 @@ function checked(client: SqlClient, from: string): SqlClient {
   return client;
 }
 
-/** `main` -> `"main"`: the branch as a quoted identifier. Safe only for a branch `getConfig()` accepted. */
 /** Refuses what is not a `HostedStoreClient`, naming the caller: a plain pool or URL passed by mistake fails here, not at the first query. */
 export function requireHostedStoreClient(client: HostedStoreClient, caller: string): void {
   if (typeof client?.getConfig !== "function" || typeof client.connection !== "function") {
@@ -169,6 +168,7 @@ export function requireHostedStoreClient(client: HostedStoreClient, caller: stri
   }
 }
 
+/** `main` -> `"main"`: the branch as a quoted identifier. Safe only for a branch `getConfig()` accepted. */
 export function schemaOf(branch: string): string {
   return `"${branch}"`;
 }
