@@ -14,6 +14,8 @@ export const WEBAUTHN_COMMENT = "Passkeys (WebAuthn) are experimental in the run
 
 /** The config entry limiting sign-in attempts per email address and per client, and the comment above it, as `auth-init` writes them. */
 export const RATE_LIMIT_ENTRY = "rateLimit: { ip: 100 }";
+/** The same, counted in the app's database by the db module's `rateLimitStore`. */
+export const RATE_LIMIT_STORE_ENTRY = "rateLimit: { ip: 100, store: rateLimitStore }";
 /** What both comments say first: the limits. */
 const RATE_LIMIT_LIMITS = [
   "At most 5 sign-in attempts per email address and 100 per client address (an office or a",
@@ -31,12 +33,15 @@ export const RATE_LIMIT_COMMENT: readonly string[] = [
   `PostgresRateLimitStore). ${CLIENT_ADDRESS}`,
   ...RATE_LIMIT_CLIENT_ADDRESS,
 ];
-export const RATE_LIMIT_STORE_COMMENT: readonly string[] = [
-  ...RATE_LIMIT_LIMITS,
-  "passkey), counted in the database (its rate_limits table), so the limits hold however many",
-  `processes of this app run. ${CLIENT_ADDRESS}`,
-  ...RATE_LIMIT_CLIENT_ADDRESS,
-];
+/** With a store in the app's database: `table` is where it keeps the counts (`rate_limits`; the hosted store's `svc_rate_limits`). */
+export function rateLimitStoreComment(table: string): readonly string[] {
+  return [
+    ...RATE_LIMIT_LIMITS,
+    `passkey), counted in the database (its ${table} table), so the limits hold however many`,
+    `processes of this app run. ${CLIENT_ADDRESS}`,
+    ...RATE_LIMIT_CLIENT_ADDRESS,
+  ];
+}
 
 /** `set`: the config has an `adapter`; `missing`: it surely has none; `unknown`: it cannot be told from the text (a spread, no config object found). */
 export type AdapterPresence = "set" | "missing" | "unknown";
@@ -91,17 +96,32 @@ export function enableWebAuthn(entry: SourceText): EnableWebAuthnResult {
 
 export type LimitSignInsResult = { ok: true; text: string; changed: boolean } | ConfigRefusal;
 
+/** The db module's `rateLimitStore`: the config imports it from `specifier` (where it imports `adapter` from); it counts in `table`. */
+export interface SharedRateLimitStore {
+  specifier: string;
+  table: string;
+}
+
 /**
  * `rateLimit: { ip: 100 }` just before the config object's `providers` (where
  * `auth-init` writes it), unless it has a `rateLimit` already (the app's own,
- * kept as it is, `false` included).
+ * kept as it is, `false` included). With `store`, the counts go to the
+ * database: `store: rateLimitStore`, imported beside `adapter`.
  */
-export function limitSignIns(entry: SourceText): LimitSignInsResult {
+export function limitSignIns(entry: SourceText, store?: SharedRateLimitStore): LimitSignInsResult {
   const opened = openConfig(entry);
   if ("reason" in opened) return opened;
   const { file, config } = opened;
   if (config.getProperty("rateLimit")) return { ok: true, text: entry.text, changed: false };
-  insertItemBefore(file, config, config.getPropertyOrThrow("providers"), { text: RATE_LIMIT_ENTRY, comment: RATE_LIMIT_COMMENT.join("\n") });
+  const from = store && file.getImportDeclarations().find((declaration) => declaration.getModuleSpecifierValue() === store.specifier);
+  if (!store || !from) {
+    insertItemBefore(file, config, config.getPropertyOrThrow("providers"), { text: RATE_LIMIT_ENTRY, comment: RATE_LIMIT_COMMENT.join("\n") });
+    return { ok: true, text: file.getFullText(), changed: true };
+  }
+  // The import first: inserting text forgets the nodes it was found with.
+  if (!from.getNamedImports().some((named) => named.getName() === "rateLimitStore")) from.addNamedImport("rateLimitStore");
+  const comment = rateLimitStoreComment(store.table).join("\n");
+  insertItemBefore(file, config, config.getPropertyOrThrow("providers"), { text: RATE_LIMIT_STORE_ENTRY, comment });
   return { ok: true, text: file.getFullText(), changed: true };
 }
 

@@ -2,7 +2,7 @@
  * The `auth add-provider` flow: check the ids against the runtime's catalog,
  * plan the edit, print it (`--dry-run`) or apply it, then the callback URLs.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
 import { findProvider, providerCatalog } from "@gatehouse/runtime/providers/catalog";
@@ -10,6 +10,8 @@ import { applyPlan } from "../engine/apply.js";
 import { warnTightened } from "./loose-env-warning.js";
 import { readProject } from "../engine/project.js";
 import { planAddProviders, type AddProviderInput } from "../generators/add-provider.js";
+import { databaseKind } from "../generators/app-database.js";
+import { listedDependencies } from "../generators/package-json.js";
 import { detect, DETECT_PATHS } from "../generators/detect.js";
 import { layoutFor } from "../generators/init/plan.js";
 import { closestMatch } from "../generators/suggest.js";
@@ -64,7 +66,7 @@ export async function runAddProvider(ids: string[], options: AddProviderOptions,
  * module, from the project's picture: its framework (SolidStart 1 and 2 differ
  * in dev port), where it keeps its source and in which language.
  */
-function appLayout(dir: string, config: string | undefined): Pick<AddProviderInput, "authBaseUrl" | "signIn" | "installCommand" | "configPath"> {
+function appLayout(dir: string, config: string | undefined): Pick<AddProviderInput, "authBaseUrl" | "signIn" | "installCommand" | "configPath" | "dbModule"> {
   const project = readProject(dir, DETECT_PATHS);
   const detection = detect(project);
   const installCommand = `${detection.packageManager} install`;
@@ -72,7 +74,25 @@ function appLayout(dir: string, config: string | undefined): Pick<AddProviderInp
   if (!framework) return { authBaseUrl: "<your origin>/auth", installCommand, configPath: config ?? DEFAULT_CONFIG };
   const layout = layoutFor(framework.id, { major: framework.major, project, source: detection.source });
   const signIn = { page: layout.signInPage, button: layout.signInButton, clientModule: layout.clientModule };
-  return { authBaseUrl: `${layout.devOrigin}${layout.authPath}`, signIn, installCommand, configPath: config ?? existingConfig(project.dir, layout.authConfig) };
+  const dbModule = appDbModule(dir, layout.place, project.files["package.json"] ?? undefined);
+  return { authBaseUrl: `${layout.devOrigin}${layout.authPath}`, signIn, installCommand, configPath: config ?? existingConfig(project.dir, layout.authConfig), ...(dbModule ? { dbModule } : {}) };
+}
+
+/**
+ * The db module auth-init wrote, and whether a rate limit store may be added to
+ * it: on a database several processes open (a PostgreSQL server, the hosted
+ * store, a SQLite file), not on PGlite, which one process opens alone. An ORM's
+ * `auth-db` module is only used when it exports a store already (which driver
+ * the ORM opens PGlite with is not in its text).
+ */
+function appDbModule(dir: string, place: (path: string) => string, packageJson: string | undefined): AddProviderInput["dbModule"] {
+  const authDb = place("src/lib/server/auth-db.ts");
+  if (existsSync(join(dir, authDb))) return { path: authDb, addStore: false };
+  const db = place("src/lib/server/db.ts");
+  const text = readOrNull(join(dir, db));
+  if (text === null) return undefined;
+  const kind = packageJson === undefined ? undefined : databaseKind(listedDependencies(packageJson), {}, text);
+  return { path: db, addStore: kind === "postgres" || kind === "hosted-store" || kind === "sqlite" };
 }
 
 /** The config module auth-init wrote: where the layout says, or in the other language (an app that changed language since). */

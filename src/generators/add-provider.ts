@@ -7,7 +7,9 @@
  */
 import type { ProviderCatalogEntry } from "@gatehouse/runtime/providers/catalog";
 import { addProviders, PROVIDERS_MODULE } from "../ast/add-providers.js";
-import { configAdapter, enableWebAuthn, limitSignIns, RATE_LIMIT_ENTRY, type ConfigRefusal } from "../ast/config-object.js";
+import { configAdapter, enableWebAuthn, limitSignIns, RATE_LIMIT_ENTRY, type ConfigRefusal, type SharedRateLimitStore } from "../ast/config-object.js";
+import { adapterModuleSpecifier, exportRateLimitStore } from "../ast/rate-limit-store.js";
+import type { SourceText } from "../ast/source.js";
 import { addEdit, emptyPlan, type Plan, type UnparsableFile } from "../plan/plan.js";
 import { ensureEnvKeys, hasEnvValue } from "./env.js";
 import { addToPackageJson, listedDependencies } from "./package-json.js";
@@ -23,6 +25,12 @@ export interface AddProviderInput {
   authBaseUrl: string;
   /** How the app installs its dependencies (`npm install`), for packages a provider needs. */
   installCommand?: string;
+  /**
+   * The db module auth-init wrote (`src/lib/server/db.ts`, or `auth-db.ts` beside an ORM's), when the app has one:
+   * a rate limit added for email links counts in its `rateLimitStore`, which is added to it when `addStore`
+   * (a database several processes share: a PostgreSQL server, the hosted store, a SQLite file) and used when it exports one already.
+   */
+  dbModule?: { path: string; addStore: boolean };
   /** The framework's sign-in page (as auth-init writes it), its form for a provider and its browser module; absent for unknown frameworks. */
   signIn?: { page: string; button: (provider: { id: string; name: string; type?: string }) => string; clientModule: string };
 }
@@ -57,9 +65,18 @@ export function planAddProviders(input: AddProviderInput): AddProviderPlan {
   }
   if (entries.some(isEmail)) {
     // Each link request sends a mail: without a limit, anyone can mail-bomb an address.
-    const limited = limitSignIns({ path: configPath, text: edits.get(configPath) ?? config });
+    const entry = { path: configPath, text: edits.get(configPath) ?? config };
+    let limited = limitSignIns(entry);
     if (!limited.ok) return refused(limited, configPath, byHand);
-    if (limited.changed) edits.set(configPath, limited.text);
+    if (limited.changed) {
+      const shared = sharedRateLimitStore(entry, input.dbModule, read);
+      if (shared) {
+        limited = limitSignIns(entry, shared.store);
+        if (!limited.ok) return refused(limited, configPath, byHand);
+        if (shared.edit) edits.set(shared.edit.path, shared.edit.text);
+      }
+      edits.set(configPath, limited.text);
+    }
   }
 
   const plan = emptyPlan();
@@ -87,6 +104,29 @@ export function planAddProviders(input: AddProviderInput): AddProviderPlan {
   const callbackUrls = entries.filter(isOAuthProvider).map((entry) => callbackUrl(input.authBaseUrl, entry));
   return { ok: true, plan, added: byName(result.added), present: byName(result.present), callbackUrls };
 }
+
+/**
+ * Where a new rate limit counts when the database is one several processes share:
+ * the db module's `rateLimitStore` (added to it, as auth-init writes it, when it
+ * lacks one), imported where the config imports its `adapter`. Undefined (each
+ * process's memory) when the config does not import `adapter` from that module,
+ * or the module is not one this can add the store to.
+ */
+function sharedRateLimitStore(
+  config: SourceText,
+  dbModule: AddProviderInput["dbModule"],
+  read: AddProviderInput["read"],
+): { store: SharedRateLimitStore; edit?: SourceText } | undefined {
+  const specifier = adapterModuleSpecifier(config);
+  const text = dbModule && read(dbModule.path);
+  if (!dbModule || !specifier || text == null || moduleName(specifier) !== moduleName(dbModule.path)) return undefined;
+  const exported = exportRateLimitStore({ path: dbModule.path, text });
+  if (!exported.ok || !exported.table || (exported.changed && !dbModule.addStore)) return undefined;
+  return { store: { specifier, table: exported.table }, ...(exported.changed ? { edit: { path: dbModule.path, text: exported.text } } : {}) };
+}
+
+/** `$lib/server/db`, `./lib/server/db.js` and `src/lib/server/db.ts` all name `db`. */
+const moduleName = (path: string) => path.slice(path.lastIndexOf("/") + 1).replace(/\.[cm]?[jt]sx?$/, "");
 
 function refused(result: ConfigRefusal, configPath: string, byHand: string): AddProviderPlan {
   return { ok: false, reason: result.reason, byHand, ...(result.syntaxError ? { unparsable: { path: configPath, ...result.syntaxError } } : {}) };

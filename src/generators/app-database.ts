@@ -94,7 +94,7 @@ export function appDatabase({ packageJson, env, databaseUrl, dbModule, appOrm }:
  * up by hand), the driver: `pg` is a hosted store when the env names one and
  * no DATABASE_URL.
  */
-function databaseKind(deps: Record<string, string>, env: Record<string, string>, dbModule: string | undefined): Exclude<DatabaseKind, "app-orm"> | undefined {
+export function databaseKind(deps: Record<string, string>, env: Record<string, string>, dbModule: string | undefined): Exclude<DatabaseKind, "app-orm"> | undefined {
   const imports = (adapter: string) => dbModule !== undefined && new RegExp(`["']@gatehouse/runtime/adapters/${adapter}(?:/[\\w-]+)?["']`).test(dbModule);
   if (imports("hosted-store")) return "hosted-store";
   if (imports("sqlite")) return "sqlite";

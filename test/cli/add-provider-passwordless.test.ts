@@ -192,10 +192,10 @@ describe.each([
   ["sveltekit", "sveltekit-minimal"],
   ["solid-start", "solid-start-v2"],
 ] as const)("add-provider on auth-init's config gives auth-init's own (%s)", (framework, fixture) => {
-  const initConfig = (providers: string[]) => {
+  const initFiles = (providers: string[], adapter: "pglite" | "postgres" | "hosted-store" | "sqlite" = "pglite") => {
     const project = readProject(join(root, "test/cli/fixtures", fixture), [...DETECT_PATHS, ...initPaths(framework)]);
     const p = planInit({
-      answers: { framework, providers, strategy: "database", adapter: "pglite", databaseUrl: "" },
+      answers: { framework, providers, strategy: "database", adapter, databaseUrl: adapter === "postgres" ? "postgres://localhost:5432/app" : "" },
       project,
       packageManager: "npm",
       templates: packageTemplates,
@@ -204,8 +204,9 @@ describe.each([
       secret: "s".repeat(43),
       frameworkMajor: detect(project).frameworks[0]?.major,
     });
-    return p.changes.find((c) => c.path === "src/auth.ts")!.after;
+    return Object.fromEntries(p.changes.map((c) => [c.path, c.after]));
   };
+  const initConfig = (providers: string[]) => initFiles(providers)["src/auth.ts"]!;
 
   it("password, then add-provider email passkey = password,email,passkey", () => {
     const files = { "src/auth.ts": initConfig(["password"]) };
@@ -222,6 +223,39 @@ describe.each([
     // Passkeys alone are not limited per email address: nothing is added for them.
     const passkey = applied(planAddProviders({ entries: [PASSKEY], configPath: "src/auth.ts", read: (path) => files[path as keyof typeof files] ?? null, authBaseUrl: "x" }), files);
     expect(passkey["src/auth.ts"]).not.toContain("rateLimit");
+  });
+
+  it.each(["postgres", "hosted-store", "sqlite"] as const)(
+    "on %s, GitHub alone, then add-provider email = github,email: the db module gets auth-init's rateLimitStore, the config counts in it",
+    (adapter) => {
+      const DB = "src/lib/server/db.ts";
+      const files = initFiles(["github"], adapter);
+      expect(files[DB]).not.toContain("rateLimitStore");
+      const read = (path: string) => files[path] ?? null;
+      const added = applied(planAddProviders({ entries: [EMAIL], configPath: "src/auth.ts", read, authBaseUrl: "x", dbModule: { path: DB, addStore: true } }), files);
+      const expected = initFiles(["github", "email"], adapter);
+      expect(added["src/auth.ts"]).toBe(expected["src/auth.ts"]);
+      expect(added[DB]).toBe(expected[DB]);
+      // Again: both have it, nothing changes.
+      const again = planAddProviders({ entries: [EMAIL], configPath: "src/auth.ts", read: (path) => added[path] ?? null, authBaseUrl: "x", dbModule: { path: DB, addStore: true } });
+      expect(again.ok && again.plan.changes.filter((c) => c.path === "src/auth.ts" || c.path === DB)).toEqual([]);
+    },
+  );
+
+  it("on PGlite (one process opens it) the count stays in memory, the db module untouched; a store the module exports already is used", () => {
+    const DB = "src/lib/server/db.ts";
+    const files = initFiles(["github"]);
+    const read = (path: string) => files[path] ?? null;
+    const added = applied(planAddProviders({ entries: [EMAIL], configPath: "src/auth.ts", read, authBaseUrl: "x", dbModule: { path: DB, addStore: false } }), files);
+    expect(added["src/auth.ts"]).toBe(initConfig(["github", "email"]));
+    expect(added[DB]).toBe(files[DB]);
+    // An ORM's auth-db module (addStore false) that exports a store: the config counts in it.
+    const withStore: Record<string, string> = { ...files, [DB]: `${files[DB]}\nexport const rateLimitStore = PostgresRateLimitStore(database);\n` };
+    const used = applied(planAddProviders({ entries: [EMAIL], configPath: "src/auth.ts", read: (path) => withStore[path] ?? null, authBaseUrl: "x", dbModule: { path: DB, addStore: false } }), withStore);
+    expect(used["src/auth.ts"]).toContain("rateLimit: { ip: 100, store: rateLimitStore }");
+    expect(used["src/auth.ts"]).toContain("counted in the database (its rate_limits table)");
+    expect(used["src/auth.ts"]).toMatch(/^import \{ adapter(, closeDatabase)?, rateLimitStore \} from ['"](\$lib|\.\/lib)\/server\/db['"];$/m);
+    expect(used[DB]).toBe(withStore[DB]);
   });
 });
 
@@ -276,6 +310,24 @@ describe("auth add-provider email / passkey (built binary)", () => {
     const done = snapshotDir(dir);
     expect(auth(["add-provider", "passkey"], dir).code).toBe(0);
     expect(snapshotDir(dir)).toEqual(done);
+  });
+
+  it("SvelteKit on a PostgreSQL server, made with GitHub alone: email adds the rate limit store to the db module and counts in it; doctor says so", () => {
+    const dir = app("sveltekit-minimal", ["--providers", "github", "--adapter", "postgres", "--database-url", "postgres://app@127.0.0.1:9/app"]);
+    expect(read(dir, "src/lib/server/db.ts")).not.toContain("rateLimitStore");
+    const run = auth(["add-provider", "email"], dir);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("src/lib/server/db.ts");
+    expect(read(dir, "src/lib/server/db.ts")).toContain("export const rateLimitStore = PostgresRateLimitStore(database);");
+    expect(read(dir, "src/lib/server/db.ts")).toContain("import { migrate, PostgresAdapter, PostgresRateLimitStore } from '@gatehouse/runtime/adapters/postgres';");
+    const config = read(dir, "src/auth.ts");
+    expect(config).toContain("import { adapter, closeDatabase, rateLimitStore } from '$lib/server/db';");
+    expect(config).toMatch(/^\trateLimit: \{ ip: 100, store: rateLimitStore \},$/m);
+    // The server is not there (port 9): doctor fails on that, but reads where the counts go.
+    const doctor = auth(["doctor"], dir);
+    expect(doctor.stdout).toContain("rateLimit counts in a store (its `store`), not in each process's memory");
+    expect(doctor.stdout).not.toContain("in each process's memory, while");
   });
 
   it("an app without a database: exit 1 saying email needs one and how to add it; nothing written", () => {

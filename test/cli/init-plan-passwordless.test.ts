@@ -194,20 +194,23 @@ describe.each(["sveltekit", "solid-start-v2"] as const)("planInit with email and
   it("a database several processes can share (PostgreSQL, the hosted store, SQLite) holds the rate limit's counts: the db module exports rateLimitStore, the config counts in it; PGlite counts in memory", () => {
     const db = "src/lib/server/db.ts";
     const stores = [
-      ["postgres", "PostgresRateLimitStore", "postgres", "database"],
-      ["sqlite", "SqliteRateLimitStore", "sqlite", "database"],
-      ["hosted-store", "HostedStoreRateLimitStore", "hosted-store", "store"],
+      ["postgres", "PostgresRateLimitStore", "postgres", "database", "rate_limits"],
+      ["sqlite", "SqliteRateLimitStore", "sqlite", "database", "rate_limits"],
+      ["hosted-store", "HostedStoreRateLimitStore", "hosted-store", "store", "svc_rate_limits"],
     ] as const;
-    for (const [adapter, store, module, on] of stores) {
+    for (const [adapter, store, module, on, table] of stores) {
       for (const providers of [["password"], ["email"]]) {
         const p = plan(app, { providers, adapter, databaseUrl: adapter === "postgres" ? "postgres://127.0.0.1:5432/app" : "" });
         const config = after(p, "src/auth.ts")!;
         expect(config, adapter).toMatch(/^\s+rateLimit: \{ ip: 100, store: rateLimitStore \},$/m);
         expect(config, adapter).toMatch(app === "sveltekit" ? /^import \{ adapter, closeDatabase, rateLimitStore \} from '\$lib\/server\/db';$/m : /^import \{ adapter, rateLimitStore \} from "\.\/lib\/server\/db";$/m);
-        expect(config, adapter).toContain("counted in the database (its rate_limits table), so the limits hold however many");
+        expect(config, adapter).toContain(`counted in the database (its ${table} table), so the limits hold however many`);
         expect(config, adapter).not.toContain("this process's memory");
         const dbModule = after(p, db)!;
         expect(dbModule, adapter).toContain(`export const rateLimitStore = ${store}(${on});`);
+        expect(dbModule, adapter).toContain(`// The sign-in counts of \`rateLimit\` (the auth config), in this database's ${table} table\n`);
+        // Below the adapter, where auth add-provider email adds it too.
+        expect(dbModule, adapter).toMatch(/^export const adapter = .*;\n\n(\/\/ .*\n){3}export const rateLimitStore = /m);
         expect(dbModule, adapter).toMatch(new RegExp(`^import \\{[^}]*\\b${store}\\b[^}]*\\} from '@gatehouse/runtime/adapters/${module}';$`, "m"));
       }
       // Without passwords or email links nothing is limited: no store either.

@@ -7,6 +7,7 @@ import type { ProjectSnapshot } from "../../engine/project.js";
 import type { Framework } from "../detect.js";
 import type { SourceLayout } from "../source-layout.js";
 import type { TemplateData } from "../templates.js";
+import type { RateLimitStoreName } from "../../ast/rate-limit-store.js";
 
 export interface NewFile {
   /** Relative to the app. */
@@ -66,7 +67,7 @@ export interface LayoutContext {
 }
 
 /** The rate limit stores a generated db module may export. */
-export type RateLimitStoreName = "PostgresRateLimitStore" | "SqliteRateLimitStore" | "HostedStoreRateLimitStore";
+export type { RateLimitStoreName };
 
 /** The values every template sees. */
 export interface InitTemplateData extends TemplateData {

@@ -6,7 +6,8 @@
 import { posix } from "node:path";
 import { DEFAULT_BRANCH, HOSTED_STORE_ENV } from "@gatehouse/runtime/adapters/hosted-store";
 import { findProvider, type ProviderCatalogEntry } from "@gatehouse/runtime/providers/catalog";
-import { RATE_LIMIT_COMMENT, RATE_LIMIT_STORE_COMMENT } from "../../ast/config-object.js";
+import { RATE_LIMIT_COMMENT, rateLimitStoreComment } from "../../ast/config-object.js";
+import { RATE_LIMIT_TABLES, rateLimitStoreModuleComment } from "../../ast/rate-limit-store.js";
 import type { ProjectSnapshot } from "../../engine/project.js";
 import { addEdit, addNewFile, emptyPlan, type Plan } from "../../plan/plan.js";
 import type { PackageManager } from "../detect.js";
@@ -305,8 +306,8 @@ function templateData(answers: InitAnswers, layout: FrameworkLayout, drizzle: Dr
     home: accountPage ? "/account" : "/",
     rateLimit,
     rateLimitStore: rateLimitStore ?? "",
-    rateLimitStoreComment: RATE_LIMIT_STORE_MODULE_COMMENT,
-    rateLimitComment: rateLimitStore ? RATE_LIMIT_STORE_COMMENT : RATE_LIMIT_COMMENT,
+    rateLimitStoreComment: rateLimitStore ? rateLimitStoreModuleComment(RATE_LIMIT_TABLES[rateLimitStore]) : [],
+    rateLimitComment: rateLimitStore ? rateLimitStoreComment(RATE_LIMIT_TABLES[rateLimitStore]) : RATE_LIMIT_COMMENT,
     bareProviders: providers.filter((p) => p.type !== "credentials").map(({ importName }) => ({ importName })),
     minPasswordLength: MIN_PASSWORD_LENGTH,
     pgliteDir: PGLITE_DIR,
@@ -315,13 +316,6 @@ function templateData(answers: InitAnswers, layout: FrameworkLayout, drizzle: Dr
     ...ormClientData(client),
   };
 }
-
-/** Above the db module's `rateLimitStore`, one line each. */
-const RATE_LIMIT_STORE_MODULE_COMMENT = [
-  "The sign-in counts of `rateLimit` (the auth config), in this database's rate_limits table",
-  "(migrated with the other auth tables) over the adapter's connection: every process of the",
-  "app counts in one place, so a limit holds however many of them run.",
-];
 
 /**
  * The store `rateLimit` counts in: the app's database wherever more than one
