@@ -3,7 +3,9 @@
  * (no lib files, no imports resolved), and appending entries to an array or
  * object literal as text, the way the literal is already written.
  */
-import { Node, Project, QuoteKind, type ArrayLiteralExpression, type ObjectLiteralExpression, type SourceFile } from "ts-morph";
+// Types only: the values come from tsMorph() when first used (detect parses SvelteKit's configs with this module).
+import type { ArrayLiteralExpression, Node, ObjectLiteralExpression, Project, SourceFile } from "ts-morph";
+import { tsMorph } from "./ts-morph.js";
 
 export interface SourceText {
   /** Relative to the app, with `/`. */
@@ -13,6 +15,7 @@ export interface SourceText {
 
 /** A project for syntax only; new imports take the quotes the sample's imports use. */
 export function newProject(sample: string): Project {
+  const { Project, QuoteKind } = tsMorph();
   return new Project({
     useInMemoryFileSystem: true,
     // Only syntax matters: no lib files, no imports resolved (much faster).
@@ -69,6 +72,7 @@ export function doesNotParse(at: SyntaxErrorAt, language: Unparsable["language"]
 
 /** Looks through `x as T`, `x satisfies T`, `(x)`. */
 export function unwrap(node: Node | undefined): Node | undefined {
+  const { Node } = tsMorph();
   let current = node;
   while (current && (Node.isAsExpression(current) || Node.isSatisfiesExpression(current) || Node.isParenthesizedExpression(current))) {
     current = current.getExpression();
@@ -114,7 +118,7 @@ export function insertItemBefore(file: SourceFile, literal: ObjectLiteralExpress
  * comma kept where there was one; `[a, b]` and `{ a, b }` on one line stay so.
  */
 export function appendItems(file: SourceFile, literal: ArrayLiteralExpression | ObjectLiteralExpression, items: readonly NewItem[]): void {
-  const array = Node.isArrayLiteralExpression(literal);
+  const array = tsMorph().Node.isArrayLiteralExpression(literal);
   const existing: Node[] = array ? literal.getElements() : literal.getProperties();
   if (existing.length === 0) {
     const texts = items.map((item) => item.text).join(", ");

@@ -6,8 +6,10 @@
  * string literals are read: a location computed at run time cannot be known
  * here, and guessing would write the auth files where SvelteKit never looks.
  */
-import { Node, SyntaxKind, type ObjectLiteralExpression, type SourceFile } from "ts-morph";
+// Types only: `detect` reads these configs for every command, so ts-morph loads when a config is read (./ts-morph.ts).
+import type { ObjectLiteralExpression, SourceFile } from "ts-morph";
 import { parseOrSyntaxError, type SyntaxErrorAt } from "./source.js";
+import { tsMorph } from "./ts-morph.js";
 
 /** The `files` options gatehouse writes into, as written (relative to the app); absent ones take SvelteKit's defaults. */
 export interface KitFilesOptions {
@@ -32,6 +34,7 @@ const READ: ReadonlyArray<[keyof KitFilesOptions, string[]]> = [
 
 /** `files` of a svelte.config.js / .ts. */
 export function readSvelteConfigFiles(path: string, text: string): KitFilesRead {
+  const { Node } = tsMorph();
   const parsed = parseOrSyntaxError({ path: asTs(path), text });
   if ("syntaxError" in parsed) return { ok: false, reason: `${path} does not parse`, syntaxError: parsed.syntaxError };
   const kit = findObject(parsed.file, (object) => {
@@ -44,6 +47,7 @@ export function readSvelteConfigFiles(path: string, text: string): KitFilesRead 
 
 /** `files` among the options of `sveltekit(...)` in a vite.config.*; `configured: false` when the plugin gets no options (svelte.config.js then applies). */
 export function readViteConfigFiles(path: string, text: string): KitFilesRead {
+  const { Node, SyntaxKind } = tsMorph();
   const parsed = parseOrSyntaxError({ path: asTs(path), text });
   if ("syntaxError" in parsed) return { ok: false, reason: `${path} does not parse`, syntaxError: parsed.syntaxError };
   const call = parsed.file.getDescendantsOfKind(SyntaxKind.CallExpression).find((node) => node.getExpression().getText() === "sveltekit");
@@ -54,6 +58,7 @@ export function readViteConfigFiles(path: string, text: string): KitFilesRead {
 }
 
 function readFiles(path: string, options: ObjectLiteralExpression): KitFilesRead {
+  const { Node } = tsMorph();
   const property = options.getProperty("files");
   if (!property) return { ok: true, files: {}, configured: true };
   const files = Node.isPropertyAssignment(property) ? property.getInitializer() : undefined;
@@ -70,6 +75,7 @@ function readFiles(path: string, options: ObjectLiteralExpression): KitFilesRead
 
 /** The literal at `names` in nested object literals; `{ text }` for anything else there; undefined when absent. */
 function lookup(object: ObjectLiteralExpression, names: string[]): string | { text: string } | undefined {
+  const { Node } = tsMorph();
   const [name, ...rest] = names;
   const property = object.getProperty(name!);
   if (!property) return undefined;
@@ -80,7 +86,7 @@ function lookup(object: ObjectLiteralExpression, names: string[]): string | { te
 }
 
 function findObject(file: SourceFile, test: (object: ObjectLiteralExpression) => boolean): ObjectLiteralExpression | undefined {
-  return file.getDescendantsOfKind(SyntaxKind.ObjectLiteralExpression).find(test);
+  return file.getDescendantsOfKind(tsMorph().SyntaxKind.ObjectLiteralExpression).find(test);
 }
 
 /** Config files may be JavaScript: parsed as TypeScript, a superset for this purpose. */

@@ -2,22 +2,27 @@
  * The flows of `auth migrate` and `auth doctor`: read the app (package.json,
  * .env, its auth config), find its database, ask the database (through the
  * app's own driver), print.
+ *
+ * What only some apps need is imported where it is used, so that the command
+ * starts in a fraction of a second where it has nothing to ask: the database
+ * task (execa) only for a database that exists, the ORM readers (ts-morph) only
+ * in an app whose auth tables are its ORM's. Nothing from init's generators
+ * (plan.ts), which load ts-morph and handlebars.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
-import { runDatabaseTask } from "../engine/app-database.js";
 import { readAppEnv } from "../engine/app-env.js";
 import { readFileModes } from "../engine/file-modes.js";
 import { processesUsing } from "../engine/folder-in-use.js";
-import { installedVersion, readProject } from "../engine/project.js";
+import { installedVersion, readProject, type ProjectSnapshot } from "../engine/project.js";
 import { cliVersion } from "../engine/runtime-link.js";
 import { appDatabase, describeTarget, type DatabaseLookup, type DatabaseTarget } from "../generators/app-database.js";
 import { detect, DETECT_PATHS, type Detection } from "../generators/detect.js";
-import { readAppOrm, type AppOrm } from "../engine/app-orm.js";
+import type { AppOrm } from "../engine/app-orm.js";
 import { diagnose, type DoctorInput } from "../generators/doctor.js";
 import { parseDatabaseUrl, UsageError } from "../generators/init/answers.js";
-import { layoutFor, runScript } from "../generators/init/plan.js";
+import { placeIn } from "../generators/source-layout.js";
 import { colorsFor } from "../ui/colors.js";
 import type { DoctorOptions } from "./doctor.js";
 import type { MigrateOptions } from "./migrate.js";
@@ -35,7 +40,7 @@ export async function runMigrate(options: MigrateOptions, command: Command): Pro
     if (error instanceof UsageError) command.error(`error: ${error.message}`, { exitCode: 2, code: "auth.usage" });
     throw error;
   }
-  const { detection, lookup, appOrm } = readApp(dir, url);
+  const { detection, lookup, appOrm } = await readApp(dir, url);
   if (!detection.hasPackageJson) command.error(`error: no package.json in ${dir}: run npx @gatehouse/cli migrate in the app's folder (or pass --cwd)`, { exitCode: 2, code: "auth.usage" });
   if (appOrm) {
     // No ledger of ours to bring up to date: the app's ORM owns these tables, with the app's own.
@@ -51,6 +56,7 @@ export async function runMigrate(options: MigrateOptions, command: Command): Pro
   // Even a dry run opens the folder (PGlite writes as it opens and closes): never beside the app.
   const inUse = openedBy(dir, lookup.target);
   if (inUse) command.error(`error: ${where} is in use by ${inUse}: stop the app first; it migrates itself when it starts. Nothing was changed.`, { exitCode: 1, code: "auth.database" });
+  const { runDatabaseTask } = await import("../engine/app-database.js");
   const result = await runDatabaseTask(dir, lookup.target, options.dryRun ? "status" : "migrate", schemaPath(detection));
   if (!result.ok) command.error(`error: ${where}: ${result.error}`, { exitCode: 1, code: "auth.database" });
   if (options.dryRun) {
@@ -63,13 +69,13 @@ export async function runMigrate(options: MigrateOptions, command: Command): Pro
 export async function runDoctor(options: DoctorOptions, command: Command): Promise<void> {
   const dir = appFolder(command, options.cwd);
   const c = colorsFor(process.stdout);
-  const { detection, lookup, env, envFileExists, packageJson, appOrm } = readApp(dir);
+  const { detection, lookup, env, envFileExists, packageJson, appOrm } = await readApp(dir);
   let databaseStatus: DoctorInput["databaseStatus"];
   if (lookup.found) {
     const inUse = notCreated(dir, lookup.target) ? undefined : openedBy(dir, lookup.target);
     if (notCreated(dir, lookup.target)) databaseStatus = { notCreated: true };
     else if (inUse) databaseStatus = { inUse };
-    else databaseStatus = await runDatabaseTask(dir, lookup.target, "status", schemaPath(detection));
+    else databaseStatus = await (await import("../engine/app-database.js")).runDatabaseTask(dir, lookup.target, "status", schemaPath(detection));
   }
   const authConfigPath = appModule(detection, AUTH_CONFIG);
   const configPath = join(dir, authConfigPath);
@@ -111,7 +117,7 @@ interface AppFacts {
   appOrm?: AppOrm;
 }
 
-function readApp(dir: string, databaseUrl?: string): AppFacts {
+async function readApp(dir: string, databaseUrl?: string): Promise<AppFacts> {
   const project = readProject(dir, DETECT_PATHS);
   const detection = detect(project);
   const { values, fileExists } = readAppEnv(dir);
@@ -120,9 +126,15 @@ function readApp(dir: string, databaseUrl?: string): AppFacts {
   // auth-db beside the app's own database module (which may be a db.ts of its own, as Kysely apps often have):
   // the auth tables are in the app's Drizzle, Prisma or Kysely setup.
   const ormDb = existsSync(join(dir, appModule(detection, "src/lib/server/auth-db.ts")));
-  const appOrm = ormDb ? readAppOrm(dir, project, detection.packageManager, (script) => runScript(detection.packageManager, script)) : undefined;
+  const appOrm = ormDb ? await readOrmApp(dir, project, detection) : undefined;
   const lookup: DatabaseLookup = pkg ? appDatabase({ packageJson: pkg, env: values, databaseUrl, dbModule, ...(appOrm ? { appOrm: appOrm.database } : {}) }) : { found: false, reason: "no package.json" };
   return { detection, lookup, env: values, envFileExists: fileExists, packageJson: pkg ?? null, ...(appOrm ? { appOrm } : {}) };
+}
+
+/** The app's Drizzle, Prisma or Kysely setup: its readers (and init's runScript) load ts-morph, so only for such an app. */
+async function readOrmApp(dir: string, project: ProjectSnapshot, detection: Detection): Promise<AppOrm | undefined> {
+  const [{ readAppOrm }, { runScript }] = await Promise.all([import("../engine/app-orm.js"), import("../generators/init/plan.js")]);
+  return readAppOrm(dir, project, detection.packageManager, (script) => runScript(detection.packageManager, script));
 }
 
 /**
@@ -158,11 +170,12 @@ function schemaPath(detection: Detection): string | undefined {
   return detection.frameworks[0] ? appModule(detection, "src/lib/server/schema.ts") : undefined;
 }
 
-/** A module auth-init writes (as its templates name it), where it wrote it in this app: its source folders and language. */
+/**
+ * A module auth-init writes (as its templates name it), where it wrote it in this app: its source folders and language.
+ * Both frameworks' layouts place a template path with `placeIn` (their `place`); `layoutFor` itself would load all of init.
+ */
 function appModule(detection: Detection, path: string): string {
-  const framework = detection.frameworks[0];
-  const layout = framework ? layoutFor(framework.id, { major: framework.major, source: detection.source }) : undefined;
-  return layout?.place(path) ?? path;
+  return detection.frameworks[0] ? placeIn(detection.source, path) : path;
 }
 
 function readOrNull(path: string): string | null {

@@ -12,7 +12,6 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { execa } from "execa";
 
 const CHECKOUT = fileURLToPath(new URL("../../", import.meta.url));
 const CHECKOUT_RUNTIME = join(CHECKOUT, "runtime");
@@ -104,6 +103,8 @@ async function packStaged(dir: string, destination: string): Promise<string> {
     writeFileSync(join(stage, "package.json"), `${JSON.stringify(published, null, 2)}\n`);
     for (const extra of ["README.md", "LICENSE"]) if (existsSync(join(dir, extra))) cpSync(join(dir, extra), join(stage, extra));
     mkdirSync(destination, { recursive: true });
+    // Imported here: `auth doctor` reads cliVersion from this module and never packs.
+    const { execa } = await import("execa");
     const { stdout } = await execa("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", stage], { cwd: stage });
     const tarball = stdout.trim().split("\n").pop()!;
     // A copy, not a rename: the temporary folder may be on another file system.

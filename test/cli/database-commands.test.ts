@@ -9,9 +9,10 @@
 import { spawnSync } from "node:child_process";
 import { PGlite } from "@electric-sql/pglite";
 import Database from "better-sqlite3";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
+import { createPGliteFolder } from "../adapters/support/pglite.js";
 import { testDatabases } from "../adapters/support/postgres-server.js";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { migrate as migratePostgres, migrations as postgresMigrations } from "@gatehouse/runtime/adapters/postgres";
@@ -59,9 +60,28 @@ function withUmask0<T>(run: () => T): T {
   }
 }
 
+/**
+ * auth-init's app for each set of flags, set up once for the file (auth-init is what these
+ * tests stand on, not what they test: test/cli/init-command.test.ts does): each test gets a copy
+ * of its own, with node_modules' links. Two runs differ only in their AUTH_SECRET.
+ */
+const initialized = new Map<string, string>();
+
 /** An app set up by auth-init, with node_modules linking what `npm install` would bring. */
 function setUpApp(initArgs: string[] = []): string {
-  const dir = tempCopy("sveltekit-minimal", "db", dirs);
+  const key = JSON.stringify(initArgs);
+  let template = initialized.get(key);
+  if (template === undefined) {
+    template = initApp(initArgs);
+    initialized.set(key, template);
+  }
+  const dir = tempCopy(null, "db", dirs);
+  cpSync(template, dir, { recursive: true, verbatimSymlinks: true });
+  return dir;
+}
+
+function initApp(initArgs: string[]): string {
+  const dir = tempCopy("sveltekit-minimal", "db-app", dirs);
   const init = cli(authInitBin, ["--yes", "--no-install", "--runtime", "^0.1.0", ...initArgs], dir, NO_ENV, 60_000);
   expect(init.code, init.stderr).toBe(0);
   for (const [name, target] of [
@@ -75,6 +95,32 @@ function setUpApp(initArgs: string[] = []): string {
     symlinkSync(target, link, "dir");
   }
   return dir;
+}
+
+/**
+ * PGlite folders made once for the file, copied where a test needs a database that exists
+ * (creating one, initdb, takes 4-7 s of CPU, many times that on a loaded machine; opening one
+ * about one): `fresh` as PGlite creates it, no tables; `migrated` as `auth migrate` leaves a
+ * fresh app's. The test of auth migrate creating the folder still creates it from nothing.
+ */
+let pgliteFolders: Promise<{ fresh: string; migrated: string }> | undefined;
+
+function pgliteFolder(kind: "fresh" | "migrated"): Promise<string> {
+  pgliteFolders ??= (async () => {
+    const fresh = join(tempCopy(null, "db-pglite", dirs), "fresh");
+    await createPGliteFolder(fresh);
+    const app = setUpApp();
+    cpSync(fresh, join(app, ".pglite"), { recursive: true });
+    const migrate = auth(["migrate"], app);
+    expect(migrate.stdout, migrate.stderr).toContain("PGlite in .pglite/: applied 0001_init, 0002_rate_limits, 0003_user_passwords, 0004_account_management\n");
+    return { fresh, migrated: join(app, ".pglite") };
+  })();
+  return pgliteFolders.then((folders) => folders[kind]);
+}
+
+/** Gives the app its PGlite folder: a copy of one made once (see pgliteFolder). */
+async function copyPGlite(dir: string, kind: "fresh" | "migrated"): Promise<void> {
+  cpSync(await pgliteFolder(kind), join(dir, ".pglite"), { recursive: true });
 }
 
 /** Sets `key` in the app's .env, replacing its line or adding one. */
@@ -135,7 +181,8 @@ describe("auth migrate", () => {
 
   it("PGlite open in another process (the app's server): migrate and --dry-run refuse in one line naming it (exit 1), the database untouched; doctor warns without opening it; once closed, migrate applies", async () => {
     const dir = setUpApp();
-    // As the app's db module opens it: this test's process plays the running app.
+    // As the app's db module opens it: this test's process plays the running app (which created it, no tables yet).
+    await copyPGlite(dir, "fresh");
     const app = new PGlite(join(dir, ".pglite"));
     try {
       await app.query("SELECT 1");
@@ -228,7 +275,7 @@ describe("auth migrate", () => {
 });
 
 describe("auth doctor", () => {
-  it("a fresh app made by auth-init: no problems; the PGlite folder is created on first start; the origin is a warning", () => {
+  it("a fresh app made by auth-init: no problems; the PGlite folder is created on first start; the origin is a warning", async () => {
     const dir = setUpApp();
     const run = auth(["doctor"], dir);
     expect(run.code, run.stdout + run.stderr).toBe(0);
@@ -236,6 +283,8 @@ describe("auth doctor", () => {
     expect(run.stdout).toContain("does not exist yet: the app creates and migrates it on first start");
     expect(run.stdout).toContain("warn no public origin configured");
     expect(run.stdout).toContain("ok   @gatehouse/runtime 0.1.0");
+    // Its database as `auth migrate` leaves it (the first test of auth migrate makes one from nothing).
+    await copyPGlite(dir, "migrated");
     expect(auth(["migrate"], dir).code).toBe(0);
     expect(auth(["doctor"], dir).stdout).toContain("ok   PGlite in .pglite/ is reachable and migrated");
   });
@@ -317,8 +366,9 @@ describe.skipIf(isWindows)("auth doctor: secrets at rest", () => {
     return commands;
   }
 
-  it("PGlite: env files others can read and an open PGlite folder are warnings, each with its chmod; run as printed, doctor is as clean as before", () => {
+  it("PGlite: env files others can read and an open PGlite folder are warnings, each with its chmod; run as printed, doctor is as clean as before", async () => {
     const dir = setUpApp();
+    await copyPGlite(dir, "migrated");
     expect(auth(["migrate"], dir).code).toBe(0);
     const clean = auth(["doctor"], dir);
     expect(clean.code, clean.stdout).toBe(0);

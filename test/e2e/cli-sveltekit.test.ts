@@ -19,7 +19,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase } from "../adapters/support/postgres-server.js";
+import { createTestDatabase, type TestDatabase } from "../adapters/support/postgres-server.js";
 import { claimedAddressTakenBack, EMAIL, resetForgottenPassword, signUpOutAndIn, signUpWithTakenEmail, tooManyWrongPasswords, VICTIM_EMAIL } from "./support/account-flow.js";
 import { checkAuthPages } from "./support/accessibility.js";
 import { lastWayInRefused, manageAccount, providerOnlyUserCannotDisconnect, renamePasskey } from "./support/account-page-flow.js";
@@ -30,6 +30,7 @@ import { LINK_EMAIL, PASSKEY_EMAIL, passkeySignUpOutAndIn, signInWithEmailLink, 
 import { freePort, run, startServer } from "./support/processes.js";
 import { serverRows, sqliteRows } from "./support/rows.js";
 import { expectCleanStop, shutdownSignals, type ShutdownAdapter } from "./support/shutdown.js";
+import { slots } from "./support/slots.js";
 
 const serverUrl = process.env.DATABASE_URL;
 
@@ -110,31 +111,84 @@ const variants: Variant[] = [
   },
 ];
 
+/** A variant's app with what it talks to: its database on the server, its OpenID provider, its SMTP server. */
+interface Made {
+  app: CliSvelteKitApp;
+  database?: TestDatabase;
+  provider?: AppProvider;
+  mail?: AppMail;
+}
+
+async function release({ app, provider, mail, database }: Partial<Made>): Promise<void> {
+  await app?.stop();
+  await provider?.server.close();
+  await mail?.server.close();
+  await database?.drop();
+}
+
+/** The apps' ports, chosen before the apps start (the OpenID provider must know its callback URL): never one twice. */
+const chosenPorts = new Set<number>();
+async function distinctFreePort(): Promise<number> {
+  for (;;) {
+    const port = await freePort();
+    if (!chosenPorts.has(port)) {
+      chosenPorts.add(port);
+      return port;
+    }
+  }
+}
+
+/** The builds (a CPU each, and much memory) two at a time; sv create and the installs go on beside them. */
+const buildSlots = slots(2);
+
+async function make(variant: Variant): Promise<Made> {
+  const made: Partial<Made> = {};
+  try {
+    if (variant.server) made.database = await createTestDatabase(serverUrl!, "e2e");
+    const args = made.database ? [...variant.args, "--database-url", made.database.url] : variant.args;
+    // The provider must know the app's callback URL before the app starts: the port comes first.
+    const port = await distinctFreePort();
+    if (variant.oauth) made.provider = await startProviderFor(`http://localhost:${port}`, "/auth");
+    // Sign-up and password reset mail their links, as email sign-in does: to a real SMTP server.
+    if (variant.passwordless || variant.credentials) made.mail = await startMailFor();
+    const env = { ...made.provider?.env, ...made.mail?.env };
+    made.app = await startCliSvelteKitApp(`app-${variant.name}`, args, { port, env, afterInit: variant.afterInit, buildSlots });
+    return made as Made;
+  } catch (error) {
+    await release(made);
+    throw error;
+  }
+}
+
+/** The variants that run here: those on the PostgreSQL server need DATABASE_URL. */
+const ready = variants.filter((variant) => !variant.server || serverUrl !== undefined);
+const making = new Map<string, Promise<Made>>();
+
+// Every app is made before the first test, all at once: each one's auth-init (sv create and two npm
+// installs) waits much on the network and the disk, so they overlap well (the builds take turns).
+// Made before the tests rather than beside them: the browser steps' timeouts assume a machine not
+// also building. A variant whose app fails fails its own tests (its describe's beforeAll throws).
+beforeAll(async () => {
+  const started = Date.now();
+  for (const variant of ready) making.set(variant.name, make(variant));
+  await Promise.allSettled(making.values());
+  console.log(`[e2e] cli-sveltekit: ${ready.length} apps made in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}, 900_000);
+
 for (const variant of variants) {
-  const skip = variant.server === true && !serverUrl;
-  describe.skipIf(skip)(`auth-init --yes ${variant.args.join(" ")} (SvelteKit, ${variant.name})`, () => {
+  describe.skipIf(!ready.includes(variant))(`auth-init --yes ${variant.args.join(" ")} (SvelteKit, ${variant.name})`, () => {
     let app: CliSvelteKitApp;
-    let database: { url: string; drop: () => Promise<void> } | undefined;
+    let database: TestDatabase | undefined;
     let provider: AppProvider | undefined;
     let mail: AppMail | undefined;
 
     beforeAll(async () => {
-      if (variant.server) database = await createTestDatabase(serverUrl!, "e2e");
-      const args = database ? [...variant.args, "--database-url", database.url] : variant.args;
-      // The provider must know the app's callback URL before the app starts: the port comes first.
-      const port = await freePort();
-      if (variant.oauth) provider = await startProviderFor(`http://localhost:${port}`, "/auth");
-      // Sign-up and password reset mail their links, as email sign-in does: to a real SMTP server.
-      if (variant.passwordless || variant.credentials) mail = await startMailFor();
-      const env = { ...provider?.env, ...mail?.env };
-      app = await startCliSvelteKitApp(`app-${variant.name}`, args, { port, env, afterInit: variant.afterInit });
-    }, 900_000);
+      ({ app, database, provider, mail } = await making.get(variant.name)!);
+    });
 
     afterAll(async () => {
-      await app?.stop();
-      await provider?.server.close();
-      await mail?.server.close();
-      await database?.drop();
+      const made = await making.get(variant.name)!.catch(() => undefined);
+      if (made) await release(made);
     });
 
     it("wrote what it said, with this checkout's runtime, and ends with next steps", () => {

@@ -14,7 +14,7 @@
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase } from "../adapters/support/postgres-server.js";
+import { createTestDatabase, type TestDatabase } from "../adapters/support/postgres-server.js";
 import { root } from "../cli/support/cli.js";
 import { EMAIL } from "./support/account-flow.js";
 import { hasChromium, useBrowser } from "./support/browser.js";
@@ -64,24 +64,59 @@ const variants: Variant[] = [
   },
 ];
 
+/** A variant's app, its SMTP server and (PostgreSQL) its database of its own. */
+interface Made {
+  app: DrizzleSvelteKitApp;
+  mail: AppMail;
+  database?: TestDatabase;
+}
+
+async function release({ app, mail, database }: Partial<Made>): Promise<void> {
+  app?.remove();
+  await mail?.server.close();
+  await database?.drop();
+}
+
+async function make(variant: Variant): Promise<Made> {
+  const made: Partial<Made> = {};
+  try {
+    if (variant.server) made.database = await createTestDatabase(serverUrl!, "e2e");
+    made.mail = await startMailFor();
+    made.app = await makeDrizzleApp(`drizzle-${variant.dialect}`, variant.dialect, made.database?.url);
+    return made as Made;
+  } catch (error) {
+    await release(made);
+    throw error;
+  }
+}
+
+/** The variants that run here: PostgreSQL needs DATABASE_URL. */
+const ready = variants.filter((variant) => !variant.server || serverUrl !== undefined);
+const making = new Map<DrizzleDialect, Promise<Made>>();
+
+// Both apps are made before the first test, at once: sv create and the installs wait much on the
+// network and the disk. Not beside the tests: the browser steps' timeouts assume a machine not
+// also building. A variant whose app fails fails its own tests.
+beforeAll(async () => {
+  for (const variant of ready) making.set(variant.dialect, make(variant));
+  await Promise.allSettled(making.values());
+}, 900_000);
+
 for (const variant of variants) {
-  describe.skipIf(variant.server && !serverUrl)(`auth-init --yes in a SvelteKit app of sv add drizzle (${variant.dialect}, ${variant.driver})`, () => {
+  describe.skipIf(!ready.includes(variant))(`auth-init --yes in a SvelteKit app of sv add drizzle (${variant.dialect}, ${variant.driver})`, () => {
     let app: DrizzleSvelteKitApp;
-    let database: { url: string; drop: () => Promise<void> } | undefined;
+    let database: TestDatabase | undefined;
     let mail: AppMail;
     let server: RunningServer | undefined;
 
     beforeAll(async () => {
-      if (variant.server) database = await createTestDatabase(serverUrl!, "e2e");
-      mail = await startMailFor();
-      app = await makeDrizzleApp(`drizzle-${variant.dialect}`, variant.dialect, database?.url);
-    }, 900_000);
+      ({ app, mail, database } = await making.get(variant.dialect)!);
+    });
 
     afterAll(async () => {
       await server?.stop();
-      app?.remove();
-      await mail?.server.close();
-      await database?.drop();
+      const made = await making.get(variant.dialect)!.catch(() => undefined);
+      if (made) await release(made);
     });
 
       it("chose --adapter drizzle: the runtime's Drizzle schema beside the app's, re-exported, no database module or driver of its own, and the drizzle-kit commands as next steps", () => {

@@ -11,6 +11,12 @@
  * 1.x app on the PostgreSQL server). The SvelteKit apps on PGlite, SQLite,
  * PostgreSQL and the hosted store and SolidStart 2 on PGlite are stopped the
  * same way at the end of cli-sveltekit.test.ts and cli-solid-start.test.ts.
+ *
+ * The SolidStart 2 apps ask for the same packages but their database driver
+ * (and typescript): one is installed from npm by auth-init; the others start
+ * from a copy of its node_modules and lockfile, so auth-init's own install in
+ * them only adds and removes the difference (a few seconds on an idle machine,
+ * where a whole install takes half a minute).
  */
 import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -21,6 +27,7 @@ import { listSourceFiles } from "../../src/engine/project.js";
 import { createTestDatabase, type TestDatabase } from "../adapters/support/postgres-server.js";
 import { run } from "./support/processes.js";
 import { expectCleanStop, shutdownSignals, type ShutdownAdapter } from "./support/shutdown.js";
+import { slots } from "./support/slots.js";
 import { buildNodeBin, buildSolidStart, type SolidStartVersion } from "./support/solid-start-app.js";
 
 /** A SolidStart app: the other e2e files build the SvelteKit ones. */
@@ -61,7 +68,14 @@ const seconds = (since: number) => ((Date.now() - since) / 1000).toFixed(1);
 /** npm's options for auth-init's install: metadata from the cache, no engine-strict (SolidStart 2 asks for Node >= 24). */
 const NPM = { npm_config_prefer_offline: "true", npm_config_engine_strict: "false", npm_config_audit: "false", npm_config_fund: "false" };
 
-async function makeApp(variant: Variant): Promise<App> {
+/** Resolves to the folder of the SolidStart 2 app installed from npm once auth-init has installed it; rejects if that fails. */
+let installedV2: Promise<string> | undefined;
+/** Builds run two at a time (2 CPUs; each takes most of one): installs and copies go on beside them. */
+const buildSlots = slots(2);
+/** Written by the build and the dev server: not carried from one app into another. */
+const CACHES = [".vite", ".cache", ".nitro", ".vinxi"];
+
+async function makeApp(variant: Variant, first?: { installed: (dir: string) => void }): Promise<App> {
   const started = Date.now();
   let database: TestDatabase | undefined;
   const adapterArgs = ["--adapter", variant.adapter];
@@ -75,28 +89,46 @@ async function makeApp(variant: Variant): Promise<App> {
   cpSync(new URL(`../cli/fixtures/solid-start-v${major}${variant.javascript ? "-js" : ""}/`, import.meta.url), dir, { recursive: true });
   const nodeBin = major === "2" ? buildNodeBin() : undefined;
   nodeBin?.catch(() => undefined); // awaited by the build
+  if (major === "2" && !first) {
+    const from = await installedV2!;
+    // cp -a, not Node's fs.cp: links kept as they are (node_modules/.bin's relative ones then point into this
+    // app's node_modules), in a fifth of fs.cp's time and CPU on these 11,000 files. Not cpSync either: it would
+    // block this process, which reads the output of the other apps' installs and builds meanwhile.
+    await run("cp", ["-a", join(from, "node_modules"), join(from, "package-lock.json"), dir], { cwd: work });
+    // The first app's build may have begun writing its caches meanwhile.
+    for (const cache of CACHES) rmSync(join(dir, "node_modules", cache), { recursive: true, force: true });
+  }
   await run(process.execPath, [authInitBin, "--yes", ...adapterArgs], { cwd: dir, env: NPM, timeoutMs: 600_000 });
+  const initialized = seconds(started);
+  first?.installed(dir);
   // The fixture's document has a <title> of its own, which auth-init keeps (and says so); harmless here.
-  await buildSolidStart(dir, major, nodeBin);
-  console.log(`[e2e] shutdown ${variant.name}: made and built in ${seconds(started)} s`);
+  const built = await buildSlots(() => buildSolidStart(dir, major, nodeBin));
+  console.log(`[e2e] shutdown ${variant.name}: auth-init (and its install) ${initialized} s, then the build ${built} s; ready after ${seconds(started)} s`);
   return { variant, dir, database };
 }
 
 beforeAll(async () => {
   const started = Date.now();
-  // Two at a time (2 CPUs): installs wait on the network while another app builds.
-  const queue = [...VARIANTS];
-  const failures: unknown[] = [];
-  const worker = async () => {
-    for (let variant = queue.shift(); variant; variant = queue.shift()) {
-      try {
-        apps.set(variant.name, await makeApp(variant));
-      } catch (error) {
-        failures.push(error);
-      }
-    }
-  };
-  await Promise.all([worker(), worker()]);
+  // All at once: the installs wait on the network and the disk, the builds take turns (buildSlots).
+  // A TypeScript one where there is one: the others but one are TypeScript apps too (typescript, pg).
+  const firstV2 = VARIANTS.find((variant) => variant.major === "2" && !variant.javascript) ?? VARIANTS.find((variant) => variant.major === "2");
+  let installed!: (dir: string) => void;
+  let installFailed!: (error: unknown) => void;
+  installedV2 = new Promise<string>((resolve, reject) => {
+    installed = resolve;
+    installFailed = reject;
+  });
+  installedV2.catch(() => undefined); // the first app's own failure is the one reported
+  const made = VARIANTS.map((variant) => {
+    if (variant !== firstV2) return makeApp(variant);
+    const app = makeApp(variant, { installed });
+    // The other SolidStart 2 apps wait for its install: if it fails, so do they.
+    app.catch(installFailed);
+    return app;
+  });
+  const results = await Promise.allSettled(made);
+  for (const result of results) if (result.status === "fulfilled") apps.set(result.value.variant.name, result.value);
+  const failures = results.flatMap((result) => (result.status === "rejected" ? [result.reason] : []));
   if (failures.length > 0) throw failures[0];
   console.log(`[e2e] shutdown: ${apps.size} apps ready in ${seconds(started)} s`);
 }, 900_000);

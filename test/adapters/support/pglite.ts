@@ -38,6 +38,18 @@ export async function openPGlite(): Promise<PGlite> {
   return db;
 }
 
+/**
+ * A fresh PGlite persisted in the folder `dir` (created, closed again), from the
+ * same initialised copy: under a second or two where initdb takes 4-7 s.
+ */
+export async function createPGliteFolder(dir: string): Promise<void> {
+  // The first use pays for initdb, and leaves the copy.
+  if (!readCache()) await (await openPGlite()).close();
+  const cached = readCache();
+  const db = cached ? await PGlite.create(dir, { loadDataDir: new Blob([cached]) }) : await PGlite.create(dir);
+  await db.close();
+}
+
 function readCache(): Uint8Array<ArrayBuffer> | undefined {
   try {
     return new Uint8Array(readFileSync(cachePath));

@@ -6,6 +6,7 @@
  */
 import { authBin, authInitBin } from "../../cli/support/cli.js";
 import { freePort, run, type RunningServer, scratchApp, startServer, WITHOUT_TEST_DATABASE } from "./processes.js";
+import type { Slots } from "./slots.js";
 
 
 export interface CliSvelteKitApp {
@@ -25,6 +26,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** `auth` commands to run in the app after auth-init and before the build, e.g. `[["add-provider", "github"]]`. */
   afterInit?: string[][];
+  /** Where the build waits its turn, when several apps are made at once (support/slots.ts). */
+  buildSlots?: Slots;
 }
 
 export async function startCliSvelteKitApp(name: string, initArgs: string[], options: StartOptions = {}): Promise<CliSvelteKitApp> {
@@ -40,7 +43,12 @@ export async function startCliSvelteKitApp(name: string, initArgs: string[], opt
     for (const command of options.afterInit ?? []) initOutput += await run(process.execPath, [authBin, ...command], { cwd: dir });
     const initialized = Date.now();
     // A production build, as `npm run build` is in a shell: vitest's NODE_ENV=test would make Vite build a development one.
-    const buildOutput = await run("npm", ["run", "build"], { cwd: dir, env: { NODE_ENV: "production" } });
+    let built = initialized;
+    const build = () => {
+      built = Date.now();
+      return run("npm", ["run", "build"], { cwd: dir, env: { NODE_ENV: "production" } });
+    };
+    const buildOutput = await (options.buildSlots ? options.buildSlots(build) : build());
     const port = options.port ?? (await freePort());
     // ORIGIN is adapter-node's public origin (its form-action CSRF check and our AUTH_URL).
     // The database is the one in the app's .env: the test run's own DATABASE_URL (the
@@ -54,7 +62,7 @@ export async function startCliSvelteKitApp(name: string, initArgs: string[], opt
       ...options.env,
     };
     server = await startServer("npm", ["start"], { cwd: dir, env, port });
-    console.log(`[e2e] ${name}: auth-init (sv create + install) ${((initialized - started) / 1000).toFixed(1)} s, build ${((Date.now() - initialized) / 1000).toFixed(1)} s`);
+    console.log(`[e2e] ${name}: auth-init (sv create + install) ${((initialized - started) / 1000).toFixed(1)} s, build ${((Date.now() - built) / 1000).toFixed(1)} s`);
     return { dir, server, initOutput, buildOutput, stop };
   } catch (error) {
     await stop();
