@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { seedBetterSqlite3Prebuild } from "./better-sqlite3-prebuild.js";
+import { seedBetterSqlite3Prebuild } from "./better-sqlite3-prebuild.mjs";
 
 /** Where the apps the tests set up share the tarballs packed from this run's build (src/engine/runtime-link.ts). */
 let packCache: string | undefined;

@@ -1,39 +1,38 @@
 /**
- * The two SvelteKit apps of the HTTP benchmark (test/bench/http.mjs), made,
- * built, started on 127.0.0.1 and signed in over HTTP:
- *
- * - ours: made by our own CLI, `auth-init --yes` in an empty folder
- *   (credentials, JWT sessions, PGlite), with this checkout's runtime packed
- *   into the app, as a user gets it;
- * - the reference: sv's minimal app (adapter-node) plus `@auth/sveltekit`, a
- *   Credentials provider and JWT sessions in `src/hooks.server.ts`, and a copy
- *   of our app's `/protected` page (the same `locals.auth()` load and markup).
- *
- * Both are started as our app's `npm start` starts it: `node --env-file=.env build`.
+ * What the apps of the HTTP benchmark (test/bench/http.mjs) share: commands
+ * run to completion with their times, the one user every app signs in, a
+ * loopback mail server, starting a built app on 127.0.0.1 and waiting until
+ * it answers, and form posts as a browser on the app's origin sends them.
+ * The apps themselves are made in http-ours.mjs (ours, by our CLI, SvelteKit
+ * and SolidStart) and http-references.mjs (@auth/sveltekit and Better Auth
+ * in sv's minimal SvelteKit app).
  */
 import { spawn } from "node:child_process";
-import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { randomBytes } from "node:crypto";
-import { fileURLToPath } from "node:url";
 import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
+import { cookiePairs } from "./measure.mjs";
 
-const AUTH_INIT = fileURLToPath(new URL("../../bin/auth-init.js", import.meta.url));
-const SV = "sv@0.17.1";
-export const REFERENCE = "@auth/sveltekit@1.11.3";
-/** The one user both apps sign in (ours stores it at sign-up, the reference knows it in `authorize`). */
+/** The one user every app signs in (ours and Better Auth store it at sign-up, @auth/sveltekit knows it in `authorize`). */
 export const USER = { name: "Ada Lovelace", email: "ada@example.com", password: "bench-password-1" };
 
 // Where the generated db module looks for its database: the bench's own env (say a
 // DATABASE_URL for the PostgreSQL suite) must not reach the apps.
 const DATABASE_ENV = ["DATABASE_URL", "HOSTED_STORE_DATABASE_URL", "HOSTED_STORE_BRANCH", "SQLITE_PATH", "PGLITE_DIR"];
 
+/**
+ * npm's options for every install here, through the environment (so `auth-init`'s
+ * and `sv create`'s own installs take them too): registry metadata from npm's cache
+ * when it has it, which makes a warm install several times faster.
+ */
+export const NPM_ENV = { npm_config_prefer_offline: "true", npm_config_audit: "false", npm_config_fund: "false" };
+
 /** Runs a command to completion; rejects with the end of its output when it fails. */
-export function run(command, args, cwd) {
+export function run(command, args, cwd, env = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, { cwd, env: { ...process.env, ...NPM_ENV, ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));
     child.stderr.on("data", (chunk) => (output += chunk));
@@ -44,52 +43,28 @@ export function run(command, args, cwd) {
   });
 }
 
-/** Our app, as the CLI makes it; returns its folder once built. */
-export async function makeOurApp(work) {
-  await run(process.execPath, [AUTH_INIT, "ours", "--yes", "--providers", "credentials", "--strategy", "jwt", "--adapter", "pglite"], work);
-  const dir = join(work, "ours");
-  await run("npm", ["run", "build"], dir);
-  return dir;
-}
+/**
+ * `npm run build` in an app, for production: NODE_ENV as a deploy sets it (under
+ * vitest, which runs the bench's smoke test, the children would inherit "test").
+ */
+export const build = (dir, env = {}) => run("npm", ["run", "build"], dir, { NODE_ENV: "production", ...env });
 
-// The reference's auth: the same provider and session strategy as ours. Its
-// `authorize` accepts one fixed user where ours looks the user up in PGlite and
-// checks a scrypt hash; sign-in is done once, before timing, so that is not timed.
-const REFERENCE_HOOKS = `import { SvelteKitAuth } from '@auth/sveltekit';
-import Credentials from '@auth/sveltekit/providers/credentials';
-import { env } from '$env/dynamic/private';
-
-const USER = { id: 'bench-user', name: ${JSON.stringify(USER.name)}, email: ${JSON.stringify(USER.email)} };
-
-export const { handle } = SvelteKitAuth({
-	secret: env.AUTH_SECRET,
-	trustHost: true,
-	session: { strategy: 'jwt' },
-	providers: [
-		Credentials({
-			credentials: { email: {}, password: {} },
-			authorize: (c) => (c.email === USER.email && c.password === ${JSON.stringify(USER.password)} ? { ...USER } : null)
-		})
-	]
-});
-`;
-
-/** sv's minimal app plus @auth/sveltekit, installed but not built (it needs our app's page first). */
-export async function createReferenceApp(work) {
-  await run("npx", ["-y", SV, "create", "theirs", "--template", "minimal", "--types", "ts", "--add", "sveltekit-adapter=adapter:node", "--install", "npm"], work);
-  const dir = join(work, "theirs");
-  await run("npm", ["install", "--no-audit", "--no-fund", "--save-exact", REFERENCE], dir);
-  return dir;
-}
-
-/** Writes the reference's auth files and our app's protected page into it, then builds it. */
-export async function finishReferenceApp(dir, ourDir) {
-  writeFileSync(join(dir, "src/hooks.server.ts"), REFERENCE_HOOKS);
-  writeFileSync(join(dir, ".env"), `AUTH_SECRET="${randomBytes(32).toString("base64url")}"\n`);
-  cpSync(join(ourDir, "src/routes/protected"), join(dir, "src/routes/protected"), { recursive: true });
-  // The page's stylesheet, which it imports: the same markup and style on both sides.
-  cpSync(join(ourDir, "src/lib/auth.css"), join(dir, "src/lib/auth.css"));
-  await run("npm", ["run", "build"], dir);
+/**
+ * The steps that make one app, each timed: `step(name, work)` awaits `work()` and
+ * notes its seconds; `done()` prints the app's line (`label: name 12.3 s, ...`) for
+ * the setup log, as soon as that app is ready.
+ */
+export function stepsOf(label) {
+  const times = [];
+  return {
+    async step(name, work) {
+      const started = performance.now();
+      const result = await work();
+      times.push(`${name} ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      return result;
+    },
+    done: () => console.log(`  ${label}: ${times.join(", ")}`),
+  };
 }
 
 /** The installed version of a package in an app, for the report. */
@@ -142,16 +117,20 @@ export async function startMailCatcher() {
 }
 
 /**
- * Starts a built app on 127.0.0.1 and waits until it answers. ORIGIN is
- * adapter-node's public origin: its form-POST Origin check and the auth URL.
+ * Starts a built app on 127.0.0.1, in production mode as a server runs, and waits
+ * until it answers: `node --env-file=.env <entry>` in `dir` (what our apps' `npm
+ * start` runs), with `env(origin)` on top, the app's public origin
+ * (`http://localhost:PORT`) in the variable its framework reads (adapter-node's
+ * ORIGIN: its form-POST Origin check and the auth URL; AUTH_URL in SolidStart).
  * `mailServer` is the `smtp://` URL its mail goes to.
  */
-export async function startApp(dir, mailServer) {
+export async function startApp(dir, { entry, env: envOf }, mailServer) {
   const port = await freePort();
+  const origin = `http://localhost:${port}`;
   const mail = { AUTH_EMAIL_SERVER: mailServer, AUTH_EMAIL_FROM: "bench@localhost" };
-  const env = { ...process.env, ...mail, HOST: "127.0.0.1", PORT: String(port), ORIGIN: `http://localhost:${port}` };
+  const env = { ...process.env, ...mail, NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port), ...envOf(origin) };
   for (const key of DATABASE_ENV) delete env[key];
-  const child = spawn(process.execPath, ["--env-file=.env", "build"], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--env-file=.env", entry], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout.on("data", (chunk) => (output += chunk));
   child.stderr.on("data", (chunk) => (output += chunk));
@@ -178,51 +157,25 @@ export async function startApp(dir, mailServer) {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
-  return { base, origin: `http://localhost:${port}`, output: () => output, stop };
+  return { dir, base, origin, output: () => output, stop };
 }
 
+/** The SvelteKit apps' start: adapter-node's server in build/, which takes its public origin from ORIGIN. */
+export const SVELTEKIT_SERVER = { entry: "build", env: (origin) => ({ ORIGIN: origin }) };
+
 /** POSTs a form as a browser on the app's origin does (SvelteKit refuses form POSTs from another Origin). */
-function postForm(app, path, fields) {
+export function postForm(app, path, fields, cookie) {
   return fetch(`${app.base}${path}`, {
     method: "POST",
     redirect: "manual",
-    headers: { origin: app.origin, "content-type": "application/x-www-form-urlencoded" },
+    headers: { origin: app.origin, "content-type": "application/x-www-form-urlencoded", ...(cookie ? { cookie } : {}) },
     body: new URLSearchParams(fields),
   });
 }
 
-function sessionCookie(response, what) {
-  const cookie = response.headers.getSetCookie().map((c) => c.split(";")[0]).find((c) => c.startsWith("authjs.session-token="));
+/** The Auth.js session cookie a sign-in set. */
+export function sessionCookie(response, what) {
+  const cookie = cookiePairs(response).find((c) => c.startsWith("authjs.session-token="));
   if (!cookie) throw new Error(`${what}: no session cookie (status ${response.status}): ${response.headers.getSetCookie().join(" | ")}`);
   return cookie;
-}
-
-/**
- * Ours, as a new user does it: the generated /signup page's form (POST
- * /auth/signup), which mails a link to confirm the address; the link opens
- * /signin, whose form action signs in with the password and the link's
- * `confirm` (the link alone proves only the mailbox). Returns that sign-in's
- * session cookie.
- */
-export async function signInOurs(app, mail) {
-  const signUp = await postForm(app, "/auth/signup", { name: USER.name, email: USER.email, password: USER.password });
-  if (signUp.status >= 400) throw new Error(`ours: sign-up answered ${signUp.status}: ${await signUp.text()}`);
-  const text = await mail.next();
-  const link = text.match(/https?:\/\/\S+\/signin\?\S+/)?.[0];
-  const confirm = link && new URL(link).searchParams.get("confirm");
-  if (!confirm) throw new Error(`ours: the sign-up mail has no link to /signin with a confirm token:\n${text}`);
-  const signIn = await postForm(app, "/signin", { providerId: "password", email: USER.email, password: USER.password, confirm });
-  return sessionCookie(signIn, "ours: sign-in");
-}
-
-/**
- * The reference: POST /auth/callback/credentials. No CSRF token: @auth/sveltekit
- * turns Auth.js's own CSRF check off (`skipCSRFCheck`; SvelteKit checks the
- * Origin of form POSTs instead), so its GET /auth/csrf answers 404, as ours does
- * in SvelteKit.
- */
-export async function signInReference(app) {
-  const response = await postForm(app, "/auth/callback/credentials", { email: USER.email, password: USER.password });
-  if (response.status !== 302) throw new Error(`reference: sign-in answered ${response.status}`);
-  return sessionCookie(response, "reference: sign-in");
 }

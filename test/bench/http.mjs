@@ -1,16 +1,31 @@
 /**
- * Whole apps over HTTP: two built SvelteKit apps (adapter-node) on 127.0.0.1,
- * one made by our CLI (`auth-init --yes`: credentials, JWT sessions, PGlite)
- * and sv's minimal app with `@auth/sveltekit` 1.11.3 (Credentials, JWT
- * sessions), the same `/protected` page in both (see http-apps.mjs).
+ * Whole apps over HTTP: four built apps on 127.0.0.1, made side by side:
  *
- * Timed with autocannon from this process, a fixed number of keep-alive
- * connections, the two apps alternating round by round; requests/s, p50 and
- * p99 latency are medians of the rounds. The server's whole path is in the
- * figures: Node's HTTP parser, adapter-node, SvelteKit's routing and hooks,
- * then the auth work. Every response must be a 200 with the expected body
- * (the signed-in user, `null`, the page naming the user); anything else,
- * or a connection error, fails the run.
+ * - ours in SvelteKit (adapter-node), made by our CLI (`auth-init --yes`:
+ *   credentials, JWT sessions, PGlite), and the same in SolidStart 2
+ *   (`--framework solid-start`), with this checkout's runtime (http-ours.mjs);
+ * - sv's minimal SvelteKit app with `@auth/sveltekit` 1.11.3 (Credentials, JWT
+ *   sessions), and with Better Auth (the version our package.json pins; its
+ *   SvelteKit handler, email + password, the session cookie cache on,
+ *   better-sqlite3), each with our app's `/protected` page (http-references.mjs).
+ *
+ * Four tables: ours against @auth/sveltekit and against Better Auth (the same
+ * runs: the three SvelteKit apps alternate) on the signed-in session read, the
+ * new visitor's session read and the protected page whose load reads the
+ * session; then, in each of our apps, the signed-in session read against a
+ * bare endpoint of the same app that answers the same JSON with no auth call
+ * (GET /bench-bare, added by the bench before the build): the whole app
+ * against its limit. The targets printed (>= 3x Better Auth's requests/s,
+ * p50 within 1.25x of the bare endpoint's) are not asserted.
+ *
+ * Timed with autocannon from this process (http-measure.mjs): a fixed number
+ * of keep-alive connections, the apps of a table alternating round by round;
+ * requests/s, p50 and p99 latency are medians of the rounds. The server's
+ * whole path is in the figures: Node's HTTP parser, adapter-node or Nitro, the
+ * framework's routing and hooks, then the auth work. Every response must be a
+ * 200 with the expected body (the signed-in user, `null`, the page naming the
+ * user; against the bare endpoint, on both sides, the one body recorded before
+ * timing, byte for byte); anything else, or a connection error, fails the run.
  *
  *   node test/bench/http.mjs        (also part of `npm run bench`; BENCH_HTTP=0 leaves it out there)
  *   BENCH_HTTP_SECONDS=5 BENCH_HTTP_ROUNDS=9 node test/bench/http.mjs    longer, steadier runs
@@ -18,145 +33,155 @@
  *   BENCH_KEEP_APPS=1 ...           keeps the apps' temp folder for a look
  *
  * The apps are made, installed (npm registry) and built once per run, in one
- * temp folder removed at the end. Client and servers share the machine: on
- * 2 vCPUs autocannon takes CPU from the server it measures, the same for both.
+ * temp folder removed at the end; SolidStart builds with a Node 24 from npm
+ * (installed once into the OS temp folder and kept). They run with
+ * NODE_ENV=production, as servers do (Better Auth's rate limits are on only
+ * then; its app lets the session read through, see http-references.mjs).
+ * Client and servers share the machine: on 2 vCPUs autocannon takes CPU from
+ * the server it measures, the same for every app.
  */
-import autocannon from "autocannon";
 import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  REFERENCE,
-  USER,
-  createReferenceApp,
-  finishReferenceApp,
-  installedVersion,
-  makeOurApp,
-  signInOurs,
-  signInReference,
-  startApp,
-  startMailCatcher,
-} from "./http-apps.mjs";
+import { SVELTEKIT_SERVER, USER, installedVersion, startApp, startMailCatcher } from "./http-apps.mjs";
+import { CONNECTIONS, ROUNDS, SECONDS, WARMUP_SECONDS, measure, row } from "./http-measure.mjs";
+import { BARE_PATH, SOLID_START, SVELTEKIT, makeOurApp, recordBareBody, signInOurs } from "./http-ours.mjs";
+import { BETTER_AUTH, REFERENCE, createSvApp, makeBetterAuthApp, makeReferenceApp, signInBetterAuth, signInReference } from "./http-references.mjs";
 import { SMOKE } from "./measure.mjs";
 
-// BENCH_SMOKE=1 (see measure.mjs): one round of one second, no warm-up; checks that every scenario runs.
-const SECONDS = SMOKE ? 1 : Number(process.env.BENCH_HTTP_SECONDS ?? 3);
-const ROUNDS = SMOKE ? 1 : Number(process.env.BENCH_HTTP_ROUNDS ?? 5);
-const CONNECTIONS = Number(process.env.BENCH_HTTP_CONNECTIONS ?? 16);
-const WARMUP_SECONDS = 1;
+// What each app answers per scenario. The CSRF endpoint is not here: in SvelteKit
+// ours and @auth/sveltekit answer GET /auth/csrf with a 404 (SvelteKit's Origin
+// check guards form POSTs, so both hand CSRF to it); Better Auth has none. The new
+// visitor's request is the session read without a cookie instead (`null` from all
+// three). Signed in, every request carries the same session cookies, as one
+// user's would: ours decrypts its JWT once and then finds it in its bounded token
+// cache (a new user's first request pays the decryption); @auth/sveltekit decrypts
+// it and re-issues the cookie (a fresh encryption) on every session read, as it
+// does for its users; Better Auth checks its signed session token and its cookie
+// cache's signature, and answers from the cache (no database query).
+const signedInRead = (path) => ({ path, signedIn: true, body: (body) => body.includes(`"email":"${USER.email}"`) });
+const newVisitorRead = (path) => ({ path, signedIn: false, body: (body) => body.trim() === "null" });
+const protectedPage = { path: "/protected", signedIn: true, body: (body) => body.includes(`Signed in as ${USER.name} (${USER.email})`) };
+/** Ours and @auth/sveltekit: Auth.js's session endpoint, at `session`. */
+const authjsRoutes = (session) => ({ signedIn: signedInRead(session), newVisitor: newVisitorRead(session), page: protectedPage });
+const BETTER_AUTH_ROUTES = { signedIn: signedInRead("/api/auth/get-session"), newVisitor: newVisitorRead("/api/auth/get-session"), page: protectedPage };
 
-// The CSRF endpoint is not here: in SvelteKit both answer GET /auth/csrf with a 404
-// (SvelteKit's Origin check guards form POSTs, so both hand CSRF to it). The new
-// visitor's request is the session read without a cookie instead. Signed in, every
-// request carries the same session cookie, as one user's would: ours decrypts it
-// once and then finds it in its bounded token cache (a new user's first request
-// pays the decryption); @auth/sveltekit decrypts it and re-issues the cookie
-// (a fresh encryption) on every session read, as it does for its users.
-const SCENARIOS = [
-  {
-    name: "session GET (signed in, JWT)",
-    path: "/auth/session",
-    signedIn: true,
-    body: (body) => body.includes(`"email":"${USER.email}"`),
-  },
-  { name: "session GET (new visitor)", path: "/auth/session", signedIn: false, body: (body) => body.trim() === "null" },
-  {
-    name: "page with locals.auth() (signed in)",
-    path: "/protected",
-    signedIn: true,
-    body: (body) => body.includes(`Signed in as ${USER.name} (${USER.email})`),
-  },
+/** Each table's rows: the scenario's key and its name in that table (what each side does differs). */
+const AGAINST_AUTHJS = [
+  ["signedIn", "session GET (signed in, JWT)"],
+  ["newVisitor", "session GET (new visitor)"],
+  ["page", "page with locals.auth() (signed in)"],
 ];
+const AGAINST_BETTER_AUTH = [
+  ["signedIn", "session GET (signed in; ours JWT, theirs cookie cache)"],
+  ["newVisitor", "session GET (new visitor)"],
+  ["page", "page reading the session in its load (signed in)"],
+];
+const AGAINST_BARE = "session GET (signed in, JWT) vs bare endpoint";
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))];
+/** Makes and builds the four apps side by side: the installs wait on the network, the builds on the CPU. */
+async function buildApps(work) {
+  const kit = makeOurApp(work, SVELTEKIT);
+  const solid = makeOurApp(work, SOLID_START);
+  const svApp = createSvApp(work);
+  const [kitDir, solidDir, authjsDir, betterAuthDir] = await Promise.all([
+    kit.built,
+    solid.built,
+    makeReferenceApp(work, svApp, kit),
+    makeBetterAuthApp(work, svApp, kit),
+  ]);
+  return { kitDir, solidDir, authjsDir, betterAuthDir };
+}
 
-/** What is wrong with a run: anything but 200s with the expected body. */
-function problems(result) {
-  const wrong = [];
-  if (result.errors) wrong.push(`${result.errors} connection errors (${result.timeouts} timeouts)`);
-  if (result.mismatches) wrong.push(`${result.mismatches} responses without the expected body`);
-  const statuses = Object.entries(result.statusCodeStats).filter(([status]) => status !== "200");
-  if (statuses.length) wrong.push(`statuses other than 200: ${statuses.map(([status, { count }]) => `${status} x${count}`).join(", ")}`);
-  if (!result.requests.total) wrong.push("no responses");
-  return wrong;
+/** Starts the apps side by side; every one that runs goes into `servers`, so that the end stops it whatever failed. */
+async function startApps(specs, mailServer, servers) {
+  const started = await Promise.allSettled(
+    specs.map(async ({ name, dir, server, routes }) => {
+      const app = { name, routes, ...(await startApp(dir, server, mailServer)) };
+      servers.push(app);
+      return app;
+    }),
+  );
+  const failed = started.find((result) => result.status === "rejected");
+  if (failed) throw failed.reason;
+  return started.map((result) => result.value);
 }
 
 /**
- * One autocannon run against one app. Latencies come from autocannon's
- * per-response times (fractions of a millisecond), not its histogram, which
- * rounds to whole milliseconds.
+ * The app's signed-in session read and its bare endpoint (one server, one cookie,
+ * two paths), each response of both held to `body`, the one recorded before
+ * timing, byte for byte.
  */
-async function hit(app, scenario, seconds) {
-  const latencies = [];
-  const instance = autocannon({
-    url: `${app.base}${scenario.path}`,
-    connections: CONNECTIONS,
-    duration: seconds,
-    headers: scenario.signedIn ? { cookie: app.cookie } : {},
-    verifyBody: scenario.body,
-  });
-  instance.on("response", (_client, _status, _bytes, time) => latencies.push(time));
-  const result = await instance;
-  const wrong = problems(result);
-  if (wrong.length) throw new Error(`${app.name}, ${scenario.name}: ${wrong.join("; ")}\n${app.output().slice(-2000)}`);
-  latencies.sort((a, b) => a - b);
-  return { rps: result.requests.total / result.duration, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99) };
+function withBare(app, body) {
+  const same = (answered) => answered === body;
+  return [
+    { ...app, routes: { signedIn: { ...app.routes.signedIn, body: same } } },
+    { ...app, name: "bare endpoint", routes: { signedIn: { path: BARE_PATH, signedIn: true, body: same } } },
+  ];
 }
 
-/** Both apps, alternating round by round (the machine's speed drifts); one warm-up run each, untimed. */
-async function measure(apps, scenario) {
-  if (!SMOKE) for (const app of apps) await hit(app, scenario, WARMUP_SECONDS);
-  const rounds = new Map(apps.map((app) => [app, []]));
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const app of round % 2 === 0 ? apps : [...apps].reverse()) rounds.get(app).push(await hit(app, scenario, SECONDS));
-  }
-  const stat = (app, key) => median(rounds.get(app).map((run) => run[key]));
-  const [ours, theirs] = apps;
-  return {
-    scenario: scenario.name,
-    [`${ours.name} req/s`]: Math.round(stat(ours, "rps")),
-    [`${theirs.name} req/s`]: Math.round(stat(theirs, "rps")),
-    ratio: `${(stat(ours, "rps") / stat(theirs, "rps")).toFixed(1)}x`,
-    [`${ours.name} p50 ms`]: stat(ours, "p50").toFixed(2),
-    [`${theirs.name} p50 ms`]: stat(theirs, "p50").toFixed(2),
-    [`${ours.name} p99 ms`]: stat(ours, "p99").toFixed(2),
-    [`${theirs.name} p99 ms`]: stat(theirs, "p99").toFixed(2),
-  };
-}
-
-/** Makes and builds both apps; the two make-and-install chains run side by side to save time. */
-async function buildApps(work) {
-  const [ourDir, theirDir] = await Promise.all([makeOurApp(work), createReferenceApp(work)]);
-  await finishReferenceApp(theirDir, ourDir);
-  return { ourDir, theirDir };
-}
-
-const work = mkdtempSync(join(tmpdir(), "gatehouse-bench-http-"));
-const servers = [];
-try {
-  console.log(`\nWhole SvelteKit apps over HTTP (making, installing and building both in ${work}: a minute or two)`);
-  const started = performance.now();
-  const { ourDir, theirDir } = await buildApps(work);
-  const mail = await startMailCatcher();
-  servers.push(mail);
-  const ours = { name: "gatehouse", ...(await startApp(ourDir, mail.url)) };
-  servers.push(ours);
-  const theirs = { name: "@auth/sveltekit", ...(await startApp(theirDir, mail.url)) };
-  servers.push(theirs);
-  ours.cookie = await signInOurs(ours, mail);
-  theirs.cookie = await signInReference(theirs);
-  console.log(`Setup (both apps made, installed, built, started, signed in): ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+function printVersions({ kitDir, solidDir, authjsDir, betterAuthDir }) {
   const kit = (dir) => `@sveltejs/kit ${installedVersion(dir, "@sveltejs/kit")}, adapter-node ${installedVersion(dir, "@sveltejs/adapter-node")}`;
-  console.log(`gatehouse app: ${kit(ourDir)}, the checkout's runtime. Reference: ${kit(theirDir)}, ${REFERENCE} (@auth/core ${installedVersion(theirDir, "@auth/core")}).`);
+  console.log(`gatehouse, SvelteKit: ${kit(kitDir)}; SolidStart: @solidjs/start ${installedVersion(solidDir, "@solidjs/start")}, nitro ${installedVersion(solidDir, "nitro")}; the checkout's runtime.`);
+  console.log(`References: ${REFERENCE} (@auth/core ${installedVersion(authjsDir, "@auth/core")}), ${kit(authjsDir)}; ${BETTER_AUTH} with better-sqlite3 ${installedVersion(betterAuthDir, "better-sqlite3")}, ${kit(betterAuthDir)}.`);
   console.log(
     SMOKE
       ? "BENCH_SMOKE: one round of one second per app and scenario, to check that every scenario runs; the figures mean nothing."
       : `Node ${process.version}; autocannon on 127.0.0.1, ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${SECONDS} s per app and scenario after a ${WARMUP_SECONDS} s warm-up; medians of the rounds; client and servers on the same ${availableParallelism()} CPUs.`,
   );
-  const rows = [];
-  for (const scenario of SCENARIOS) rows.push(await measure([ours, theirs], scenario));
-  console.table(rows);
+}
+
+/** Ours against @auth/sveltekit and Better Auth: each scenario measured once on all three, alternating; two tables. */
+async function againstReferences(ours, authjs, betterAuth) {
+  const stats = new Map();
+  for (const [key] of AGAINST_AUTHJS) stats.set(key, await measure([ours, authjs, betterAuth], key));
+  console.log(`\ngatehouse against ${REFERENCE}, SvelteKit (ratio: gatehouse/@auth/sveltekit req/s):`);
+  console.table(AGAINST_AUTHJS.map(([key, name]) => row(name, stats.get(key), ours, authjs)));
+  console.log(
+    `\ngatehouse against ${BETTER_AUTH}, SvelteKit (its svelteKitHandler, session cookie cache on, better-sqlite3; the page's load calls auth.api.getSession; ratio: gatehouse/better-auth req/s; the target is >= 3x, not asserted):`,
+  );
+  console.table(AGAINST_BETTER_AUTH.map(([key, name]) => row(name, stats.get(key), ours, betterAuth)));
+}
+
+/** Ours against the bare endpoint of the same app (from withBare), alternating, the same cookie sent to both. */
+async function againstBare(framework, [ours, bare]) {
+  const stats = await measure([ours, bare], "signedIn");
+  console.log(
+    `\nThe whole ${framework} app against its limit: GET ${ours.routes.signedIn.path} (signed in) against GET ${BARE_PATH} in the same app, the same JSON with no auth call (ratio: gatehouse/bare req/s; p50 ratio: gatehouse/bare p50, the target is within 1.25x, not asserted):`,
+  );
+  console.table([row(AGAINST_BARE, stats, ours, bare, { p50Ratio: true })]);
+}
+
+const work = mkdtempSync(join(tmpdir(), "gatehouse-bench-http-"));
+const servers = [];
+try {
+  console.log(`\nWhole apps over HTTP (making, installing and building four apps side by side in ${work}: a few minutes)`);
+  const started = performance.now();
+  const dirs = await buildApps(work);
+  const mail = await startMailCatcher();
+  servers.push(mail);
+  const [ours, oursSolid, authjs, betterAuth] = await startApps(
+    [
+      { name: "gatehouse", dir: dirs.kitDir, server: SVELTEKIT.server, routes: authjsRoutes(SVELTEKIT.session) },
+      { name: "gatehouse", dir: dirs.solidDir, server: SOLID_START.server, routes: { signedIn: signedInRead(SOLID_START.session) } },
+      { name: "@auth/sveltekit", dir: dirs.authjsDir, server: SVELTEKIT_SERVER, routes: authjsRoutes("/auth/session") },
+      { name: "better-auth", dir: dirs.betterAuthDir, server: SVELTEKIT_SERVER, routes: BETTER_AUTH_ROUTES },
+    ],
+    mail.url,
+    servers,
+  );
+  // One at a time: our two apps' sign-up mails arrive at the one mail server in turn.
+  ours.cookie = await signInOurs(ours, mail, SVELTEKIT);
+  oursSolid.cookie = await signInOurs(oursSolid, mail, SOLID_START);
+  authjs.cookie = await signInReference(authjs);
+  await signInBetterAuth(betterAuth);
+  const kitBare = withBare(ours, await recordBareBody(ours, SVELTEKIT));
+  const solidBare = withBare(oursSolid, await recordBareBody(oursSolid, SOLID_START));
+  console.log(`Setup (all four apps made, installed, built, started, signed in): ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+  printVersions(dirs);
+  await againstReferences(ours, authjs, betterAuth);
+  await againstBare("SvelteKit", kitBare);
+  await againstBare("SolidStart", solidBare);
 } finally {
   await Promise.all(servers.map((server) => (server.stop ?? server.close)()));
   if (process.env.BENCH_KEEP_APPS === "1") console.log(`(apps kept in ${work})`);

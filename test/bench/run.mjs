@@ -33,10 +33,10 @@ console.log("\nOne request at a time (p50, p99: mean per request of the median b
 table("sequential");
 console.log(`\n${BATCH} requests in flight, as on a busy server (p50, p99: whole batch):`);
 table("concurrent");
-// Better Auth, what a new user picks instead today: the same work in process, on memory adapters.
+// Better Auth, what a new user picks instead today: the same work in process, on memory adapters and on PGlite (no server needed).
 const betterAuthVersion = JSON.parse(readFileSync(fileURLToPath(new URL("../../node_modules/better-auth/package.json", import.meta.url)), "utf8")).version;
-const betterAuthSuites = ["better-auth-cookie-cache", "better-auth", ...(process.env.DATABASE_URL ? ["better-auth-postgres"] : [])];
-console.log(`\nAgainst Better Auth ${betterAuthVersion} (better-auth), in process on memory adapters${process.env.DATABASE_URL ? " and on the PostgreSQL server" : ""}, the same password hash function on both sides (ratio: ours/theirs ops/s; one at a time, then ${BATCH} in flight):`);
+const betterAuthSuites = ["better-auth-cookie-cache", "better-auth", "better-auth-pglite", ...(process.env.DATABASE_URL ? ["better-auth-postgres"] : [])];
+console.log(`\nAgainst Better Auth ${betterAuthVersion} (better-auth), in process on memory adapters, on PGlite${process.env.DATABASE_URL ? " and on the PostgreSQL server" : ""}, the same password hash function on both sides (ratio: ours/theirs ops/s; one at a time, then ${BATCH} in flight):`);
 console.table(["sequential", "concurrent"].flatMap((mode) => betterAuthSuites.flatMap((suite) => runSuite([suiteScript, suite, mode]).map((row) => ({ mode, ...row })))));
 console.log("\nThe JWT session GET against its floor, one bare jose JWE decrypt + encrypt with the key derived once (ratio: ours/floor ops/s; the target is above 0.5x):");
 console.table(runSuite([suiteScript, "core", "floor"]));
@@ -53,7 +53,8 @@ console.table(runSuite(["--expose-gc", suiteScript, "core", "memory"]));
 const runScript = (file) => execFileSync(process.execPath, [fileURLToPath(new URL(file, import.meta.url))], { stdio: "inherit" });
 // The CLI's cold starts, next to Better Auth's CLI.
 runScript("./cli.mjs");
-// Built SvelteKit apps over HTTP, ours and @auth/sveltekit's (makes and builds both: a few minutes).
+// Built apps over HTTP (makes and builds four side by side: a few minutes): ours in SvelteKit against
+// @auth/sveltekit's and Better Auth's, and ours in SvelteKit and SolidStart against a bare endpoint of the same app.
 if (process.env.BENCH_HTTP !== "0") runScript("./http.mjs");
 // What installing the runtime brings into an app, next to @auth/core and better-auth.
 if (process.env.BENCH_FOOTPRINT !== "0") runScript("./footprint.mjs");

@@ -42,7 +42,7 @@ describe("the bench scripts", () => {
     }
     // Against Better Auth, in process: each scenario one at a time and in flight.
     const [, betterAuth] = stdout.split(/Against Better Auth [\d.]+ \(better-auth\)/);
-    const databases = ["memory", ...(process.env.DATABASE_URL ? ["PostgreSQL"] : [])];
+    const databases = ["memory", "PGlite", ...(process.env.DATABASE_URL ? ["PostgreSQL"] : [])];
     const betterAuthScenarios = databases.flatMap((label) => [
       `session read (database session, ${label}, no cookie cache)`,
       `sign-out (database session, ${label})`,
@@ -60,10 +60,37 @@ describe("the bench scripts", () => {
     expect(stdout).toMatch(/'session GET \(valid JWT\), 100 distinct sessions'\s*│\s*\d+/);
     expect(stdout).toMatch(/'--help'\s*│\s*'\d+ ms'/);
     expect(stdout).toMatch(/'auth-init --yes --no-install'\s*│\s*'\d+ ms'/);
-    // The whole apps over HTTP: both made, built, started and signed in (ours through its mailed sign-up link).
-    expect(stdout).toContain("Setup (both apps made, installed, built, started, signed in)");
-    for (const scenario of ["session GET (signed in, JWT)", "session GET (new visitor)", "page with locals.auth() (signed in)"]) {
-      expect(stdout, scenario).toMatch(rowWithRatio(scenario));
+    // The whole apps over HTTP: four made side by side (each step of each timed), started and signed in
+    // (ours through the mailed sign-up link, in SvelteKit and SolidStart), each table under its heading.
+    const http = stdout.slice(stdout.indexOf("Whole apps over HTTP"));
+    for (const setup of [
+      /^ {2}sv's minimal app \(sv@[\d.]+\): sv create [\d.]+ s, npm install \(with @auth\/sveltekit@[\d.]+, better-auth@[\d.]+, better-sqlite3@[\d.]+\) [\d.]+ s$/m,
+      /^ {2}@auth\/sveltekit@[\d.]+: copy of sv's app [\d.]+ s, build [\d.]+ s$/m,
+      /^ {2}better-auth@[\d.]+: copy of sv's app [\d.]+ s, build [\d.]+ s$/m,
+      /^ {2}gatehouse, SvelteKit: auth-init \(with its npm install\) [\d.]+ s, build [\d.]+ s$/m,
+      /^ {2}gatehouse, SolidStart: auth-init \(with its npm install\) [\d.]+ s, build \(Node 24\) [\d.]+ s$/m,
+      /^Setup \(all four apps made, installed, built, started, signed in\): [\d.]+ s\.$/m,
+    ]) {
+      expect(http).toMatch(setup);
+    }
+    const httpTable = (heading: string) => http.split(heading)[1]?.split("\n\n")[0] ?? "";
+    const httpRows: Array<[string, string[]]> = [
+      ["gatehouse against @auth/sveltekit", ["session GET (signed in, JWT)", "session GET (new visitor)", "page with locals.auth() (signed in)"]],
+      [
+        "gatehouse against better-auth",
+        ["session GET (signed in; ours JWT, theirs cookie cache)", "session GET (new visitor)", "page reading the session in its load (signed in)"],
+      ],
+      ["The whole SvelteKit app against its limit", ["session GET (signed in, JWT) vs bare endpoint"]],
+      ["The whole SolidStart app against its limit", ["session GET (signed in, JWT) vs bare endpoint"]],
+    ];
+    for (const [heading, scenarios] of httpRows) {
+      for (const scenario of scenarios) expect(httpTable(heading), `${heading}: ${scenario}`).toMatch(rowWithRatio(scenario));
+    }
+    expect(httpTable("gatehouse against better-auth")).toContain("the target is >= 3x, not asserted");
+    // Against the bare endpoint, the latency ratio too, with its target.
+    for (const heading of ["The whole SvelteKit app against its limit", "The whole SolidStart app against its limit"]) {
+      expect(httpTable(heading), heading).toContain("the target is within 1.25x, not asserted");
+      expect(httpTable(heading), heading).toMatch(/'\d+\.\d\dx'/);
     }
     expect(stdout).toMatch(/'@gatehouse\/runtime@[\d.]+'\s*│\s*'\d+ kB'/);
   });

@@ -3,7 +3,7 @@
  *
  *   node suite.mjs <core|oidc|email|pglite|postgres> <sequential|concurrent>
  *   node suite.mjs pglite-public <sequential|concurrent>   (PGlite: ours as shipped vs its public API only)
- *   node suite.mjs better-auth[-cookie-cache|-postgres] <sequential|concurrent>   (against Better Auth)
+ *   node suite.mjs better-auth[-cookie-cache|-pglite|-postgres] <sequential|concurrent>   (against Better Auth)
  *   node suite.mjs core floor                   (JWT session GET against one bare jose decrypt + encrypt)
  *   node suite.mjs postgres-floor sequential    (PostgreSQL session GET against its one prepared query)
  *   node --expose-gc suite.mjs core memory      (memory per 1,000 sessions)
@@ -35,6 +35,7 @@ const open = {
   "postgres-floor": async () => (await import("./database.mjs")).postgresFloorSuite(process.env.DATABASE_URL),
   "better-auth": async () => (await import("./better-auth.mjs")).betterAuthSuite("database"),
   "better-auth-cookie-cache": async () => (await import("./better-auth.mjs")).betterAuthSuite("cookie-cache"),
+  "better-auth-pglite": async () => (await import("./better-auth.mjs")).betterAuthSuite("pglite"),
   "better-auth-postgres": async () => (await import("./better-auth.mjs")).betterAuthSuite("postgres", process.env.DATABASE_URL),
 };
 const suite = await open[name]();

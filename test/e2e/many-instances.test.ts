@@ -1,20 +1,25 @@
 /**
  * Many instances of one app on one PostgreSQL server (issue 23): one SvelteKit
- * app made by `auth-init --adapter postgres --providers credentials,keycloak`,
- * built once with adapter-node and started three times (same .env: same
- * AUTH_SECRET, same database), behind a round-robin proxy on 127.0.0.1 that is
- * the apps' public origin. One visitor's consecutive requests go to different
- * instances (the proxy's log proves it for every flow), and everything still
- * works: sign-up and its mailed link, sign-in, the session read and updated,
- * sign-out, signing in with an OpenID provider (its state, PKCE and nonce
+ * app made by `auth-init --adapter postgres --providers
+ * credentials,keycloak,email,passkey`, built once with adapter-node and started
+ * three times (same .env: same AUTH_SECRET, same database), behind a
+ * round-robin proxy on 127.0.0.1 that is the apps' public origin. One visitor's
+ * consecutive requests go to different instances (the proxy's log proves it for
+ * every flow), and everything still works: sign-up and its mailed link,
+ * sign-in, the session read and updated, sign-out, a sign-in link by email
+ * (asked for, opened and confirmed on three instances; used, refused on
+ * another), signing in with an OpenID provider (its state, PKCE and nonce
  * cookies made by one instance, checked by another), passkeys in Chromium
  * (each challenge issued by one instance, verified by another), "sign out everywhere
- * else", the password reset link. The rate limit is global: after five wrong
- * passwords for one address, spread over the instances, every instance refuses
- * the next attempt, the right password too. Last, a bounded load run: a hundred
- * and more visitors sign up, confirm and sign in at once, then read their
- * sessions hundreds of times at once: no 5xx, one user per address, every
- * session read answers its own user.
+ * else", the password reset link. What one instance issued binds on all: a
+ * forged OAuth state (tampered, or another visitor's callback) is refused by
+ * every instance, and creates no user or account. The rate limit is global:
+ * after five wrong passwords for one address, spread over the instances, every
+ * instance refuses the next attempt, the right password too. Last, bounded load
+ * runs: twenty visitors sign in with the OpenID provider at once, each its own
+ * login; eighty sign up, confirm and sign in at once, then read their
+ * sessions hundreds of times at once: no 5xx, one user (and one provider
+ * account) each, every session read answers its own user.
  *
  * Needs DATABASE_URL (a PostgreSQL server: test/adapters/support/start-postgres.sh).
  */
@@ -39,6 +44,8 @@ const INSTANCES = 3;
 const LOAD_VISITORS = 80;
 /** Session reads per visitor of the load run, all at once. */
 const READS = 4;
+/** Visitors of the OAuth load run, each its own login at the provider. */
+const OAUTH_VISITORS = 20;
 const PASSWORD = "correct horse battery staple";
 const TOO_MANY = "Too many sign-in attempts. Please wait a few minutes and try again.";
 
@@ -69,7 +76,7 @@ describe.skipIf(!serverUrl)("many instances of one auth-init app (SvelteKit, Pos
     // Every instance trusts the proxy's x-forwarded-for for the client's address: the auth handler
     // (rate limit per address) and adapter-node (event.getClientAddress()).
     const env = { ...provider.env, ...mail.env, ORIGIN: proxy.origin, AUTH_CLIENT_ADDRESS_HEADER: "x-forwarded-for", ADDRESS_HEADER: "x-forwarded-for", XFF_DEPTH: "1" };
-    const args = ["--adapter", "postgres", "--providers", `credentials,${PROVIDER.id},passkey`, "--database-url", database.url];
+    const args = ["--adapter", "postgres", "--providers", `credentials,${PROVIDER.id},email,passkey`, "--database-url", database.url];
     app = await startCliSvelteKitApp("app-many", args, { env });
     // The same build and .env, started again: what a second and third server of the same deploy run.
     for (let i = 1; i < INSTANCES; i++) more.push(await startBuiltApp(app.dir, env));
@@ -130,14 +137,41 @@ describe.skipIf(!serverUrl)("many instances of one auth-init app (SvelteKit, Pos
     expectAlternated(mark);
   }, 120_000);
 
+  it("an email sign-in link: asked for on one instance, opened and confirmed on two others; once used, refused on another", async () => {
+    const email = "linda.many@example.com";
+    const visitor = new Visitor(proxy);
+    const mark = proxy.log.length;
+    const link = await visitor.requestEmailLink(mail.server, email);
+    expect(link.pathname).toBe("/auth/callback/email");
+    const confirmed = await visitor.confirmEmailLink(link);
+    const [askedOn, openedOn, usedOn] = instancesSince(mark);
+    expect(new Set([askedOn, openedOn, usedOn]).size, proxy.output()).toBe(3);
+    expect(confirmed.status).toBe(302);
+    expect(confirmed.headers.get("location")).toBe(`${proxy.origin}/protected`);
+    expect(visitor.jar.get(SESSION_COOKIE)).toBeDefined();
+    expect((await visitor.session())?.user?.email).toBe(email);
+    expect((await visitor.send("/protected")).status).toBe(200);
+
+    // The same link again, in another browser: its token is gone from the database, whichever instance it reaches.
+    const again = new Visitor(proxy);
+    const beforeAgain = proxy.log.length;
+    const refused = await again.confirmEmailLink(link);
+    expect(proxy.log[beforeAgain + 1]!.instance, proxy.output()).not.toBe(usedOn);
+    expect(refused.status).toBe(302);
+    const error = new URL(refused.headers.get("location")!);
+    expect(error.searchParams.get("error")).toBe("Verification");
+    expect(again.jar.get(SESSION_COOKIE)).toBeUndefined();
+    expect(await (await again.send(error.pathname + error.search)).text()).toContain("The sign in link is no longer valid");
+    expect(await again.session()).toBeNull();
+    expect(await serverRows(database.url, `SELECT id FROM users WHERE email = '${email}'`)).toHaveLength(1);
+    expectAlternated(mark);
+  }, 60_000);
+
   it("sign in with the OpenID provider: the check cookies one instance set are accepted by another at the callback", async () => {
     const visitor = new Visitor(proxy);
     const mark = proxy.log.length;
-    const start = await visitor.send(`/signin?redirectTo=%2Fprotected`, { form: { providerId: PROVIDER.id, redirectTo: "/protected" } });
-    expect(start.status).toBe(303);
-    const authorization = new URL(start.headers.get("location")!);
+    const authorization = await visitor.startOAuth(PROVIDER.id);
     expect(authorization.origin).toBe(new URL(provider.server.issuer).origin);
-    expect(authorization.searchParams.get("state")).toBeTruthy();
     const startedOn = instancesSince(mark).at(-1);
 
     const result = await authorize(authorization, { login: LOGIN });
@@ -151,6 +185,46 @@ describe.skipIf(!serverUrl)("many instances of one auth-init app (SvelteKit, Pos
     expect((await visitor.session())?.user?.email).toBe(PROVIDER_EMAIL);
     expect(provider.server.serverErrors).toEqual([]);
     expectAlternated(mark);
+  }, 60_000);
+
+  it("a forged OAuth state is refused on every instance: a tampered state, and another visitor's callback (login CSRF); no session, user or account", async () => {
+    /** Sends `visitor` to a callback URL and expects the refusal: back to the sign-in page with its message, not signed in. Returns the instance. */
+    const expectRefused = async (visitor: Visitor, callback: URL): Promise<number> => {
+      const sentAt = proxy.log.length;
+      const answer = await visitor.send(callback.pathname + callback.search);
+      expect(answer.status, await answer.clone().text()).toBe(302);
+      const location = new URL(answer.headers.get("location")!);
+      expect(`${location.origin}${location.pathname}`).toBe(`${proxy.origin}/signin`);
+      expect(location.searchParams.get("error")).toBe("OAuthCallbackError");
+      expect(visitor.jar.get(SESSION_COOKIE)).toBeUndefined();
+      expect(alertIn(await (await visitor.send(location.pathname + location.search)).text())).toBe("Could not sign in. Try again.");
+      return proxy.log[sentAt]!.instance;
+    };
+    // Seven requests through the proxy a round (not a multiple of three): each round's callbacks reach the next instances.
+    const tamperedOn: number[] = [];
+    const plantedOn: number[] = [];
+    for (let i = 0; i < INSTANCES; i++) {
+      // The visitor's own sign-in and the provider's real code, with a state this app never issued.
+      const visitor = new Visitor(proxy);
+      const startedAt = proxy.log.length;
+      const own = new URL((await authorize(await visitor.startOAuth(PROVIDER.id), { login: "forged-state" })).callbackUrl!);
+      own.searchParams.set("state", `${own.searchParams.get("state")}x`);
+      tamperedOn.push(await expectRefused(visitor, own));
+      expect(tamperedOn.at(-1)).not.toBe(proxy.log[startedAt]!.instance);
+
+      // An attacker's own callback URL (its code and state, for its provider account) opened by a
+      // victim whose sign-in began elsewhere: the state matches no check cookie the victim holds.
+      const attacker = new Visitor(proxy);
+      const planted = new URL((await authorize(await attacker.startOAuth(PROVIDER.id), { login: "forged-attacker" })).callbackUrl!);
+      const victim = new Visitor(proxy);
+      await victim.startOAuth(PROVIDER.id);
+      plantedOn.push(await expectRefused(victim, planted));
+    }
+    expect(new Set(tamperedOn).size, proxy.output()).toBe(INSTANCES);
+    expect(new Set(plantedOn).size, proxy.output()).toBe(INSTANCES);
+    expect(await serverRows(database.url, `SELECT email FROM users WHERE email LIKE 'forged-%'`)).toEqual([]);
+    expect(await serverRows(database.url, `SELECT "providerAccountId" FROM accounts WHERE "providerAccountId" LIKE 'forged-%'`)).toEqual([]);
+    expect(provider.server.serverErrors).toEqual([]);
   }, 60_000);
 
   it("sign out everywhere else: the other browser's session ends on every instance, this one's stays", async () => {
@@ -261,6 +335,35 @@ describe.skipIf(!serverUrl)("many instances of one auth-init app (SvelteKit, Pos
     expect(await serverRows(database.url, `SELECT id FROM users WHERE email = '${email}'`)).toHaveLength(1);
   }, 90_000);
 
+  it(`OAuth under load: ${OAUTH_VISITORS} visitors sign in with the OpenID provider at once, each its own login: no 5xx, each signed in as itself, one account each`, async () => {
+    const mark = proxy.log.length;
+    const logins = Array.from({ length: OAUTH_VISITORS }, (_, i) => `crowd-${i}`);
+    // Each from an address of its own, as in the load run below: the per-address limit is not what this is about.
+    const visitors = logins.map((_, i) => new Visitor(proxy, `127.88.0.${i + 1}`));
+    const signedInAs = await Promise.all(
+      visitors.map(async (visitor, i) => {
+        const { callbackUrl } = await authorize(await visitor.startOAuth(PROVIDER.id), { login: logins[i] });
+        const callback = new URL(callbackUrl!);
+        const landed = await visitor.send(callback.pathname + callback.search);
+        expect(landed.status, await landed.clone().text()).toBe(302);
+        expect(landed.headers.get("location")).toBe(`${proxy.origin}/protected`);
+        return (await visitor.session())?.user?.email;
+      }),
+    );
+    expect(signedInAs).toEqual(logins.map((login) => `${login}@example.test`));
+
+    const load = proxy.log.slice(mark);
+    expect(load.filter((entry) => entry.status >= 500 || entry.status === 0)).toEqual([]);
+    expect(new Set(load.map((entry) => entry.instance)).size).toBe(INSTANCES);
+    const accounts = await serverRows<{ providerAccountId: string; email: string }>(
+      database.url,
+      `SELECT a."providerAccountId", u.email FROM accounts a JOIN users u ON u.id = a."userId" WHERE a.provider = '${PROVIDER.id}' AND a."providerAccountId" LIKE 'crowd-%'`,
+    );
+    const byLogin = (a: { providerAccountId: string }, b: { providerAccountId: string }) => a.providerAccountId.localeCompare(b.providerAccountId);
+    expect(accounts.sort(byLogin)).toEqual(logins.map((login) => ({ providerAccountId: login, email: `${login}@example.test` })).sort(byLogin));
+    expect(provider.server.serverErrors).toEqual([]);
+  }, 90_000);
+
   it(`load: ${LOAD_VISITORS} visitors sign up and sign in (confirming) at once, then read their sessions ${LOAD_VISITORS * READS} times at once: no 5xx, one user each, every read its own`, async () => {
     const mark = proxy.log.length;
     const emails = Array.from({ length: LOAD_VISITORS }, (_, i) => `load-${i}@example.com`);
@@ -285,9 +388,16 @@ describe.skipIf(!serverUrl)("many instances of one auth-init app (SvelteKit, Pos
     expect(sessions.map((row) => row.email).sort()).toEqual([...emails].sort());
   }, 180_000);
 
-  it("no instance logged an error but the wrong passwords above", () => {
+  it("no instance logged an error but the refusals above (wrong passwords, the used sign-in link, the forged OAuth states)", () => {
+    const refusals = [
+      "[auth][error] CredentialsSignin:",
+      "[auth][error] Verification:",
+      "[auth][error] InvalidCheck:",
+      // The forged states' InvalidCheck names its cause on a line of its own, as oauth4webapi words it.
+      '[auth][cause]: OperationProcessingError: unexpected "state" response parameter value',
+    ];
     for (const server of [app.server, ...more]) {
-      const errors = server.output().split("\n").filter((line) => /error/i.test(line) && !line.startsWith("[auth][error] CredentialsSignin:"));
+      const errors = server.output().split("\n").filter((line) => /error/i.test(line) && !refusals.some((refusal) => line.startsWith(refusal)));
       expect(errors).toEqual([]);
     }
   });

@@ -1,6 +1,7 @@
 /**
- * One visitor of an app made by `auth-init` (SvelteKit, email + password),
- * driven over HTTP as a browser without JavaScript drives it: a cookie jar,
+ * One visitor of an app made by `auth-init` (SvelteKit: email + password,
+ * sign-in links by email, the start of an OAuth sign-in), driven over HTTP as
+ * a browser without JavaScript drives it: a cookie jar,
  * same-site form posts (`Accept: text/html`, so form actions answer with
  * redirects and pages, not JSON), the mailed links followed. Each step asserts
  * what the app answers (status, Location, cookies) and returns it, so a test
@@ -9,6 +10,7 @@
 import { expect } from "vitest";
 import { CookieJar } from "../../helpers.js";
 import { linkIn, type MailServer } from "../../email/support/smtp.js";
+import { parseForms } from "../../oauth/support/html-forms.js";
 import { mailTo } from "./account-flow.js";
 import { http } from "./http.js";
 import type { RunningServer } from "./processes.js";
@@ -77,6 +79,44 @@ export class Visitor {
     expect(response.headers.get("location")).toBe(`${this.server.origin}/account`);
     expect(this.jar.get(SESSION_COOKIE)).toBeDefined();
     return response;
+  }
+
+  /**
+   * The sign-in page's button for an OAuth provider (its form action, from `redirectTo`):
+   * 303 to the provider's authorization URL, returned; the check cookies are in the jar.
+   */
+  async startOAuth(providerId: string, redirectTo = "/protected"): Promise<URL> {
+    const response = await this.send(`/signin?${new URLSearchParams({ redirectTo })}`, { form: { providerId, redirectTo } });
+    expect(response.status, await bodyOf(response)).toBe(303);
+    const authorization = new URL(response.headers.get("location")!);
+    expect(authorization.searchParams.get("state")).toBeTruthy();
+    return authorization;
+  }
+
+  /** The sign-in page's email form: "check your email". Returns the mailed sign-in link. */
+  async requestEmailLink(mail: MailServer, email: string, redirectTo = "/protected"): Promise<URL> {
+    const before = mail.messages.length;
+    const response = await this.send(`/signin?${new URLSearchParams({ redirectTo })}`, { form: { providerId: "email", redirectTo, email } });
+    expect(response.status, await bodyOf(response)).toBe(303);
+    expect(new URL(response.headers.get("location")!, this.server.origin).pathname).toMatch(/\/verify-request$/);
+    const link = linkIn(await mailTo(mail, email, before));
+    expect(link.origin).toBe(this.server.origin);
+    return link;
+  }
+
+  /**
+   * A mailed sign-in link opened by a visitor who is signed out, then its
+   * confirmation page's button pressed: two requests. Opening alone signs
+   * nobody in (mail scanners open links). Returns the answer to the button's POST.
+   */
+  async confirmEmailLink(link: URL): Promise<Response> {
+    const page = await this.send(link.pathname + link.search);
+    expect(page.status, await bodyOf(page)).toBe(200);
+    expect(this.jar.get(SESSION_COOKIE)).toBeUndefined();
+    const [form] = parseForms(await page.text(), link);
+    expect(form?.fields.token).toBe(link.searchParams.get("token"));
+    const action = new URL(form!.action);
+    return this.send(action.pathname + action.search, { form: form!.fields });
   }
 
   /** The sign-out page's form: 303 home, the session cookie cleared. */

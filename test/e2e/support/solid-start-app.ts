@@ -12,11 +12,12 @@
  * Node 24 from npm, installed once into a shared directory under the OS temp
  * directory. The built server runs on the Node running the tests.
  */
-import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { authInitBin } from "../../cli/support/cli.js";
+import { buildNodeBin } from "./build-node.mjs";
 import { freePort, run, startServer, type RunningServer } from "./processes.js";
 
 const FIXTURE = fileURLToPath(new URL("../apps/solid-start/", import.meta.url));
@@ -24,8 +25,8 @@ const CLI_FIXTURES = fileURLToPath(new URL("../../cli/fixtures/", import.meta.ur
 
 export type SolidStartVersion = "2" | "1";
 
-/** The Node that builds SolidStart 2 (its `engines` asks for >= 24). */
-const BUILD_NODE = "node@24.21.0";
+// The Node 24 that builds SolidStart 2 lives in build-node.mjs, shared with the HTTP bench.
+export { buildNodeBin };
 
 export interface SolidStartApp {
   version: SolidStartVersion;
@@ -37,34 +38,6 @@ export interface SolidStartApp {
 }
 
 const seconds = (since: number) => Math.round((Date.now() - since) / 100) / 10;
-
-/**
- * `bin` directory holding a Node 24 binary, from `npm i node@24` into
- * `$TMPDIR/gatehouse-node24.21.0` (reused by later runs; installed into a
- * scratch directory and renamed, so concurrent runs never see half an install).
- */
-export async function buildNodeBin(): Promise<string> {
-  const home = join(tmpdir(), `gatehouse-${BUILD_NODE.replace("@", "")}`);
-  const bin = join(home, "node_modules", ".bin");
-  const works = async (dir: string) => {
-    try {
-      return (await run(join(dir, "node"), ["--version"], { cwd: tmpdir(), timeoutMs: 30_000 })).trim().startsWith("v24.");
-    } catch {
-      return false;
-    }
-  };
-  if (await works(bin)) return bin;
-  rmSync(home, { recursive: true, force: true });
-  const scratch = mkdtempSync(join(tmpdir(), "gatehouse-node-install-"));
-  await run("npm", ["install", "--no-save", "--no-audit", "--no-fund", "--prefix", scratch, BUILD_NODE], { cwd: scratch });
-  try {
-    renameSync(scratch, home);
-  } catch {
-    rmSync(scratch, { recursive: true, force: true }); // another run got there first
-  }
-  if (!(await works(bin))) throw new Error(`${BUILD_NODE} from npm does not run (${bin}/node)`);
-  return bin;
-}
 
 /** Writes the app into `dir`, installs it with the runtime tarball, and builds it. */
 async function buildApp(version: SolidStartVersion, dir: string, tarball: string): Promise<SolidStartApp["timings"]> {
