@@ -24,7 +24,7 @@ const STORE_OF_ADAPTER: Record<string, RateLimitStoreName> = {
   HostedStoreAdapter: "HostedStoreRateLimitStore",
 };
 
-export const RATE_LIMIT_STORE_EXPORT = "rateLimitStore";
+const RATE_LIMIT_STORE_EXPORT = "rateLimitStore";
 
 /** Above the db module's `rateLimitStore` (auth-init writes the same), one line each. */
 export function rateLimitStoreModuleComment(table: string): string[] {

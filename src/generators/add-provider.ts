@@ -66,15 +66,12 @@ export function planAddProviders(input: AddProviderInput): AddProviderPlan {
   if (entries.some(isEmail)) {
     // Each link request sends a mail: without a limit, anyone can mail-bomb an address.
     const entry = { path: configPath, text: edits.get(configPath) ?? config };
-    let limited = limitSignIns(entry);
+    const shared = sharedRateLimitStore(entry, input.dbModule, read);
+    const limited = limitSignIns(entry, shared?.store);
     if (!limited.ok) return refused(limited, configPath, byHand);
     if (limited.changed) {
-      const shared = sharedRateLimitStore(entry, input.dbModule, read);
-      if (shared) {
-        limited = limitSignIns(entry, shared.store);
-        if (!limited.ok) return refused(limited, configPath, byHand);
-        if (shared.edit) edits.set(shared.edit.path, shared.edit.text);
-      }
+      // The db module gets its store only with the entry that uses it (a config's own rateLimit is kept as it is).
+      if (shared?.edit) edits.set(shared.edit.path, shared.edit.text);
       edits.set(configPath, limited.text);
     }
   }

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 
-export const BUILD_NODE = "node@24.21.0";
+const BUILD_NODE = "node@24.21.0";
 
 const execFileAsync = promisify(execFile);
 
