@@ -222,6 +222,17 @@ export interface AuthConfig {
      * whose adapter keeps `createdAt` (every gatehouse adapter).
      */
     absoluteMaxAge?: number;
+    /**
+     * JWT sessions end when their user's sessions are revoked ("sign out
+     * everywhere else", a password change or reset, a deleted account): each
+     * read compares the token's session version with the stored one. To spare
+     * a database query per request, a version read is reused for this many
+     * seconds (gatehouse extension; default 5). A revocation made through this
+     * process's handler takes effect at the next request; one made on another
+     * instance of the app, or by writing the database directly, within this
+     * delay. 0 reads the version on every request.
+     */
+    revocationDelay?: number;
     generateSessionToken?: () => string;
   };
   jwt?: Partial<JWTOptions>;

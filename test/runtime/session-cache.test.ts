@@ -179,6 +179,39 @@ describe("callbacks cannot change the cached payload", () => {
     ]);
   });
 
+  it("with the default callbacks and no session event the cached payload is served as is, and reads answer as a cold read", async () => {
+    const config = credentialsConfig();
+    const token = await signIn(config);
+    const cold = await read(credentialsConfig(), token);
+    for (let i = 0; i < 3; i++) {
+      const warm = await read(config, token);
+      expect(warm.body).toEqual(cold.body);
+      expect(warm.reissued).toBeUndefined();
+    }
+    expect(cacheOf(config).get(sessionCacheKey(NAME, token))?.payload).toMatchObject({ name: USER.name, email: USER.email });
+  });
+
+  it("an events.session that mutates the token (default callbacks otherwise) does not change what the next read sees", async () => {
+    const seen: unknown[] = [];
+    const config = credentialsConfig({
+      events: {
+        session: ({ token }: any) => {
+          seen.push(token.name);
+          token.name = "Mallory";
+          token.email = "mallory@example.com";
+        },
+      },
+    });
+    const token = await signIn(config);
+    for (let i = 0; i < 3; i++) {
+      const r = await read(config, token);
+      expect(r.body.user).toMatchObject({ name: USER.name, email: USER.email });
+      expect(r.reissued).toBeUndefined();
+    }
+    expect(seen).toEqual([USER.name, USER.name, USER.name]);
+    expect(cacheOf(config).get(sessionCacheKey(NAME, token))?.payload).toMatchObject({ name: USER.name, email: USER.email });
+  });
+
   it("an events.signOut that mutates the token does not change what the next read of that cookie sees", async () => {
     const seen: unknown[] = [];
     const config = credentialsConfig({

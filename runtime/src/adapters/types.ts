@@ -311,8 +311,9 @@ export interface Adapter {
    * counter that `revokeUserSessions` and `setUserPassword` (with
    * `revokeSessions`) increment; 0 for a user whose sessions were never
    * revoked, `null` for an unknown user. A JWT session carries the version it
-   * was issued with and ends once the stored one differs: the one read a JWT
-   * session costs where the adapter has this method.
+   * was issued with and ends once the stored one differs: the read a JWT
+   * session makes where the adapter has this method (each process reuses it
+   * for `session.revocationDelay` seconds).
    */
   getUserSessionVersion?(userId: string): Awaitable<number | null>;
   createVerificationToken?(verificationToken: VerificationToken): Awaitable<VerificationToken | null | undefined>;

@@ -6,6 +6,7 @@
 import type { Adapter } from "../adapters/types.js";
 import { AdapterError, MissingAdapterMethods } from "./errors/errors.js";
 import type { ResolvedProvider } from "./config/providers.js";
+import { forgetSessionVersion } from "./session/version-cache.js";
 
 type Method = keyof Adapter;
 
@@ -60,7 +61,17 @@ export function checkAdapterMethods(adapter: Adapter, strategy: "jwt" | "databas
   }
 }
 
-/** Calls `adapter[method]`; a throw becomes an `AdapterError` that names the method. */
+/**
+ * The calls that can move a user's session version (their first argument is the
+ * user's id): after each, this process reads the version afresh (version-cache.ts).
+ */
+const MOVES_SESSION_VERSION = new Set<Method>(["revokeUserSessions", "setUserPassword", "deleteUser", "adoptUnprovenUser"]);
+
+/**
+ * Calls `adapter[method]`; a throw becomes an `AdapterError` that names the method.
+ * A call that can move a session version forgets the one kept, also when it throws
+ * (the write may have landed before the error).
+ */
 export async function callAdapter<M extends Method>(
   adapter: Adapter,
   method: M,
@@ -72,5 +83,7 @@ export async function callAdapter<M extends Method>(
     return (await fn.apply(adapter, args)) as Awaited<ReturnType<NonNullable<Adapter[M]>>>;
   } catch (error) {
     throw new AdapterError(`The adapter's ${method} failed.`, error as Error);
+  } finally {
+    if (MOVES_SESSION_VERSION.has(method) && typeof args[0] === "string") forgetSessionVersion(adapter, args[0]);
   }
 }

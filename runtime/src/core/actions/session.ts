@@ -13,6 +13,8 @@ import { keepHandlerClaims, sessionVersionRevoked } from "../session/session-ver
 import { markUnprovenSession, UNPROVEN_EMAIL_CLAIM, unprovenSessionRevoked } from "../identity/proven-email.js";
 import { NO_STORE } from "../http/response.js";
 import { clearSessionCookies, copyPayload, issueSession, needsReissue, readSession } from "../session/session-cookie.js";
+import { defaultSessionCallback, keepToken } from "../session/session-callback.js";
+import type { DecodedSession } from "../config/config.js";
 import { databaseSessionAction } from "./session-database.js";
 
 export async function sessionAction(ctx: RequestContext): Promise<ResponseInternal> {
@@ -36,16 +38,10 @@ async function jwtSessionAction(ctx: RequestContext, isUpdate: boolean, data: un
     return { headers: NO_STORE, body: null, cookies: clearSessionCookies(ctx) };
   }
   try {
-    const callbackToken = await config.callbacks.jwt({
-      token: copyPayload(read.decoded),
-      ...(isUpdate ? { trigger: "update" as const, session: data } : {}),
-    } as Parameters<typeof config.callbacks.jwt>[0]);
-    if (callbackToken === null || callbackToken === undefined) {
-      return { headers: NO_STORE, body: null, cookies: clearSessionCookies(ctx) };
-    }
-    // The callback may rebuild the token; the check above must still run on its next read.
-    const marked = read.decoded.payload[UNPROVEN_EMAIL_CLAIM] === true ? markUnprovenSession(callbackToken) : callbackToken;
-    const token = keepHandlerClaims(read.decoded.payload, marked);
+    // A read with the default callbacks and no `session` event: nothing that sees the token can change it,
+    // so the cached payload serves as is (a copy, and the claims put back on it, on every read otherwise).
+    const token = !isUpdate && leavesTokenAsIs(config) ? read.decoded.payload : await callbackToken(config, read.decoded, isUpdate, data);
+    if (token === null) return { headers: NO_STORE, body: null, cookies: clearSessionCookies(ctx) };
     let cookies: Cookie[] = [];
     let expires = typeof token.exp === "number" ? new Date(token.exp * 1000) : undefined;
     if (isUpdate || !expires || needsReissue(ctx, read.decoded, token)) {
@@ -64,6 +60,22 @@ async function jwtSessionAction(ctx: RequestContext, isUpdate: boolean, data: un
     config.logger.error(new JWTSessionError("A session callback failed; the session was ended.", error as Error));
     return { headers: NO_STORE, body: null, cookies: clearSessionCookies(ctx) };
   }
+}
+
+function leavesTokenAsIs(config: RequestContext["config"]): boolean {
+  return config.callbacks.jwt === keepToken && config.callbacks.session === defaultSessionCallback && !config.events.session;
+}
+
+/** The `jwt` callback's token, with the handler's claims kept; `null` ends the session. */
+async function callbackToken(config: RequestContext["config"], decoded: DecodedSession, isUpdate: boolean, data: unknown): Promise<JWT | null> {
+  const token = await config.callbacks.jwt({
+    token: copyPayload(decoded),
+    ...(isUpdate ? { trigger: "update" as const, session: data } : {}),
+  } as Parameters<typeof config.callbacks.jwt>[0]);
+  if (token === null || token === undefined) return null;
+  // The callback may rebuild the token; the checks of a read must still run on its next read.
+  const marked = decoded.payload[UNPROVEN_EMAIL_CLAIM] === true ? markUnprovenSession(token) : token;
+  return keepHandlerClaims(decoded.payload, marked);
 }
 
 /** What the client sees by default: name, email and image, and when the session ends. */

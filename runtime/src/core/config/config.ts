@@ -27,7 +27,7 @@ import { resolveProviders, type ResolvedProvider } from "./providers.js";
 import { resolveRateLimit, type ResolvedRateLimit } from "../rate-limit/resolve.js";
 import { parseAllowedOrigins, type AllowedOrigin } from "../oauth/proxy-origins.js";
 import { defaultRedirectCallback } from "../http/redirect.js";
-import { defaultSessionCallback } from "../session/session-callback.js";
+import { defaultSessionCallback, keepToken } from "../session/session-callback.js";
 import { secretEnvName } from "./env.js";
 import { developmentEnv, frameworkGlue, hostTrustFromEnv, skipCSRFCheck, type FrameworkGlueOptions } from "../symbols.js";
 
@@ -36,6 +36,8 @@ const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60;
 const DEFAULT_UPDATE_AGE = 24 * 60 * 60;
 /** 90 days: three times the sliding `maxAge`, then sign in again. */
 const DEFAULT_ABSOLUTE_MAX_AGE = 90 * 24 * 60 * 60;
+/** A revocation on another instance ends a JWT session there within this many seconds (session-version.ts). */
+const DEFAULT_REVOCATION_DELAY = 5;
 /** Decoded session tokens kept per config; enough for a busy server, bounded for memory. */
 const SESSION_CACHE_SIZE = 1000;
 
@@ -62,6 +64,8 @@ export interface ResolvedConfig {
     updateAge: number;
     /** However it slides, a session ends this long (seconds) after its sign-in. */
     absoluteMaxAge: number;
+    /** Seconds a user's session version, once read, is reused by JWT session reads (session-version.ts). */
+    revocationDelay: number;
     generateSessionToken: () => string;
   };
   jwt: JWTOptions & { usesDefaultCodec: boolean };
@@ -274,6 +278,7 @@ function resolveSession(config: AuthConfig): ResolvedConfig["session"] {
     maxAge: positiveSeconds(s.maxAge, "session.maxAge", DEFAULT_MAX_AGE),
     updateAge: positiveSeconds(s.updateAge, "session.updateAge", DEFAULT_UPDATE_AGE, true),
     absoluteMaxAge: positiveSeconds(s.absoluteMaxAge, "session.absoluteMaxAge", DEFAULT_ABSOLUTE_MAX_AGE),
+    revocationDelay: positiveSeconds(s.revocationDelay, "session.revocationDelay", DEFAULT_REVOCATION_DELAY, true),
     generateSessionToken: s.generateSessionToken ?? (() => crypto.randomUUID()),
   };
 }
@@ -294,7 +299,7 @@ function resolveCallbacks(callbacks: AuthConfig["callbacks"]): Required<Callback
   return {
     signIn: callbacks?.signIn ?? (() => true),
     redirect: callbacks?.redirect ?? defaultRedirectCallback,
-    jwt: callbacks?.jwt ?? (({ token }) => token),
+    jwt: callbacks?.jwt ?? keepToken,
     session: callbacks?.session ?? defaultSessionCallback,
   };
 }

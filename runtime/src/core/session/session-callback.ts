@@ -1,11 +1,15 @@
 /**
- * The `session` callback's default, and what the client may see of what a
+ * The default callbacks of a session read: the `jwt` callback's, which keeps the
+ * token as it is, and the `session` callback's, and what the client may see of what a
  * callback returns. As in Auth.js, the callback gets the stored session (with
  * database sessions: `sessionToken`, `userId`, `expires` as a `Date`, the rest
  * of the adapter's row, and the whole user), so the default must pick what is
  * safe to show: name, email and image, and when the session ends.
  */
 import type { Session } from "../../types.js";
+
+/** The `jwt` callback's default: the token as it came (a session read then has nothing to re-issue for). */
+export const keepToken = <T>({ token }: { token: T }): T => token;
 
 interface SessionLike {
   user?: { name?: unknown; email?: unknown; image?: unknown } | null;

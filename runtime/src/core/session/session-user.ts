@@ -29,7 +29,8 @@ export async function signedInSession(ctx: RequestContext): Promise<SignedIn | n
   const read = await readSession(ctx);
   if (read.kind !== "valid") return null;
   const { payload } = read.decoded;
-  if ((await unprovenSessionRevoked(ctx, payload)) || (await sessionVersionRevoked(ctx, payload))) return null;
+  // Acting for the user: the stored version, never one kept from an earlier read (session-version.ts).
+  if ((await unprovenSessionRevoked(ctx, payload)) || (await sessionVersionRevoked(ctx, payload, { fresh: true }))) return null;
   const sub = payload.sub;
   const user = typeof sub === "string" && sub !== "" ? await callAdapter(ctx.config.adapter!, "getUser", sub) : null;
   return user ? { strategy: "jwt", user, token: structuredClone(payload) } : null;

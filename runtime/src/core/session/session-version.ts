@@ -2,11 +2,17 @@
  * JWT sessions that end before they expire. A JWT lives in the browser and
  * cannot be deleted where it is stored, so it carries the user's session
  * version from when it was issued (`sessionVersion`), and each read compares
- * it with the stored one (`getUserSessionVersion`: one adapter read per session
- * read). "Sign out everywhere else" (`revokeUserSessions`) and a password
- * change or reset (`setUserPassword` with `revokeSessions`) move the stored
- * version, and every JWT issued before ends at its next read. Database
- * sessions need none of this: those calls delete their rows.
+ * it with the stored one (`getUserSessionVersion`). "Sign out everywhere
+ * else" (`revokeUserSessions`) and a password change or reset
+ * (`setUserPassword` with `revokeSessions`) move the stored version, and every
+ * JWT issued before ends. Database sessions need none of this: those calls
+ * delete their rows.
+ *
+ * The stored version is read through version-cache.ts: reused for
+ * `session.revocationDelay` seconds (default 5) to say "not revoked", and
+ * forgotten by every handler call that moves it, so a revocation ends this
+ * process's sessions at their next read and another instance's within the
+ * delay.
  *
  * Only a JWT that carries the claim is checked: one issued for a user the
  * adapter does not hold (a Credentials `authorize()` user), or by an adapter
@@ -14,6 +20,7 @@
  */
 import { callAdapter } from "../adapter.js";
 import type { RequestContext } from "../context.js";
+import { sessionVersionOf } from "./version-cache.js";
 
 export const SESSION_VERSION_CLAIM = "sessionVersion";
 /** When the user signed in (seconds), for the session list and for actions that need a recent sign-in. */
@@ -27,7 +34,7 @@ function hasSessionVersions(ctx: RequestContext): boolean {
 /** `token` with the user's current session version, when the adapter keeps one for the user. */
 export async function withSessionVersion<T extends Record<string, unknown>>(ctx: RequestContext, userId: string | undefined, token: T): Promise<T> {
   if (!userId || !hasSessionVersions(ctx)) return token;
-  const version = await callAdapter(ctx.config.adapter!, "getUserSessionVersion", userId);
+  const version = await storedVersion(ctx, userId, 0);
   return version === null ? token : { ...token, [SESSION_VERSION_CLAIM]: version };
 }
 
@@ -43,11 +50,25 @@ export function keepHandlerClaims<T extends Record<string, unknown>>(from: Recor
   return kept as T;
 }
 
-/** Whether a JWT carrying a version outlived it: the user's sessions were revoked since, or the user is gone. */
-export async function sessionVersionRevoked(ctx: RequestContext, payload: Record<string, unknown>): Promise<boolean> {
+/**
+ * Whether a JWT carrying a version outlived it: the user's sessions were revoked
+ * since, or the user is gone. A session read may go by a version read within
+ * `session.revocationDelay`; `fresh` (for acting on the account: linking a
+ * sign-in method, registering a passkey, changing the password) always asks.
+ */
+export async function sessionVersionRevoked(ctx: RequestContext, payload: Record<string, unknown>, { fresh = false } = {}): Promise<boolean> {
   const version = payload[SESSION_VERSION_CLAIM];
   if (version === undefined) return false;
   // A claim the handler did not write, or no adapter to check it against: not a session it can vouch for.
   if (typeof version !== "number" || typeof payload.sub !== "string" || !hasSessionVersions(ctx)) return true;
-  return (await callAdapter(ctx.config.adapter!, "getUserSessionVersion", payload.sub)) !== version;
+  const delayMs = fresh ? 0 : ctx.config.session.revocationDelay * 1000;
+  if ((await storedVersion(ctx, payload.sub, delayMs)) === version) return false;
+  // The version kept may be older than the token's (a sign-in on another instance since): ask before refusing.
+  return delayMs === 0 || (await storedVersion(ctx, payload.sub, 0)) !== version;
+}
+
+/** The user's stored session version, as read within the last `maxAgeMs` milliseconds (0: read now). */
+function storedVersion(ctx: RequestContext, userId: string, maxAgeMs: number): Promise<number | null> {
+  const adapter = ctx.config.adapter!;
+  return sessionVersionOf(adapter, userId, maxAgeMs, () => callAdapter(adapter, "getUserSessionVersion", userId));
 }
