@@ -16,8 +16,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Adapter, AuthConfig } from "@gatehouse/runtime";
 import { call, captureLogger, CookieJar, fetchSession } from "../helpers.js";
-import { passwordProvider, post, sessionEmail, signIn } from "../password-accounts/support/flow.js";
-import { confirmedUser } from "../password-accounts/support/flow.js";
+import { confirmedUser, passwordProvider, post, sessionEmail, signIn } from "../password-accounts/support/flow.js";
 import { usePasswordWorld } from "../password-accounts/support/world.js";
 import { ACCOUNT_PAGE, accountConfig, ADA, PASSWORD } from "./support/config.js";
 
