@@ -9,10 +9,9 @@
  * browser would keep), so the second read of a token is served from the cache.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { Auth, type AuthConfig } from "@gatehouse/runtime";
+import { Auth, raw, type AuthConfig } from "@gatehouse/runtime";
 import { decode, encode, type JWTDecodeParams, type JWTEncodeParams } from "@gatehouse/runtime/jwt";
 import { resolveConfig } from "../../runtime/src/core/config/config.js";
-import { sessionCacheKey } from "../../runtime/src/core/session/session-cookie.js";
 import {
   CookieJar,
   OLD_SECRET,
@@ -127,7 +126,7 @@ describe("callbacks cannot change the cached payload", () => {
     // ...but each read of the original cookie started from the original payload.
     expect(seen).toEqual([ORIGINAL, ORIGINAL, ORIGINAL].map((o) => ({ ...o, trigger: undefined })));
     // The reads after the first were served from the cache, and it still holds the original.
-    const cached = cacheOf(config).get(sessionCacheKey(NAME, token));
+    const cached = cacheOf(config).get(token);
     expect(cached?.payload).toMatchObject({ nested: { x: "original", list: [1] }, email: USER.email });
     expect(cached?.payload.count).toBeUndefined();
   });
@@ -158,7 +157,7 @@ describe("callbacks cannot change the cached payload", () => {
     // jwt returned the token unchanged, so nothing was re-issued.
     expect(first.reissued).toBeUndefined();
     expect(second.reissued).toBeUndefined();
-    expect(cacheOf(config).get(sessionCacheKey(NAME, token))?.payload).toMatchObject({ name: USER.name, nested: { x: "original" } });
+    expect(cacheOf(config).get(token)?.payload).toMatchObject({ name: USER.name, nested: { x: "original" } });
   });
 
   it("a POST update whose jwt callback mutates the token leaves the original cookie reading as before", async () => {
@@ -188,7 +187,7 @@ describe("callbacks cannot change the cached payload", () => {
       expect(warm.body).toEqual(cold.body);
       expect(warm.reissued).toBeUndefined();
     }
-    expect(cacheOf(config).get(sessionCacheKey(NAME, token))?.payload).toMatchObject({ name: USER.name, email: USER.email });
+    expect(cacheOf(config).get(token)?.payload).toMatchObject({ name: USER.name, email: USER.email });
   });
 
   it("an events.session that mutates the token (default callbacks otherwise) does not change what the next read sees", async () => {
@@ -209,7 +208,7 @@ describe("callbacks cannot change the cached payload", () => {
       expect(r.reissued).toBeUndefined();
     }
     expect(seen).toEqual([USER.name, USER.name, USER.name]);
-    expect(cacheOf(config).get(sessionCacheKey(NAME, token))?.payload).toMatchObject({ name: USER.name, email: USER.email });
+    expect(cacheOf(config).get(token)?.payload).toMatchObject({ name: USER.name, email: USER.email });
   });
 
   it("an events.signOut that mutates the token does not change what the next read of that cookie sees", async () => {
@@ -239,7 +238,7 @@ describe("callbacks cannot change the cached payload", () => {
     // A JWT session is not revoked by signing out: the same cookie still reads, unchanged.
     await read(config, original);
     expect(seen).toEqual(["original", "original"]);
-    expect(cacheOf(config).get(sessionCacheKey(NAME, original))?.payload).toMatchObject({ sub: USER.id, nested: { x: "original" } });
+    expect(cacheOf(config).get(original)?.payload).toMatchObject({ sub: USER.id, nested: { x: "original" } });
   });
 });
 
@@ -250,14 +249,14 @@ describe("a cache per config", () => {
     const token = await signIn(a);
     expect((await read(a, token)).body.user.email).toBe(USER.email);
     expect((await read(a, token)).body.user.email).toBe(USER.email);
-    expect(cacheOf(a).get(sessionCacheKey(NAME, token))).toBeDefined();
+    expect(cacheOf(a).get(token)).toBeDefined();
 
     for (let i = 0; i < 2; i++) {
       const inB = await read(b, token);
       expect(inB.body).toBeNull();
       expect(inB.cleared).toBe(true);
     }
-    expect(cacheOf(b).get(sessionCacheKey(NAME, token))).toBeUndefined();
+    expect(cacheOf(b).get(token)).toBeUndefined();
     expect((await read(a, token)).body.user.email).toBe(USER.email);
   });
 
@@ -275,9 +274,9 @@ describe("a cache per config", () => {
     const twin = credentialsConfig();
     const token = await signIn(a);
     await read(a, token);
-    expect(cacheOf(twin).get(sessionCacheKey(NAME, token))).toBeUndefined();
+    expect(cacheOf(twin).get(token)).toBeUndefined();
     expect((await read(twin, token)).body.user.email).toBe(USER.email);
-    expect(cacheOf(twin).get(sessionCacheKey(NAME, token))).toBeDefined();
+    expect(cacheOf(twin).get(token)).toBeDefined();
   });
 
   it("a cached token is not accepted under another cookie name: an http cookie sent as __Secure- on https is null, cached or not", async () => {
@@ -306,6 +305,36 @@ describe("a cache per config", () => {
     expect(warmRead.body).toEqual(coldRead.body);
     expect(warmRead.reissued).toBe(coldRead.reissued); // both undefined: nothing to re-issue
     expect(warmRead.response.headers.getSetCookie()).toEqual(coldRead.response.headers.getSetCookie());
+    // Every header, not only the cookies: a warm read is answered without waiting on anything (actions/session.ts), a cold one the whole way.
+    expect([...warmRead.response.headers]).toEqual([...coldRead.response.headers]);
+  });
+
+  it("a warm read's body is a cold read's, byte for byte (the warm one sends the JSON it made on its first read)", async () => {
+    freezeAt(T0);
+    const warm = credentialsConfig();
+    const token = await signIn(warm);
+    const text = async (config: AuthConfig) => (await Auth(request("/auth/session", { headers: { cookie: `${NAME}=${token}` } }), config)).text();
+    const cold = await text(credentialsConfig());
+    expect(cold).toContain(`"email":"${USER.email}"`);
+    for (let i = 0; i < 3; i++) expect(await text(warm)).toBe(cold);
+  });
+
+  it("with raw, a warm read's body is the session object (not its JSON), a fresh one each time", async () => {
+    const config = credentialsConfig();
+    const token = await signIn(config);
+    const rawConfig = { ...config, raw } as AuthConfig & { raw: typeof raw };
+    const readRaw = async () => {
+      const result = await Auth(request("/auth/session", { headers: { cookie: `${NAME}=${token}` } }), rawConfig);
+      expect(result.body).toMatchObject({ user: { name: USER.name, email: USER.email } });
+      expect(typeof result.body.expires).toBe("string");
+      return result.body;
+    };
+    const first = await readRaw();
+    // A caller may change what it got without changing what the next read answers.
+    first.user.email = "mallory@example.com";
+    const second = await readRaw();
+    expect(second).not.toBe(first);
+    expect(second.user.email).toBe(USER.email);
   });
 
   it("more tokens than the cache holds: it stays bounded and an evicted token still reads", async () => {
@@ -318,7 +347,7 @@ describe("a cache per config", () => {
       expect((await read(config, token)).body.user.email).toBe(USER.email);
     }
     expect(cacheOf(config).size).toBeLessThanOrEqual(1000);
-    expect(cacheOf(config).get(sessionCacheKey(NAME, first))).toBeUndefined();
+    expect(cacheOf(config).get(first)).toBeUndefined();
     expect((await read(config, first)).body.user.email).toBe(USER.email);
   });
 });
@@ -329,14 +358,14 @@ describe("expiry is enforced for cached tokens", () => {
     const config = credentialsConfig({ session: { maxAge: 3600 } });
     const token = await signIn(config);
     expect((await read(config, token)).body.user.email).toBe(USER.email);
-    expect(cacheOf(config).get(sessionCacheKey(NAME, token))).toBeDefined();
+    expect(cacheOf(config).get(token)).toBeDefined();
 
     vi.setSystemTime(T0 + 3600_000 + 1_000);
     const late = await read(config, token);
     expect(late.body).toBeNull();
     expect(late.cleared).toBe(true);
     expect(late.reissued).toBeUndefined();
-    expect(cacheOf(config).get(sessionCacheKey(NAME, token))).toBeUndefined();
+    expect(cacheOf(config).get(token)).toBeUndefined();
     // And it stays refused.
     expect((await read(config, token)).body).toBeNull();
   });
@@ -423,7 +452,7 @@ describe("updateAge still slides the session for cached tokens", () => {
       expect(expiresOf(r.response)).toBe(T0 + 3600_000);
     }
     expect(seen.size).toBe(3); // fresh IV and jti each time
-    expect(cacheOf(config).get(sessionCacheKey(NAME, token))).toBeDefined();
+    expect(cacheOf(config).get(token)).toBeDefined();
   });
 
   it("with the default updateAge, reads right after sign-in do not re-issue the cookie", async () => {
@@ -451,7 +480,7 @@ describe("updateAge still slides the session for cached tokens", () => {
     const early = await read(config, token);
     expect(early.reissued).toBeUndefined();
     expect(early.body.expires).toBe(new Date(firstExpires).toISOString());
-    expect(cacheOf(config).get(sessionCacheKey(NAME, token))).toBeDefined();
+    expect(cacheOf(config).get(token)).toBeDefined();
 
     vi.setSystemTime(T0 + 600_000);
     const late = await read(config, token);

@@ -97,15 +97,22 @@ export function authWithClientAddress(
   return respond(request, config as AuthConfig, clientAddress) as Promise<Response>;
 }
 
-async function respond(request: Request, config: AuthConfig, clientAddress: ClientAddressSource | undefined): Promise<Response | ResponseInternal> {
+function respond(request: Request, config: AuthConfig, clientAddress: ClientAddressSource | undefined): Promise<Response | ResponseInternal> {
   if (config.raw !== undefined) return authRaw(request, config, false, clientAddress);
   let resolved: ResolvedConfig;
   try {
     resolved = resolveConfig(config);
   } catch (error) {
-    return configErrorResponse(request, config, error as Error, false);
+    return Promise.resolve(configErrorResponse(request, config, error as Error, false));
   }
-  const { result, redirectAsJson } = await handle(request, resolved, false, clientAddress);
+  try {
+    return Promise.resolve(whenHandled(handle(request, resolved, { raw: false, throwCredentialsErrors: false, clientAddress }), toResponseOf));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+function toResponseOf({ result, redirectAsJson }: Handled): Response {
   return toResponse(result, redirectAsJson);
 }
 
@@ -128,40 +135,82 @@ export async function authRaw(
   } catch (error) {
     return configErrorResponse(request, config, error as Error, true) as ResponseInternal;
   }
-  return (await handle(request, resolved, throwCredentialsErrors, clientAddress)).result;
+  return whenHandled(handle(request, resolved, { raw: true, throwCredentialsErrors, clientAddress }), ({ result }) => result);
 }
 
-async function handle(
-  request: Request,
-  config: ResolvedConfig,
-  throwCredentialsErrors: boolean,
-  clientAddress: ClientAddressSource | undefined,
-): Promise<{ result: ResponseInternal; redirectAsJson: boolean }> {
+interface Handled {
+  result: ResponseInternal;
+  redirectAsJson: boolean;
+}
+
+interface HandleOptions {
+  /** The caller takes the result value (`authRaw`), not a `Response`. */
+  raw: boolean;
+  throwCredentialsErrors: boolean;
+  clientAddress: ClientAddressSource | undefined;
+}
+
+/**
+ * Routes the request, reads a POST's body and runs the action. An action that
+ * answers without waiting (a session read with all it needs at hand, see
+ * actions/session.ts) is answered without a promise on the way: the one the
+ * caller returns is all a request pays for.
+ */
+function handle(request: Request, config: ResolvedConfig, options: HandleOptions): Handled | Promise<Handled> {
   const url = new URL(request.url);
   let matched: Route;
-  let body: RequestBody = {};
   try {
     matched = route(url.pathname, request.method, config.basePath);
-    if (matched.method === "POST") body = checkReservedFields(await readBody(request));
   } catch (error) {
-    const rejected = error as UnknownAction | InvalidRequest;
-    config.logger.debug("rejected request", { path: url.pathname, method: request.method, reason: rejected.message });
-    return { result: requestErrorResult(errorTarget(request, url, config), rejected), redirectAsJson: false };
+    return rejectedRequest(request, url, config, error);
   }
-  const ctx = createContext(config, request, url, matched, body, clientAddress);
+  const run = (body: RequestBody) =>
+    runAction(createContext(config, request, url, matched, body, options.clientAddress, options.raw), options.throwCredentialsErrors);
+  if (matched.method !== "POST") return run({});
+  return readCheckedBody(request).then(run, (error: unknown) => rejectedRequest(request, url, config, error));
+}
+
+async function readCheckedBody(request: Request): Promise<RequestBody> {
+  return checkReservedFields(await readBody(request));
+}
+
+/** An unknown action, or a body the handler cannot read: answered before any action runs. */
+function rejectedRequest(request: Request, url: URL, config: ResolvedConfig, error: unknown): Handled {
+  const rejected = error as UnknownAction | InvalidRequest;
+  config.logger.debug("rejected request", { path: url.pathname, method: request.method, reason: rejected.message });
+  return { result: requestErrorResult(errorTarget(request, url, config), rejected), redirectAsJson: false };
+}
+
+function runAction(ctx: RequestContext, throwCredentialsErrors: boolean): Handled | Promise<Handled> {
+  const { config, route: matched } = ctx;
   config.logger.debug(`${matched.method} ${matched.action}`, { provider: matched.providerId });
-  let result: ResponseInternal;
+  const failed = (error: unknown) => finished(ctx, actionError(ctx, error, throwCredentialsErrors));
+  let pending: ResponseInternal | Promise<ResponseInternal>;
   try {
-    result = await HANDLERS[`${matched.method} ${matched.action}`]!(ctx);
+    pending = HANDLERS[`${matched.method} ${matched.action}`]!(ctx);
   } catch (error) {
-    if (throwCredentialsErrors && error instanceof CredentialsSignin) {
-      config.logger.error(error);
-      throw error;
-    }
-    result = errorResult(ctx, error);
+    return failed(error);
   }
+  return pending instanceof Promise ? pending.then((result) => finished(ctx, result), failed) : finished(ctx, pending);
+}
+
+/** What a failed action answers; a refused credentials sign-in is thrown instead when the glue asked for that. */
+function actionError(ctx: RequestContext, error: unknown, throwCredentialsErrors: boolean): ResponseInternal {
+  if (throwCredentialsErrors && error instanceof CredentialsSignin) {
+    ctx.config.logger.error(error);
+    throw error;
+  }
+  return errorResult(ctx, error);
+}
+
+function finished(ctx: RequestContext, result: ResponseInternal): Handled {
   // Whichever action used the CSRF token, a new or re-signed cookie goes out with the answer.
   const csrfCookie = ctx.csrfCookie();
   if (csrfCookie) result = { ...result, cookies: [...(result.cookies ?? []), csrfCookie] };
   return { result, redirectAsJson: ctx.redirectAsJson };
+}
+
+/** `then` for a value that may or may not be a promise yet. */
+function whenHandled<T>(handled: Handled | Promise<Handled>, next: (handled: Handled) => T): T | Promise<T> {
+  return handled instanceof Promise ? handled.then(next) : next(handled);
 }

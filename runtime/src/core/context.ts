@@ -32,6 +32,11 @@ export interface RequestContext {
   csrfCookie: () => Cookie | undefined;
   /** The client's address as the framework glue knows it; only with `rateLimit` on. */
   clientAddress?: ClientAddressSource;
+  /**
+   * The caller takes the action's result as a value (`authRaw`: framework glue, `raw`
+   * configs), not as a `Response`: a JSON body must be the value itself, never its text.
+   */
+  raw: boolean;
 }
 
 export interface CsrfState {
@@ -49,6 +54,7 @@ export function createContext(
   route: Route,
   body: RequestBody,
   clientAddress?: ClientAddressSource,
+  raw = false,
 ): RequestContext {
   const origin = publicOrigin(request.headers, requestUrl, config);
   const secure = config.useSecureCookies ?? origin.startsWith("https:");
@@ -64,12 +70,15 @@ export function createContext(
     secure,
     cookieSet,
     cookies,
+    // A data property, not a lazy getter: a getter closing over this request gives every context a
+    // hidden class of its own, which made a busy server's garbage collection several times dearer.
     query: requestUrl.searchParams,
     body,
     redirectAsJson: request.headers.get("x-auth-return-redirect") === "1",
     csrf: () => (csrf ??= csrfState(ctx)),
     csrfCookie: () => csrf?.cookie,
     clientAddress,
+    raw,
   };
   return ctx;
 }

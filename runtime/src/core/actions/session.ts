@@ -9,21 +9,48 @@ import type { RequestContext } from "../context.js";
 import { emit } from "../events.js";
 import { JWTSessionError } from "../errors/errors.js";
 import { requireCsrf } from "../guards.js";
-import { keepHandlerClaims, sessionVersionRevoked } from "../session/session-version.js";
-import { markUnprovenSession, UNPROVEN_EMAIL_CLAIM, unprovenSessionRevoked } from "../identity/proven-email.js";
-import { NO_STORE } from "../http/response.js";
-import { clearSessionCookies, copyPayload, issueSession, needsReissue, readSession } from "../session/session-cookie.js";
+import { keepHandlerClaims, sessionVersionKeptCurrent, sessionVersionRevoked } from "../session/session-version.js";
+import { markUnprovenSession, UNPROVEN_EMAIL_CLAIM, unprovenSessionRevoked, unprovenSessionToCheck } from "../identity/proven-email.js";
+import { NO_STORE, NO_STORE_JSON } from "../http/response.js";
+import { clearSessionCookies, copyPayload, issueSession, needsReissue, readCachedSession, readSession } from "../session/session-cookie.js";
 import { defaultSessionCallback, keepToken } from "../session/session-callback.js";
 import type { DecodedSession } from "../config/config.js";
 import { databaseSessionAction } from "./session-database.js";
 
-export async function sessionAction(ctx: RequestContext): Promise<ResponseInternal> {
+export function sessionAction(ctx: RequestContext): ResponseInternal | Promise<ResponseInternal> {
   const isUpdate = ctx.route.method === "POST";
   // A missing token throws MissingCSRF: a JSON action answers it 400 (error-response.ts).
   if (isUpdate) requireCsrf(ctx);
   const data = isUpdate ? ctx.body.data : undefined;
   if (ctx.config.session.strategy === "database") return databaseSessionAction(ctx, isUpdate, data);
-  return jwtSessionAction(ctx, isUpdate, data);
+  return (!isUpdate && readAnsweredAtHand(ctx)) || jwtSessionAction(ctx, isUpdate, data);
+}
+
+/**
+ * A JWT session read answered without waiting on anything, when all it needs is
+ * at hand: no cookie, or a token in the decoded-token cache with the default
+ * callbacks and no `session` event, no unproven claim to check, its session
+ * version kept and matching (session-version.ts), and nothing to re-issue. The
+ * answer is `jwtSessionAction`'s for the same read; what is saved is the
+ * promises, which a busy server pays for on every request (more so where the
+ * framework keeps async context, as SolidStart does), and the session's JSON,
+ * made once per token. `undefined`: go the whole way.
+ */
+function readAnsweredAtHand(ctx: RequestContext): ResponseInternal | undefined {
+  const read = readCachedSession(ctx);
+  if (read === undefined) return undefined;
+  if (read.kind === "none") return { headers: NO_STORE, body: null };
+  if (read.kind === "invalid") return { headers: NO_STORE, body: null, cookies: read.cookies };
+  if (!leavesTokenAsIs(ctx.config)) return undefined;
+  const token = read.decoded.payload;
+  if (unprovenSessionToCheck(ctx, token) || !sessionVersionKeptCurrent(ctx, token)) return undefined;
+  const exp = token.exp;
+  if (typeof exp !== "number" || needsReissue(ctx, read.decoded, token)) return undefined;
+  const session = () => defaultSessionCallback({ session: defaultSession(token, new Date(exp * 1000).toISOString()) });
+  // The same token always answers the same JSON: made once, kept with the decoded token, sent as text
+  // (a fresh string per request cost more than the rest of this read, measured in a built SolidStart app).
+  if (!ctx.raw) return { headers: NO_STORE_JSON, body: (read.decoded.defaultSessionJson ??= JSON.stringify(session())) };
+  return { headers: NO_STORE, body: session() };
 }
 
 async function jwtSessionAction(ctx: RequestContext, isUpdate: boolean, data: unknown): Promise<ResponseInternal> {
@@ -50,7 +77,7 @@ async function jwtSessionAction(ctx: RequestContext, isUpdate: boolean, data: un
       expires = issued.expires;
     }
     const session = await config.callbacks.session({
-      session: defaultSession(token, expires),
+      session: defaultSession(token, expires.toISOString()),
       token,
       ...(isUpdate ? { trigger: "update", newSession: data } : {}),
     });
@@ -79,9 +106,9 @@ async function callbackToken(config: RequestContext["config"], decoded: DecodedS
 }
 
 /** What the client sees by default: name, email and image, and when the session ends. */
-function defaultSession(token: JWT, expires: Date): Session {
+function defaultSession(token: JWT, expires: string): Session {
   return {
     user: { name: token.name, email: token.email, image: token.picture },
-    expires: expires.toISOString(),
+    expires,
   };
 }

@@ -45,6 +45,10 @@ export interface DecodedSession {
   payload: JWT;
   /** The payload as JSON, to tell whether the `jwt` callback changed it. */
   json: string;
+  /** The cookie it was read from: its name salts the key, so the same token under another name is not this session. */
+  cookieName: string;
+  /** What a read with the default callbacks answers for this token, as JSON: made on the first such read. */
+  defaultSessionJson?: string;
 }
 
 export interface ResolvedConfig {

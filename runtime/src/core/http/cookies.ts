@@ -83,16 +83,13 @@ export function mergeCookies(defaults: CookieSet, overrides: Partial<CookiesOpti
 /** Parses a `Cookie` header. Malformed pairs are skipped, never thrown. */
 export function parseCookies(header: string | null): Record<string, string> {
   if (!header) return {};
-  const result: Record<string, string> = Object.create(null);
   try {
-    const parsed = parse(header);
-    for (const [name, value] of Object.entries(parsed)) {
-      if (value !== undefined) result[name] = value;
-    }
+    // A prototype-less object whose values are all strings (cookie@1: a value it cannot decode stays as sent).
+    return parse(header) as Record<string, string>;
   } catch {
     // A header the parser cannot read carries no usable cookie.
+    return {};
   }
-  return result;
 }
 
 /** Characters a cookie value may hold unencoded (RFC 6265 cookie-octet, minus `%` so decoding is unambiguous). */
@@ -126,16 +123,16 @@ function expiredCookie(name: string, options: CookieSerializeOptions): Cookie {
   return { name, value: "", options: { ...options, maxAge: 0, expires: new Date(0) } };
 }
 
-const CHUNK_NAME = /^(.*)\.(\d+)$/;
+const CHUNK_INDEX = /^\d+$/;
 
-/** Names of the chunks of `name` present in the request, in order. */
+/** Names of the chunks of `name` present in the request (`name.<digits>`), in order. */
 function chunkNames(cookies: Record<string, string>, name: string): string[] {
+  const prefix = `${name}.`;
   const indexed: [number, string][] = [];
-  for (const key of Object.keys(cookies)) {
-    const match = CHUNK_NAME.exec(key);
-    if (match && match[1] === name) indexed.push([Number(match[2]), key]);
+  for (const key in cookies) {
+    if (key.startsWith(prefix) && CHUNK_INDEX.test(key.slice(prefix.length))) indexed.push([Number(key.slice(prefix.length)), key]);
   }
-  return indexed.sort((a, b) => a[0] - b[0]).map(([, key]) => key);
+  return indexed.length === 0 ? [] : indexed.sort((a, b) => a[0] - b[0]).map(([, key]) => key);
 }
 
 /** Reads a possibly chunked value (`name`, or `name.0`, `name.1`, ...). */

@@ -8,6 +8,9 @@ export const NO_STORE = {
   Expires: "0",
 } as const;
 
+/** `NO_STORE` for a body that is JSON text already. */
+export const NO_STORE_JSON = { ...NO_STORE, "Content-Type": "application/json" } as const;
+
 /**
  * @param redirectAsJson answer `200 {url}` instead of a redirect, for client code
  *   that follows the redirect itself (`X-Auth-Return-Redirect: 1`).

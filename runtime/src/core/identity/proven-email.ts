@@ -109,10 +109,15 @@ export async function refuseIfProvenMeanwhile(ctx: RequestContext, userId: strin
   throw new AccessDenied("The owner of this account's email address proved it during this sign-in; the sign-in is refused.");
 }
 
+/** Whether `unprovenSessionRevoked` has to ask the adapter: the session carries the claim, and there is an adapter to ask. */
+export function unprovenSessionToCheck(ctx: RequestContext, payload: Record<string, unknown>): boolean {
+  return payload[UNPROVEN_EMAIL_CLAIM] === true && ctx.config.adapter !== undefined;
+}
+
 /** Whether a session carrying the claim has lost its user: the address was proven since, or the user deleted. */
 export async function unprovenSessionRevoked(ctx: RequestContext, payload: Record<string, unknown>): Promise<boolean> {
   const adapter = ctx.config.adapter;
-  if (payload[UNPROVEN_EMAIL_CLAIM] !== true || !adapter) return false;
+  if (!unprovenSessionToCheck(ctx, payload) || !adapter) return false;
   if (typeof payload.sub !== "string") return true;
   const user = await callAdapter(adapter, "getUser", payload.sub);
   return !user || emailProven(user);

@@ -24,35 +24,49 @@ function isExpired(payload: JWT, now = nowSeconds()): boolean {
   return typeof payload.exp === "number" && payload.exp <= now;
 }
 
-/** The cookie name salts the key: the same string under another name is another token. */
-export function sessionCacheKey(cookieName: string, token: string): string {
-  return `${cookieName}\u0000${token}`;
+export function readSession(ctx: RequestContext): SessionRead | Promise<SessionRead> {
+  return readCachedSession(ctx) ?? decodeSession(ctx);
 }
 
-export async function readSession(ctx: RequestContext): Promise<SessionRead> {
+/**
+ * `readSession`'s answer when it needs no decryption: no cookie, or a token in
+ * the decoded-token cache. `undefined` when the token must be decrypted.
+ */
+export function readCachedSession(ctx: RequestContext): SessionRead | undefined {
   const { config } = ctx;
   const name = ctx.cookieSet.sessionToken.name;
   const token = readChunked(ctx.cookies, name);
   if (!token) return { kind: "none" };
-  const cacheable = config.jwt.usesDefaultCodec;
-  const cacheKey = sessionCacheKey(name, token);
-  let decoded = cacheable ? config.sessionCache.get(cacheKey) : undefined;
-  if (!decoded) {
-    let payload: JWT | null;
-    try {
-      payload = await config.jwt.decode({ token, secret: config.jwt.secret, salt: name });
-    } catch (error) {
-      const expired = (error as { code?: string }).code === "ERR_JWT_EXPIRED";
-      if (expired) config.logger.debug("session token expired");
-      else config.logger.error(new JWTSessionError("The session cookie could not be decrypted; it was cleared.", error as Error));
-      return { kind: "invalid", cookies: clearSessionCookies(ctx) };
-    }
-    if (!payload || typeof payload !== "object") return { kind: "invalid", cookies: clearSessionCookies(ctx) };
-    decoded = { payload, json: JSON.stringify(payload) };
-    if (cacheable) config.sessionCache.set(cacheKey, decoded);
+  if (!config.jwt.usesDefaultCodec) return undefined;
+  const decoded = config.sessionCache.get(token);
+  // The cookie name salts the key: the same string under another name is another token (a decode refuses it).
+  return decoded?.cookieName === name ? checkedLifetime(ctx, decoded, token) : undefined;
+}
+
+async function decodeSession(ctx: RequestContext): Promise<SessionRead> {
+  const { config } = ctx;
+  const name = ctx.cookieSet.sessionToken.name;
+  const token = readChunked(ctx.cookies, name)!;
+  let payload: JWT | null;
+  try {
+    payload = await config.jwt.decode({ token, secret: config.jwt.secret, salt: name });
+  } catch (error) {
+    const expired = (error as { code?: string }).code === "ERR_JWT_EXPIRED";
+    if (expired) config.logger.debug("session token expired");
+    else config.logger.error(new JWTSessionError("The session cookie could not be decrypted; it was cleared.", error as Error));
+    return { kind: "invalid", cookies: clearSessionCookies(ctx) };
   }
+  if (!payload || typeof payload !== "object") return { kind: "invalid", cookies: clearSessionCookies(ctx) };
+  const decoded: DecodedSession = { payload, json: JSON.stringify(payload), cookieName: name };
+  if (config.jwt.usesDefaultCodec) config.sessionCache.set(token, decoded);
+  return checkedLifetime(ctx, decoded, token);
+}
+
+/** A decoded token past its expiry or the session's absolute end is invalid (and leaves the cache). */
+function checkedLifetime(ctx: RequestContext, decoded: DecodedSession, token: string): SessionRead {
+  const { config } = ctx;
   if (isExpired(decoded.payload) || pastAbsoluteEnd(tokenStartOf(decoded.payload), config.session.absoluteMaxAge)) {
-    config.sessionCache.delete(cacheKey);
+    config.sessionCache.delete(token);
     config.logger.debug("session token expired");
     return { kind: "invalid", cookies: clearSessionCookies(ctx) };
   }

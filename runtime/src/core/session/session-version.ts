@@ -20,7 +20,7 @@
  */
 import { callAdapter } from "../adapter.js";
 import type { RequestContext } from "../context.js";
-import { sessionVersionOf } from "./version-cache.js";
+import { keptSessionVersion, sessionVersionOf } from "./version-cache.js";
 
 export const SESSION_VERSION_CLAIM = "sessionVersion";
 /** When the user signed in (seconds), for the session list and for actions that need a recent sign-in. */
@@ -65,6 +65,18 @@ export async function sessionVersionRevoked(ctx: RequestContext, payload: Record
   if ((await storedVersion(ctx, payload.sub, delayMs)) === version) return false;
   // The version kept may be older than the token's (a sign-in on another instance since): ask before refusing.
   return delayMs === 0 || (await storedVersion(ctx, payload.sub, 0)) !== version;
+}
+
+/**
+ * Whether `sessionVersionRevoked` is sure to answer "not revoked" without a
+ * read: the token carries no version, or the one read within the delay (and
+ * already answered) matches it. `false` means only `sessionVersionRevoked` can tell.
+ */
+export function sessionVersionKeptCurrent(ctx: RequestContext, payload: Record<string, unknown>): boolean {
+  const version = payload[SESSION_VERSION_CLAIM];
+  if (version === undefined) return true;
+  if (typeof version !== "number" || typeof payload.sub !== "string" || !hasSessionVersions(ctx)) return false;
+  return keptSessionVersion(ctx.config.adapter!, payload.sub, ctx.config.session.revocationDelay * 1000)?.version === version;
 }
 
 /** The user's stored session version, as read within the last `maxAgeMs` milliseconds (0: read now). */

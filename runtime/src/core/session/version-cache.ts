@@ -25,7 +25,8 @@ import { LruCache } from "../lru.js";
 /** Users whose versions one process keeps; the least recently used go first. */
 const USERS_KEPT = 10_000;
 
-type Entry = { version: Promise<number | null>; readAt: number };
+/** `settled` holds the version once the read has answered, for a read that must not wait (see `keptSessionVersion`). */
+type Entry = { version: Promise<number | null>; readAt: number; settled?: { version: number | null } };
 
 const byAdapter = new WeakMap<Adapter, LruCache<string, Entry>>();
 
@@ -47,10 +48,27 @@ export function sessionVersionOf(adapter: Adapter, userId: string, maxAgeMs: num
   if (kept && now - kept.readAt < maxAgeMs) return kept.version;
   const entry: Entry = { version: read(), readAt: now };
   entries.set(userId, entry);
-  entry.version.catch(() => {
-    if (entries.get(userId) === entry) entries.delete(userId);
-  });
+  entry.version.then(
+    (version) => {
+      entry.settled = { version };
+    },
+    () => {
+      if (entries.get(userId) === entry) entries.delete(userId);
+    },
+  );
   return entry.version;
+}
+
+/**
+ * The version `sessionVersionOf` would hand back without a read, when its read
+ * has already answered: what a session read needs to go through without waiting
+ * on a promise. `undefined` when only `sessionVersionOf` can tell (nothing kept,
+ * kept too long, or its read still in flight).
+ */
+export function keptSessionVersion(adapter: Adapter, userId: string, maxAgeMs: number): { version: number | null } | undefined {
+  if (maxAgeMs <= 0) return undefined;
+  const kept = byAdapter.get(adapter)?.get(userId);
+  return kept && Date.now() - kept.readAt < maxAgeMs ? kept.settled : undefined;
 }
 
 /** The user's version may have moved: the next read asks the adapter. */
