@@ -5,13 +5,15 @@
  * with this checkout's runtime packed into the app, as a user gets it. Before
  * the build, the bench adds a bare endpoint to each (GET /bench-bare, see
  * BARE_ROUTE): the whole app without the auth call, the limit its session read
- * is measured against. The CLI's templates know nothing of it.
+ * is measured against; and to the SvelteKit one a bare page (BARE_PAGE_LOAD),
+ * the limit of the page that reads the session. The CLI's templates know
+ * nothing of them.
  *
  * Signing in is what a new user does: the generated sign-up form's post, the
  * mailed link to confirm the address, the sign-in form's post with the
  * password and the link's `confirm` token.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildNodeBin } from "../e2e/support/build-node.mjs";
@@ -41,6 +43,23 @@ export function GET(): Response {
 export const BARE_PATH = "/bench-bare";
 
 /**
+ * The bare page (SvelteKit only): a copy of the generated `/protected` page's
+ * markup whose load hands it the user of the recorded session read
+ * (bench-bare.json) with no auth call. Against it, the page that reads the
+ * session measures what auth adds to a rendered page.
+ */
+const BARE_PAGE_LOAD = `import { readFileSync } from "node:fs";
+
+let user: unknown;
+
+export function load() {
+  user ??= JSON.parse(readFileSync("bench-bare.json", "utf8")).user;
+  return { user };
+}
+`;
+export const BARE_PAGE_PATH = "/bench-bare-page";
+
+/**
  * What differs between our two apps: where the CLI's pages post and the
  * handler answers, where the bare route goes, how the app is built and started.
  * SolidStart's posts carry the handler's CSRF token (SvelteKit's Origin check
@@ -51,6 +70,7 @@ export const SVELTEKIT = {
   folder: "ours",
   initArgs: [],
   bareRoute: "src/routes/bench-bare/+server.ts",
+  barePage: { dir: "src/routes/bench-bare-page", markup: "src/routes/protected/+page.svelte" },
   session: "/auth/session",
   signUp: "/auth/signup",
   // The /signin page's form action, which signs in through the handler.
@@ -94,6 +114,11 @@ export function makeOurApp(work, framework) {
   const made = step("auth-init (with its npm install)", () => run(process.execPath, args, work, framework.initEnv)).then(() => {
     mkdirSync(dirname(join(dir, framework.bareRoute)), { recursive: true });
     writeFileSync(join(dir, framework.bareRoute), BARE_ROUTE);
+    if (framework.barePage) {
+      mkdirSync(join(dir, framework.barePage.dir), { recursive: true });
+      copyFileSync(join(dir, framework.barePage.markup), join(dir, framework.barePage.dir, "+page.svelte"));
+      writeFileSync(join(dir, framework.barePage.dir, "+page.server.ts"), BARE_PAGE_LOAD);
+    }
     return dir;
   });
   const built = made.then(async () => {

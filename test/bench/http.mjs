@@ -9,14 +9,17 @@
  *   SvelteKit handler, email + password, the session cookie cache on,
  *   better-sqlite3), each with our app's `/protected` page (http-references.mjs).
  *
- * Four tables: ours against @auth/sveltekit and against Better Auth (the same
+ * Five tables: ours against @auth/sveltekit and against Better Auth (the same
  * runs: the three SvelteKit apps alternate) on the signed-in session read, the
  * new visitor's session read and the protected page whose load reads the
  * session; then, in each of our apps, the signed-in session read against a
  * bare endpoint of the same app that answers the same JSON with no auth call
  * (GET /bench-bare, added by the bench before the build): the whole app
- * against its limit. The targets printed (>= 3x Better Auth's requests/s,
- * p50 within 1.25x of the bare endpoint's) are not asserted.
+ * against its limit; and in SvelteKit the protected page against the same
+ * page whose load hands it the user with no auth call (GET /bench-bare-page):
+ * what reading the session adds to a rendered page. The targets printed
+ * (>= 3x Better Auth's requests/s, p50 within 1.25x of the bare endpoint's)
+ * are not asserted.
  *
  * Timed with autocannon from this process (http-measure.mjs): a fixed number
  * of keep-alive connections, the apps of a table alternating round by round;
@@ -45,7 +48,7 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { SVELTEKIT_SERVER, USER, installedVersion, startApp, startMailCatcher } from "./http-apps.mjs";
 import { CONNECTIONS, ROUNDS, SECONDS, WARMUP_SECONDS, measure, row } from "./http-measure.mjs";
-import { BARE_PATH, SOLID_START, SVELTEKIT, makeOurApp, recordBareBody, signInOurs } from "./http-ours.mjs";
+import { BARE_PAGE_PATH, BARE_PATH, SOLID_START, SVELTEKIT, makeOurApp, recordBareBody, signInOurs } from "./http-ours.mjs";
 import { BETTER_AUTH, REFERENCE, createSvApp, makeBetterAuthApp, makeReferenceApp, signInBetterAuth, signInReference } from "./http-references.mjs";
 import { SMOKE } from "./measure.mjs";
 
@@ -78,6 +81,7 @@ const AGAINST_BETTER_AUTH = [
   ["page", "page reading the session in its load (signed in)"],
 ];
 const AGAINST_BARE = "session GET (signed in, JWT) vs bare endpoint";
+const AGAINST_BARE_PAGE = "page reading the session (signed in) vs the same page without auth";
 
 /** Makes and builds the four apps side by side: the installs wait on the network, the builds on the CPU. */
 async function buildApps(work) {
@@ -143,6 +147,17 @@ async function againstReferences(ours, authjs, betterAuth) {
   console.table(AGAINST_BETTER_AUTH.map(([key, name]) => row(name, stats.get(key), ours, betterAuth)));
 }
 
+/**
+ * The page that reads the session against the same page whose load hands it the
+ * user without auth (GET /bench-bare-page, SvelteKit only): one server, one cookie.
+ */
+function withBarePage(app) {
+  return [
+    { ...app, routes: { page: protectedPage } },
+    { ...app, name: "bare page", routes: { page: { ...protectedPage, path: BARE_PAGE_PATH } } },
+  ];
+}
+
 /** Ours against the bare endpoint of the same app (from withBare), alternating, the same cookie sent to both. */
 async function againstBare(framework, [ours, bare]) {
   const stats = await measure([ours, bare], "signedIn");
@@ -150,6 +165,15 @@ async function againstBare(framework, [ours, bare]) {
     `\nThe whole ${framework} app against its limit: GET ${ours.routes.signedIn.path} (signed in) against GET ${BARE_PATH} in the same app, the same JSON with no auth call (ratio: gatehouse/bare req/s; p50 ratio: gatehouse/bare p50, the target is within 1.25x, not asserted):`,
   );
   console.table([row(AGAINST_BARE, stats, ours, bare, { p50Ratio: true })]);
+}
+
+/** The page against its limit (from withBarePage): what reading the session adds to a rendered page. */
+async function againstBarePage([ours, bare]) {
+  const stats = await measure([ours, bare], "page");
+  console.log(
+    `\nThe SvelteKit page against its limit: GET ${ours.routes.page.path} (signed in; its load calls locals.auth()) against GET ${BARE_PAGE_PATH}, the same page whose load hands it the user with no auth call (ratio: gatehouse/bare page req/s; p50 ratio: gatehouse/bare page p50):`,
+  );
+  console.table([row(AGAINST_BARE_PAGE, stats, ours, bare, { p50Ratio: true })]);
 }
 
 const work = mkdtempSync(join(tmpdir(), "gatehouse-bench-http-"));
@@ -181,6 +205,7 @@ try {
   printVersions(dirs);
   await againstReferences(ours, authjs, betterAuth);
   await againstBare("SvelteKit", kitBare);
+  await againstBarePage(withBarePage(ours));
   await againstBare("SolidStart", solidBare);
 } finally {
   await Promise.all(servers.map((server) => (server.stop ?? server.close)()));

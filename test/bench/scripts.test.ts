@@ -82,6 +82,7 @@ describe("the bench scripts", () => {
       ],
       ["The whole SvelteKit app against its limit", ["session GET (signed in, JWT) vs bare endpoint"]],
       ["The whole SolidStart app against its limit", ["session GET (signed in, JWT) vs bare endpoint"]],
+      ["The SvelteKit page against its limit", ["page reading the session (signed in) vs the same page without auth"]],
     ];
     for (const [heading, scenarios] of httpRows) {
       for (const scenario of scenarios) expect(httpTable(heading), `${heading}: ${scenario}`).toMatch(rowWithRatio(scenario));
@@ -90,6 +91,8 @@ describe("the bench scripts", () => {
     // Against the bare endpoint, the latency ratio too, with its target.
     for (const heading of ["The whole SvelteKit app against its limit", "The whole SolidStart app against its limit"]) {
       expect(httpTable(heading), heading).toContain("the target is within 1.25x, not asserted");
+    }
+    for (const heading of ["The whole SvelteKit app against its limit", "The whole SolidStart app against its limit", "The SvelteKit page against its limit"]) {
       expect(httpTable(heading), heading).toMatch(/'\d+\.\d\dx'/);
     }
     expect(stdout).toMatch(/'@gatehouse\/runtime@[\d.]+'\s*│\s*'\d+ kB'/);
