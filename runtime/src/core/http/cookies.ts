@@ -132,7 +132,7 @@ function chunkNames(cookies: Record<string, string>, name: string): string[] {
   for (const key in cookies) {
     if (key.startsWith(prefix) && CHUNK_INDEX.test(key.slice(prefix.length))) indexed.push([Number(key.slice(prefix.length)), key]);
   }
-  return indexed.length === 0 ? [] : indexed.sort((a, b) => a[0] - b[0]).map(([, key]) => key);
+  return indexed.sort((a, b) => a[0] - b[0]).map(([, key]) => key);
 }
 
 /** Reads a possibly chunked value (`name`, or `name.0`, `name.1`, ...). */

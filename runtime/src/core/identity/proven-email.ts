@@ -117,7 +117,7 @@ export function unprovenSessionToCheck(ctx: RequestContext, payload: Record<stri
 /** Whether a session carrying the claim has lost its user: the address was proven since, or the user deleted. */
 export async function unprovenSessionRevoked(ctx: RequestContext, payload: Record<string, unknown>): Promise<boolean> {
   const adapter = ctx.config.adapter;
-  if (!unprovenSessionToCheck(ctx, payload) || !adapter) return false;
+  if (!adapter || !unprovenSessionToCheck(ctx, payload)) return false;
   if (typeof payload.sub !== "string") return true;
   const user = await callAdapter(adapter, "getUser", payload.sub);
   return !user || emailProven(user);

@@ -57,14 +57,14 @@ export function keepHandlerClaims<T extends Record<string, unknown>>(from: Recor
  * sign-in method, registering a passkey, changing the password) always asks.
  */
 export async function sessionVersionRevoked(ctx: RequestContext, payload: Record<string, unknown>, { fresh = false } = {}): Promise<boolean> {
-  const version = payload[SESSION_VERSION_CLAIM];
-  if (version === undefined) return false;
-  // A claim the handler did not write, or no adapter to check it against: not a session it can vouch for.
-  if (typeof version !== "number" || typeof payload.sub !== "string" || !hasSessionVersions(ctx)) return true;
+  const claim = versionClaim(ctx, payload);
+  if (claim === "none") return false;
+  if (claim === "unverifiable") return true;
+  const { userId, version } = claim;
   const delayMs = fresh ? 0 : ctx.config.session.revocationDelay * 1000;
-  if ((await storedVersion(ctx, payload.sub, delayMs)) === version) return false;
+  if ((await storedVersion(ctx, userId, delayMs)) === version) return false;
   // The version kept may be older than the token's (a sign-in on another instance since): ask before refusing.
-  return delayMs === 0 || (await storedVersion(ctx, payload.sub, 0)) !== version;
+  return delayMs === 0 || (await storedVersion(ctx, userId, 0)) !== version;
 }
 
 /**
@@ -73,10 +73,22 @@ export async function sessionVersionRevoked(ctx: RequestContext, payload: Record
  * already answered) matches it. `false` means only `sessionVersionRevoked` can tell.
  */
 export function sessionVersionKeptCurrent(ctx: RequestContext, payload: Record<string, unknown>): boolean {
+  const claim = versionClaim(ctx, payload);
+  if (claim === "none") return true;
+  if (claim === "unverifiable") return false;
+  return keptSessionVersion(ctx.config.adapter!, claim.userId, ctx.config.session.revocationDelay * 1000)?.version === claim.version;
+}
+
+/**
+ * The token's version claim: none, one to compare with the user's stored
+ * version, or one the handler cannot vouch for (a claim it did not write, or
+ * no adapter to check it against).
+ */
+function versionClaim(ctx: RequestContext, payload: Record<string, unknown>): "none" | "unverifiable" | { userId: string; version: number } {
   const version = payload[SESSION_VERSION_CLAIM];
-  if (version === undefined) return true;
-  if (typeof version !== "number" || typeof payload.sub !== "string" || !hasSessionVersions(ctx)) return false;
-  return keptSessionVersion(ctx.config.adapter!, payload.sub, ctx.config.session.revocationDelay * 1000)?.version === version;
+  if (version === undefined) return "none";
+  if (typeof version !== "number" || typeof payload.sub !== "string" || !hasSessionVersions(ctx)) return "unverifiable";
+  return { userId: payload.sub, version };
 }
 
 /** The user's stored session version, as read within the last `maxAgeMs` milliseconds (0: read now). */

@@ -42,11 +42,10 @@ function entriesOf(adapter: Adapter): LruCache<string, Entry> {
  * A read that fails is not kept.
  */
 export function sessionVersionOf(adapter: Adapter, userId: string, maxAgeMs: number, read: () => Promise<number | null>): Promise<number | null> {
+  const kept = keptWithin(adapter, userId, maxAgeMs);
+  if (kept) return kept.version;
   const entries = entriesOf(adapter);
-  const now = Date.now();
-  const kept = maxAgeMs > 0 ? entries.get(userId) : undefined;
-  if (kept && now - kept.readAt < maxAgeMs) return kept.version;
-  const entry: Entry = { version: read(), readAt: now };
+  const entry: Entry = { version: read(), readAt: Date.now() };
   entries.set(userId, entry);
   entry.version.then(
     (version) => {
@@ -66,9 +65,14 @@ export function sessionVersionOf(adapter: Adapter, userId: string, maxAgeMs: num
  * kept too long, or its read still in flight).
  */
 export function keptSessionVersion(adapter: Adapter, userId: string, maxAgeMs: number): { version: number | null } | undefined {
+  return keptWithin(adapter, userId, maxAgeMs)?.settled;
+}
+
+/** The user's entry, if its read started within the last `maxAgeMs` milliseconds (0: none counts). */
+function keptWithin(adapter: Adapter, userId: string, maxAgeMs: number): Entry | undefined {
   if (maxAgeMs <= 0) return undefined;
   const kept = byAdapter.get(adapter)?.get(userId);
-  return kept && Date.now() - kept.readAt < maxAgeMs ? kept.settled : undefined;
+  return kept && Date.now() - kept.readAt < maxAgeMs ? kept : undefined;
 }
 
 /** The user's version may have moved: the next read asks the adapter. */
