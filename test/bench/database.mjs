@@ -12,6 +12,7 @@ import { fromPg } from "@gatehouse/runtime/adapters/postgres/pg";
 import { fromPGlite } from "@gatehouse/runtime/adapters/postgres/pglite";
 import pg from "pg";
 import { ORIGIN, SECRET, quiet } from "./core.mjs";
+import { measure } from "./measure.mjs";
 
 const COOKIE = "authjs.session-token";
 
@@ -111,35 +112,83 @@ export async function scratchDatabase(serverUrl) {
   };
 }
 
+/** The one query a database session read needs: the session and its user, by the cookie's token. */
+const FLOOR_QUERY = {
+  name: "bench-floor-session",
+  text: 'SELECT u.*, s.expires FROM sessions s JOIN users u ON u.id = s."userId" WHERE s."sessionToken" = $1',
+};
+
+/** The token of the session cookie, with nothing else parsed. */
+const tokenOf = (request) => request.headers.get("cookie").split(`${COOKIE}=`)[1];
+
 /**
- * The floor of a database session read on the PostgreSQL server: the one query
- * it needs (the session and its user, by the cookie's token) as a named
- * prepared statement on the same pool, one round trip, and nothing else: no
- * cookie parsing beyond the token, no expiry check, no JSON, no `Response`.
+ * The floor of a database session read on the PostgreSQL server: that query as
+ * a named prepared statement on the same pool, one round trip, and nothing else:
+ * no cookie parsing beyond the token, no expiry check, no JSON, no `Response`.
  */
 function postgresFloorImpl(pool) {
-  const query = {
-    name: "bench-floor-session",
-    text: 'SELECT u.*, s.expires FROM sessions s JOIN users u ON u.id = s."userId" WHERE s."sessionToken" = $1',
-  };
   return {
     name: "floor (one prepared query)",
     call: async (request) => {
-      const token = request.headers.get("cookie").split(`${COOKIE}=`)[1];
-      const { rows } = await pool.query({ ...query, values: [token] });
+      const { rows } = await pool.query({ ...FLOOR_QUERY, values: [tokenOf(request)] });
       return { status: rows.length === 1 ? 200 : 404 };
     },
   };
 }
 
-/** Ours against the floor of its PostgreSQL session read, on one database, pool and session row. */
+const NO_STORE_JSON = { "Cache-Control": "private, no-cache, no-store", Pragma: "no-cache", Expires: "0", "Content-Type": "application/json" };
+
+/**
+ * The least a web handler does around that query: the token from the cookie
+ * header, the query, and the session's JSON (the body ours answers) in a
+ * `Response` with the no-store headers. No expiry check, no callbacks, no
+ * routing: a bound no handler goes below, against which ours is what it adds.
+ */
+function leastHandlerImpl(pool) {
+  return {
+    name: "least handler (cookie, query, JSON Response)",
+    call: async (request) => {
+      const [row] = (await pool.query({ ...FLOOR_QUERY, values: [tokenOf(request)] })).rows;
+      if (!row) return new Response(null, { status: 404 });
+      const session = { user: { name: row.name, email: row.email, image: row.image }, expires: row.expires.toISOString() };
+      return new Response(JSON.stringify(session), { headers: NO_STORE_JSON });
+    },
+  };
+}
+
+/**
+ * Ours, and the least handler, each against the floor of the PostgreSQL session
+ * read, on one database, pool and session row (two measured pairs, each
+ * alternating round by round). The bare query back to back runs with the CPU's
+ * caches still warm from the one before; any work between two queries, a
+ * handler's or not, makes the next one slower (CONTRIBUTING has the
+ * measurement), which the least handler's row shows.
+ */
 export async function postgresFloorSuite(serverUrl) {
   const { pool, close } = await scratchDatabase(serverUrl);
   const { adapter, cookie } = await seed(fromPg(pool));
   const config = databaseConfig(adapter);
-  const ours = { name: "gatehouse", state: { cookie }, call: (request) => GatehouseAuth(request, config) };
   const floor = { ...postgresFloorImpl(pool), state: { cookie } };
-  return { impls: [ours, floor], scenarios: sessionGet("PostgreSQL", " vs the floor"), close };
+  const pairs = [
+    [{ name: "gatehouse", state: { cookie }, call: (request) => GatehouseAuth(request, config) }, "session GET (database, PostgreSQL) vs the floor"],
+    [{ ...leastHandlerImpl(pool), state: { cookie } }, "the least handler vs the floor"],
+  ];
+  // The least handler answers what ours answers, byte for byte, or it would not be a bound.
+  const bodies = [];
+  for (const [handler] of pairs) bodies.push(await (await handler.call(new Request(`${ORIGIN}/auth/session`, { headers: { cookie } }))).text());
+  if (bodies[0] !== bodies[1]) throw new Error(`The least handler answers ${bodies[1]} where ours answers ${bodies[0]}.`);
+  return {
+    // Each pair's row under the same columns: "handler" is ours in the first, the least handler in the second.
+    measure: async (mode) => {
+      const rows = [];
+      for (const [handler, label] of pairs) {
+        const [row] = await measure(mode, [handler, floor], sessionGet("PostgreSQL", " vs the floor"));
+        rows.push(Object.fromEntries(Object.entries(row).map(([key, value]) => [key.replace(handler.name, "handler"), key === "scenario" ? label : value])));
+      }
+      return rows;
+    },
+    close,
+  };
 }
 
 export async function postgresSuite(serverUrl) {

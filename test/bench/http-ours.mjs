@@ -26,18 +26,19 @@ const FLAGS = ["--yes", "--providers", "credentials", "--strategy", "jwt", "--ad
 /**
  * The bare endpoint, the same source in both frameworks (a SvelteKit `+server.ts`
  * and a SolidStart API route both export `GET`): the signed-in session read's
- * body with its content type, and no auth call. The body is one real session
- * read's, which the bench writes to bench-bare.json in the app's folder once it
- * has signed in (the user's id is made at sign-up, after the build); read on
- * the first request, then kept.
+ * answer, its body and the headers that go with it (the content type and the
+ * no-store headers: the same response, not a cheaper one), and no auth call.
+ * They are one real session read's, which the bench writes to bench-bare.json in
+ * the app's folder once it has signed in (the user's id is made at sign-up,
+ * after the build); read on the first request, then kept.
  */
 const BARE_ROUTE = `import { readFileSync } from "node:fs";
 
-let body: string | undefined;
+let answer: { body: string; headers: Record<string, string> } | undefined;
 
 export function GET(): Response {
-  body ??= readFileSync("bench-bare.json", "utf8");
-  return new Response(body, { headers: { "content-type": "application/json" } });
+  answer ??= JSON.parse(readFileSync("bench-bare.json", "utf8"));
+  return new Response(answer!.body, { headers: answer!.headers });
 }
 `;
 export const BARE_PATH = "/bench-bare";
@@ -53,7 +54,7 @@ const BARE_PAGE_LOAD = `import { readFileSync } from "node:fs";
 let user: unknown;
 
 export function load() {
-  user ??= JSON.parse(readFileSync("bench-bare.json", "utf8")).user;
+  user ??= JSON.parse(JSON.parse(readFileSync("bench-bare.json", "utf8")).body).user;
   return { user };
 }
 `;
@@ -163,14 +164,19 @@ export async function signInOurs(app, mail, framework) {
   return sessionCookie(await postForm(app, framework.signIn.path, fields, csrf.cookie), `${app.name}: sign-in`);
 }
 
+/** The headers of a session read that describe its body and keep it out of caches: what the bare route answers too. */
+const ANSWER_HEADERS = ["content-type", "cache-control", "pragma", "expires"];
+
 /**
- * One real signed-in session read, its body written where the bare route reads
- * it (see BARE_ROUTE). Resolves to that body: the bare endpoint's, byte for byte.
+ * One real signed-in session read, its body and headers written where the bare
+ * route reads them (see BARE_ROUTE). Resolves to that body: the bare endpoint's,
+ * byte for byte.
  */
 export async function recordBareBody(app, framework) {
   const response = await fetch(`${app.base}${framework.session}`, { headers: { cookie: app.cookie } });
   const body = await response.text();
   if (response.status !== 200 || !body.includes(`"email":"${USER.email}"`)) throw new Error(`${app.name}: the session read answers ${response.status} ${body}`);
-  writeFileSync(join(app.dir, "bench-bare.json"), body);
+  const headers = Object.fromEntries(ANSWER_HEADERS.flatMap((name) => (response.headers.has(name) ? [[name, response.headers.get(name)]] : [])));
+  writeFileSync(join(app.dir, "bench-bare.json"), JSON.stringify({ body, headers }));
   return body;
 }

@@ -13,7 +13,7 @@
  * runs: the three SvelteKit apps alternate) on the signed-in session read, the
  * new visitor's session read and the protected page whose load reads the
  * session; then, in each of our apps, the signed-in session read against a
- * bare endpoint of the same app that answers the same JSON with no auth call
+ * bare endpoint of the same app that answers the same JSON and headers with no auth call
  * (GET /bench-bare, added by the bench before the build): the whole app
  * against its limit; and in SvelteKit the protected page against the same
  * page whose load hands it the user with no auth call (GET /bench-bare-page):
@@ -162,7 +162,7 @@ function withBarePage(app) {
 async function againstBare(framework, [ours, bare]) {
   const stats = await measure([ours, bare], "signedIn");
   console.log(
-    `\nThe whole ${framework} app against its limit: GET ${ours.routes.signedIn.path} (signed in) against GET ${BARE_PATH} in the same app, the same JSON with no auth call (ratio: gatehouse/bare req/s; p50 ratio: gatehouse/bare p50, the target is within 1.25x, not asserted):`,
+    `\nThe whole ${framework} app against its limit: GET ${ours.routes.signedIn.path} (signed in) against GET ${BARE_PATH} in the same app, the same JSON and headers with no auth call (ratio: gatehouse/bare req/s; p50 ratio: gatehouse/bare p50, the target is within 1.25x, not asserted):`,
   );
   console.table([row(AGAINST_BARE, stats, ours, bare, { p50Ratio: true })]);
 }

@@ -52,7 +52,10 @@ describe("the bench scripts", () => {
       for (const mode of ["sequential", "concurrent"]) expect(betterAuth, `${mode} ${scenario}`).toMatch(new RegExp(`'${mode}'\\s*│\\s*${rowWithRatio(scenario).source}`));
     }
     expect(stdout).toMatch(rowWithRatio("session GET (valid JWT) vs the floor"));
-    if (process.env.DATABASE_URL) expect(stdout).toMatch(rowWithRatio("session GET (database, PostgreSQL) vs the floor"));
+    if (process.env.DATABASE_URL) {
+      expect(stdout).toMatch(rowWithRatio("session GET (database, PostgreSQL) vs the floor"));
+      expect(stdout).toMatch(rowWithRatio("the least handler vs the floor"));
+    }
     // Ours on PGlite as shipped against PGlite's public query only, one at a time and in flight.
     const [, publicOnly] = stdout.split("Why fromPGlite takes PGlite's private locks");
     expect(publicOnly).toMatch(/'sequential'\s*│\s*'session GET \(database, PGlite\)'.*'\d+\.\dx'/);

@@ -41,7 +41,9 @@ const open = {
 const suite = await open[name]();
 try {
   // The floor is one request at a time: its ratio compares costs, not a busy server.
-  const rows = mode === "memory" ? await suite.memory() : await measure(mode === "floor" ? "sequential" : mode, suite.impls, suite.scenarios);
+  // A suite with a `measure` of its own measures more than one pair (the PostgreSQL floor).
+  const rows =
+    mode === "memory" ? await suite.memory() : suite.measure ? await suite.measure(mode) : await measure(mode === "floor" ? "sequential" : mode, suite.impls, suite.scenarios);
   process.stdout.write(JSON.stringify(rows));
 } finally {
   await suite.close?.();

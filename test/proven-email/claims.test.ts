@@ -16,7 +16,7 @@ import { Credentials, OIDC } from "@gatehouse/runtime/providers";
 import { openPGlite } from "../adapters/support/pglite.js";
 import { followLink, mailedLink } from "../email/support/flow.js";
 import { startMailServer, type MailServer } from "../email/support/smtp.js";
-import { CookieJar, recordAdapterCalls, signInWithCredentials, storesSession } from "../helpers.js";
+import { CookieJar, locationOf, recordAdapterCalls, signInWithCredentials, storesSession } from "../helpers.js";
 import type { OidcServer } from "../oauth/support/oidc-server.js";
 import { ADA, sessionEmail, signInWithEmailLink, signInWithIdp, startTakeoverIdp, takeoverApp } from "./support/world.js";
 
@@ -224,6 +224,49 @@ describe("a claimer's sign-in racing the owner's proof", () => {
     expect(await sessionEmail(config, again.jar)).toBeNull();
     const held = (await memory.getUserByEmail(ADA))!;
     expect(held.emailVerified).toBeInstanceOf(Date);
+  });
+
+  it("credentials with database sessions: the sign-in reads the user once to check it and whether it is proven; a proof landing after that read still refuses it", async () => {
+    const { memory, adapter, arm } = racingAdapter("createSession");
+    const claimed = await memory.createUser({ id: "", name: "Mallory", email: ADA, emailVerified: null });
+    const owner = await memory.createUser({ id: "", name: "Grace", email: "grace@example.com", emailVerified: new Date() });
+    // An app's authorize that does not say whether the address is proven (no emailVerified): the handler reads the user.
+    const passwords = new Map([["mallory-password", claimed], ["grace-password", owner]]);
+    const credentials = Credentials({
+      credentials: { email: {}, password: {} },
+      authorize: ({ password }) => {
+        const user = passwords.get(String(password));
+        return user ? { id: user.id, email: user.email, name: user.name } : null;
+      },
+    });
+    const recorded = recordAdapterCalls(adapter);
+    const { config } = takeoverApp(idp, mail, recorded.adapter, { providers: [credentials] });
+    const signIn = async (password: string) => {
+      const jar = new CookieJar();
+      recorded.calls.length = 0;
+      const response = await signInWithCredentials(config, jar, { email: ADA, password });
+      return { jar, response, calls: [...recorded.calls] };
+    };
+
+    // A proven user: one read (it exists, and is proven), then the session.
+    const grace = await signIn("grace-password");
+    expect(storesSession(grace.response)).toBe(true);
+    expect(grace.calls).toEqual(["getUser", "createSession"]);
+    // An unproven one: the same read, the session, and the read after it that catches a proof made meanwhile.
+    const mallory = await signIn("mallory-password");
+    expect(storesSession(mallory.response)).toBe(true);
+    expect(mallory.calls).toEqual(["getUser", "createSession", "getUser"]);
+    expect(await sessionEmail(config, mallory.jar)).toBe(ADA);
+
+    // Ada proves the address after the sign-in read Mallory's user, before its session exists: refused, no session.
+    arm();
+    const raced = await signIn("mallory-password");
+    expect(locationOf(raced.response).searchParams.get("error")).toBe("AccessDenied");
+    expect(storesSession(raced.response)).toBe(false);
+    expect(await sessionEmail(config, raced.jar)).toBeNull();
+    // Her proof ended the session Mallory had before.
+    expect(await sessionEmail(config, mallory.jar)).toBeNull();
+    expect((await memory.getUser(claimed.id))!.emailVerified).toBeInstanceOf(Date);
   });
 
   it("JWT sessions: the token minted after the proof ends at its first read", async () => {

@@ -1,4 +1,5 @@
 /** `callback/<provider>`: the end of a sign-in. Credentials arrive here by POST. */
+import type { AdapterUser } from "../../adapters/types.js";
 import type { CredentialRecord, ResponseInternal, User } from "../../types.js";
 import type { RequestContext } from "../context.js";
 import { CallbackRouteError, CredentialsSignin, InvalidRequest } from "../errors/errors.js";
@@ -56,15 +57,16 @@ async function credentialsCallback(ctx: RequestContext, provider: ResolvedCreden
   };
   const redirect = await askSignInCallback(ctx, { user, account, credentials });
   if (redirect !== undefined) return { redirect };
-  if (ctx.config.session.strategy === "database") await requireStoredUser(ctx, provider.id, user);
-  return completeSignIn(ctx, { user, account });
+  const storedUser = ctx.config.session.strategy === "database" ? await requireStoredUser(ctx, provider.id, user) : undefined;
+  return completeSignIn(ctx, { user, account, storedUser });
 }
 
 /**
  * A database session points at a row of the adapter's users table, so with that
- * strategy `authorize` must return the id of a user the adapter has.
+ * strategy `authorize` must return the id of a user the adapter has. Returns
+ * that row (the sign-in's check of an unproven address reads it too).
  */
-async function requireStoredUser(ctx: RequestContext, providerId: string, user: User): Promise<void> {
+async function requireStoredUser(ctx: RequestContext, providerId: string, user: User): Promise<AdapterUser> {
   const id = user.id === undefined || user.id === null ? "" : String(user.id);
   const stored = id ? await callAdapter(ctx.config.adapter!, "getUser", id) : null;
   if (!stored) {
@@ -72,4 +74,5 @@ async function requireStoredUser(ctx: RequestContext, providerId: string, user: 
       `The authorize function of "${providerId}" returned a user ${id ? `with id "${id}"` : "without an id"} that the adapter does not have; with database sessions it must return a user of the adapter's users table.`,
     );
   }
+  return stored;
 }

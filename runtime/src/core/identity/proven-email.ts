@@ -77,17 +77,19 @@ export const UNPROVEN_EMAIL_CLAIM = "unprovenEmail";
  * Whether the user signing in held an unproven address when this sign-in read
  * them: from the same read that found their way in (an OAuth link, a passkey),
  * so a proof landing after it is caught. A credentials `authorize()` user that
- * does not say (no `emailVerified`) is looked up by id in the adapter; return
- * `emailVerified` from the query that checked the password to close the moment
- * between the two reads.
+ * does not say (no `emailVerified`) is looked up by id in the adapter, unless
+ * this sign-in has just read its row (`stored`: with database sessions, the
+ * check that the user exists); return `emailVerified` from the query that
+ * checked the password to close the moment between the two reads.
  */
-export async function seenUnproven(ctx: RequestContext, user: User | AdapterUser): Promise<boolean> {
+export async function seenUnproven(ctx: RequestContext, user: User | AdapterUser, stored?: AdapterUser): Promise<boolean> {
   const adapter = ctx.config.adapter;
   if (!adapter) return false;
   if ("emailVerified" in user) return holdsUnprovenEmail(user);
+  if (stored) return holdsUnprovenEmail(stored);
   if (typeof user.id !== "string" || typeof adapter.getUser !== "function") return false;
-  const stored = await callAdapter(adapter, "getUser", user.id);
-  return stored !== null && holdsUnprovenEmail(stored);
+  const read = await callAdapter(adapter, "getUser", user.id);
+  return read !== null && holdsUnprovenEmail(read);
 }
 
 /** `token` with the claim (the `jwt` callback cannot drop it: session reads add it back). */

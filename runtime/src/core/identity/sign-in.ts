@@ -3,6 +3,7 @@
  * callback, create the session, fire the event, pick the redirect.
  */
 import type { JWT } from "../../jwt.js";
+import type { AdapterUser } from "../../adapters/types.js";
 import type { Account, Cookie, CredentialRecord, Profile, ResponseInternal, User } from "../../types.js";
 import { redirectTarget, requestedCallbackUrl } from "../http/callback-url.js";
 import { pageUrl } from "../guards.js";
@@ -24,6 +25,8 @@ export interface SignInAttempt {
   isNewUser?: boolean;
   /** Where the sign-in started asked to return to (the callback-url cookie), instead of this request's. */
   callbackUrl?: string;
+  /** The adapter's row of `user`, when this sign-in has just read it: asked again for nothing otherwise. */
+  storedUser?: AdapterUser;
 }
 
 /**
@@ -53,7 +56,7 @@ export async function completeSignIn(ctx: RequestContext, attempt: SignInAttempt
   const isNewUser = attempt.isNewUser === true;
   let cookies: Cookie[];
   // A user holding an address nobody proved: its owner may prove it at any moment (see proven-email.ts).
-  const unproven = await seenUnproven(ctx, user);
+  const unproven = await seenUnproven(ctx, user, attempt.storedUser);
   if (config.session.strategy === "database") {
     // The session this browser had (maybe another user's) ends: a new sign-in never keeps an old session token alive.
     // If that delete fails the new session is still made (its cookie replaces the old one); the failure is logged.
