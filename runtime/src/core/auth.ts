@@ -30,6 +30,7 @@ import { errorResult, errorTarget, requestErrorResult } from "./errors/error-res
 import { CredentialsSignin, type InvalidRequest, type UnknownAction } from "./errors/errors.js";
 import type { ClientAddressSource } from "./rate-limit/limit.js";
 import { toResponse } from "./http/response.js";
+import { requestUrl, type RequestUrl } from "./http/request-url.js";
 import { route, type Route } from "./http/router.js";
 import type { raw } from "./symbols.js";
 
@@ -157,7 +158,7 @@ interface HandleOptions {
  * caller returns is all a request pays for.
  */
 function handle(request: Request, config: ResolvedConfig, options: HandleOptions): Handled | Promise<Handled> {
-  const url = new URL(request.url);
+  const url = requestUrl(request.url);
   let matched: Route;
   try {
     matched = route(url.pathname, request.method, config.basePath);
@@ -175,7 +176,7 @@ async function readCheckedBody(request: Request): Promise<RequestBody> {
 }
 
 /** An unknown action, or a body the handler cannot read: answered before any action runs. */
-function rejectedRequest(request: Request, url: URL, config: ResolvedConfig, error: unknown): Handled {
+function rejectedRequest(request: Request, url: RequestUrl, config: ResolvedConfig, error: unknown): Handled {
   const rejected = error as UnknownAction | InvalidRequest;
   config.logger.debug("rejected request", { path: url.pathname, method: request.method, reason: rejected.message });
   return { result: requestErrorResult(errorTarget(request, url, config), rejected), redirectAsJson: false };

@@ -9,6 +9,7 @@ import { parseCookies, type CookieSet } from "./http/cookies.js";
 import { csrfCookieValue, newCsrfToken, readCsrfCookie, timingSafeEqual } from "./http/csrf.js";
 import { publicOrigin } from "./http/public-origin.js";
 import type { ClientAddressSource } from "./rate-limit/limit.js";
+import type { RequestUrl } from "./http/request-url.js";
 import type { Route } from "./http/router.js";
 
 export interface RequestContext {
@@ -50,7 +51,7 @@ export interface CsrfState {
 export function createContext(
   config: ResolvedConfig,
   request: Request,
-  requestUrl: URL,
+  requestUrl: RequestUrl,
   route: Route,
   body: RequestBody,
   clientAddress?: ClientAddressSource,

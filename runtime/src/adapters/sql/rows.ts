@@ -37,6 +37,9 @@ export const INTERNAL_USER_COLUMNS: readonly string[] = ["sessionVersion"];
  */
 export const SESSION_JSON_COLUMN = "gatehouse_session";
 
+/** Columns of a user's row that are not the user's: ours (above), and the session `getSessionAndUser` carries beside them. */
+const NOT_USER_COLUMNS: ReadonlySet<string> = new Set([...INTERNAL_USER_COLUMNS, SESSION_JSON_COLUMN]);
+
 /** The types a dialect's driver returns for the columns the contract types otherwise. */
 export interface ColumnTypes {
   /** A user id, and a link to one. */
@@ -130,28 +133,32 @@ export interface RowMappers<T extends ColumnTypes> {
  */
 export function rowMappers<T extends ColumnTypes>(decode: Decoders<T>): RowMappers<T> {
   return {
-    toUser: (row) => ({
-      ...withoutColumns(row, INTERNAL_USER_COLUMNS),
-      id: String(row.id),
-      name: row.name,
-      email: row.email,
-      emailVerified: row.emailVerified == null ? null : decode.date(row.emailVerified),
-      image: row.image,
-    }),
+    toUser: (row) => {
+      // Every column the app added comes along. Copied one by one: a copy and then `delete`
+      // would leave a slow dictionary-mode object, on every session read.
+      const user: Record<string, unknown> = {};
+      for (const column in row) if (!NOT_USER_COLUMNS.has(column)) user[column] = row[column];
+      user.id = String(row.id);
+      user.name = row.name;
+      user.email = row.email;
+      user.emailVerified = row.emailVerified == null ? null : decode.date(row.emailVerified);
+      user.image = row.image;
+      return user as unknown as AdapterUser;
+    },
     toAccount: (row) =>
       withTokens(
         { userId: idOf(row.userId), type: row.type, provider: row.provider, providerAccountId: row.providerAccountId },
         row,
       ),
-    toSession: ({ createdAt, userAgent, ...row }) => ({
-      ...row,
-      sessionToken: row.sessionToken,
-      userId: idOf(row.userId),
-      expires: decode.date(row.expires),
-      // Absent from a row of a schema before migration 0004: left out, not invented.
-      ...(createdAt !== undefined ? { createdAt: createdAt === null ? null : decode.date(createdAt) } : {}),
-      ...(userAgent !== undefined ? { userAgent } : {}),
-    }),
+    toSession: (row) => {
+      // The whole row (an app's own columns too), with the contract's types where they differ.
+      const session: Record<string, unknown> = { ...row };
+      session.userId = idOf(row.userId);
+      session.expires = decode.date(row.expires);
+      // Absent from a row of a schema before migration 0004 (and so is userAgent): left out, not invented.
+      if (row.createdAt !== undefined) session.createdAt = row.createdAt === null ? null : decode.date(row.createdAt);
+      return session as unknown as AdapterSession;
+    },
     toVerificationToken: (row) => ({ identifier: row.identifier, token: row.token, expires: decode.date(row.expires) }),
     toAuthenticator: (row) => ({
       credentialID: row.credentialID,
@@ -174,21 +181,15 @@ function idOf(id: unknown): string {
   return (id == null ? id : String(id)) as string;
 }
 
-/** `row` without `columns`: a copy. */
-function withoutColumns(row: Record<string, unknown>, columns: readonly string[]): Record<string, unknown> {
-  const kept = { ...row };
-  for (const column of columns) delete kept[column];
-  return kept;
-}
-
 /**
- * `getSessionAndUser`'s one row, split: the user's columns, and the session row
- * that came as JSON in `SESSION_JSON_COLUMN` (an object from node-postgres and
- * PGlite; text from a client that does not parse JSON).
+ * `getSessionAndUser`'s one row, split: the user's row (`toUser` leaves out
+ * `SESSION_JSON_COLUMN`), and the session row that came as JSON in that column
+ * (an object from node-postgres and PGlite; text from a client that does not
+ * parse JSON).
  */
 export function splitSessionAndUser<User extends Record<string, unknown>, Session>(row: User): { user: User; session: Session } {
-  const { [SESSION_JSON_COLUMN]: session, ...user } = row;
-  return { user: user as User, session: (typeof session === "string" ? JSON.parse(session) : session) as Session };
+  const session = row[SESSION_JSON_COLUMN];
+  return { user: row, session: (typeof session === "string" ? JSON.parse(session) : session) as Session };
 }
 
 /** `account` with the token columns of `row` added: `expires_at` as a number (seconds), `token_type` lowercased. */

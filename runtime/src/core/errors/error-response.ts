@@ -20,6 +20,7 @@ import { sameOriginUrl } from "../http/redirect.js";
 import { NO_STORE } from "../http/response.js";
 import { isBrowserNavigation } from "../http/navigation.js";
 import { publicOrigin } from "../http/public-origin.js";
+import type { RequestUrl } from "../http/request-url.js";
 import { JSON_ACTIONS } from "../http/router.js";
 
 export const CONFIGURATION_MESSAGE = "There is a problem with the server configuration. Check the server logs.";
@@ -35,7 +36,7 @@ function publicMessage(facts: ErrorFacts, err: Error): string {
 export type ErrorTarget = Pick<RequestContext, "request" | "origin" | "authUrl"> & { config: Pick<ResolvedConfig, "basePath" | "pages" | "theme"> };
 
 /** The target of an error found before the action ran (an unknown path, an unreadable body). */
-export function errorTarget(request: Request, requestUrl: URL, config: ResolvedConfig): ErrorTarget {
+export function errorTarget(request: Request, requestUrl: RequestUrl, config: ResolvedConfig): ErrorTarget {
   const origin = publicOrigin(request.headers, requestUrl, config);
   return { request, origin, authUrl: `${origin}${config.basePath}`, config };
 }

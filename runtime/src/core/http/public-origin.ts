@@ -12,6 +12,9 @@
  */
 const HOST = /^(?:[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
 
+/** What this reads of the request's URL (a `URL` has it). */
+export type RequestOrigin = Pick<URL, "origin" | "protocol" | "host">;
+
 export interface OriginSettings {
   /** `url`/`AUTH_URL`, parsed: when set, the origin, whatever the request says. */
   url?: URL;
@@ -40,9 +43,9 @@ export function originOfHost(protocol: string, host: string | null | undefined):
  * the Host header and sets only the scheme is the common TLS setup).
  * `undefined` only when no request URL is given and nothing else applies.
  */
-export function publicOrigin(headers: Headers, requestUrl: URL, settings: OriginSettings): string;
-export function publicOrigin(headers: Headers, requestUrl: URL | undefined, settings: OriginSettings): string | undefined;
-export function publicOrigin(headers: Headers, requestUrl: URL | undefined, settings: OriginSettings): string | undefined {
+export function publicOrigin(headers: Headers, requestUrl: RequestOrigin, settings: OriginSettings): string;
+export function publicOrigin(headers: Headers, requestUrl: RequestOrigin | undefined, settings: OriginSettings): string | undefined;
+export function publicOrigin(headers: Headers, requestUrl: RequestOrigin | undefined, settings: OriginSettings): string | undefined {
   if (settings.url) return settings.url.origin;
   if (settings.requestUrlIsPublic) return requestUrl?.origin;
   const host = headers.get("x-forwarded-host")?.split(",")[0]?.trim();

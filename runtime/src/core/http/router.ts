@@ -50,6 +50,8 @@ export const JSON_ACTIONS: ReadonlySet<string> = new Set<AuthAction>(["account",
 /** Actions whose path may name a provider: `signin/<id>`, `callback/<id>`, `webauthn-options/<id>`. */
 const WITH_PROVIDER = new Set<AuthAction>(["signin", "callback", "webauthn-options"]);
 
+const SLASH = 0x2f;
+
 export interface Route {
   action: AuthAction;
   method: Method;
@@ -57,20 +59,21 @@ export interface Route {
 }
 
 export function route(pathname: string, method: string, basePath: string): Route {
-  if (!pathname.startsWith(`${basePath}/`)) {
+  // Cut with indexOf, not split and destructuring: this runs on every request.
+  const start = basePath.length + 1;
+  if (!pathname.startsWith(basePath) || pathname.charCodeAt(start - 1) !== SLASH) {
     throw new UnknownAction(`${pathname} is outside the auth base path ${basePath || "/"}.`);
   }
-  const segments = pathname.slice(basePath.length + 1).split("/");
   // One trailing slash is harmless; any other empty segment is not a known path.
-  if (segments.length > 1 && segments[segments.length - 1] === "") segments.pop();
-  const [action, providerId, ...rest] = segments;
-  if (!action || !Object.hasOwn(ROUTES, action)) {
-    throw new UnknownAction(
-      `Unknown action ${JSON.stringify(action ?? "")}. Actions: ${Object.keys(ROUTES).join(", ")}.`,
-    );
+  const end = pathname.length > start + 1 && pathname.charCodeAt(pathname.length - 1) === SLASH ? pathname.length - 1 : pathname.length;
+  const slash = pathname.indexOf("/", start);
+  const action = pathname.slice(start, slash === -1 || slash > end ? end : slash);
+  if (!Object.hasOwn(ROUTES, action)) {
+    throw new UnknownAction(`Unknown action ${JSON.stringify(action)}. Actions: ${Object.keys(ROUTES).join(", ")}.`);
   }
   const known = action as AuthAction;
-  if (rest.length > 0 || (providerId !== undefined && !WITH_PROVIDER.has(known)) || providerId === "") {
+  const providerId = slash === -1 || slash >= end ? undefined : pathname.slice(slash + 1, end);
+  if (providerId !== undefined && (providerId === "" || providerId.includes("/") || !WITH_PROVIDER.has(known))) {
     throw new UnknownAction(`${pathname} is not an auth path.`);
   }
   const methods = ROUTES[known];
