@@ -151,20 +151,33 @@ function fromConnection(connection: PgConnectionLike, prepared: boolean): SqlCli
   };
 }
 
-/** Runs one query; `retry`: outside a transaction, where a failed statement can simply be sent again. */
-async function run<Row>(
+/**
+ * Runs one query; `retry`: outside a transaction, where a failed statement can
+ * simply be sent again. Promise chains, not async functions: the session read
+ * runs this on every request.
+ */
+function run<Row>(
   connection: PgConnectionLike,
   text: string,
   params: unknown[] | undefined,
   prepared: boolean,
   retry = false,
 ): Promise<SqlResult<Row>> {
-  const answer =
-    params === undefined
-      ? await connection.query(text)
-      : prepared
-        ? await preparedQuery(connection, text, params, retry)
-        : await connection.query(text, params);
+  try {
+    const answer =
+      params === undefined
+        ? connection.query(text)
+        : prepared
+          ? preparedQuery(connection, text, params, retry)
+          : connection.query(text, params);
+    return answer.then(rowsOf<Row>);
+  } catch (error) {
+    // A client that throws at once: rejected all the same, as an async function would.
+    return Promise.reject(error);
+  }
+}
+
+function rowsOf<Row>(answer: PgAnswer): SqlResult<Row> {
   // A text of several statements answers one result per statement: keep the last one's rows.
   const result = Array.isArray(answer) ? answer[answer.length - 1] : answer;
   return { rows: (result?.rows ?? []) as Row[] };
@@ -178,13 +191,11 @@ async function run<Row>(
  * sent again at once. A sign-in must not fail until a restart because the app
  * ran `ALTER TABLE users ADD COLUMN role text`.
  */
-async function preparedQuery(connection: PgConnectionLike, text: string, params: unknown[], retry: boolean) {
-  try {
-    return await connection.query({ name: statementName(text), text, values: params });
-  } catch (error) {
+function preparedQuery(connection: PgConnectionLike, text: string, params: unknown[], retry: boolean): Promise<PgAnswer> {
+  return connection.query({ name: statementName(text), text, values: params }).catch((error: unknown) => {
     if (!isStalePlan(error)) throw error;
     renameStatement(text);
     if (!retry) throw error;
     return connection.query({ name: statementName(text), text, values: params });
-  }
+  });
 }

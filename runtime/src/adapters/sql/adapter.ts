@@ -142,7 +142,8 @@ export function sqlAdapter<Value>(open: () => SqlStore<Value> | Promise<SqlStore
     },
 
     async getSessionAndUser(sessionToken) {
-      const s = await store();
+      // Every authenticated request: the open store as it is, not through an await.
+      const s = ready ?? (await store());
       if (s.sql.sessionAndUser) {
         // One round trip on every authenticated request; both rows whole (see SESSION_JSON_COLUMN).
         const row = await first(s.db, s.sql.sessionAndUser, [sessionToken], splitSessionAndUser<UserRow, SessionRow>);

@@ -90,9 +90,10 @@ export function openStore<Value>({ db, dialect }: SqlStore<Value>): OpenStore<Va
 }
 
 /** The first row of `sql`, mapped; `null` when it returns none. */
-export async function first<Value, R, T>(db: SqlQuery<Value>, sql: string, params: unknown[], map: (row: R) => T): Promise<T | null> {
-  const row = (await db.query<R>(sql, params as Value[])).rows[0];
-  return row === undefined ? null : map(row);
+export function first<Value, R, T>(db: SqlQuery<Value>, sql: string, params: unknown[], map: (row: R) => T): Promise<T | null> {
+  // A promise chain, not an async function (the session read runs this on every request). Every
+  // caller is an async adapter method, where a client that throws at once still rejects.
+  return db.query<R>(sql, params as Value[]).then(({ rows }) => (rows[0] === undefined ? null : map(rows[0])));
 }
 
 export function encodeDateOrNull<Value>(dialect: SqlDialect<Value>, date: Date | null | undefined, field: string): Value | null {

@@ -12,20 +12,26 @@ import { emit } from "../events.js";
 import { SessionTokenError } from "../errors/errors.js";
 import { NO_STORE } from "../http/response.js";
 import { clearSessionCookies } from "../session/session-cookie.js";
-import { clientSession } from "../session/session-callback.js";
+import { clientSession, defaultSessionCallback } from "../session/session-callback.js";
 
 export async function databaseSessionAction(ctx: RequestContext, isUpdate: boolean, data: unknown): Promise<ResponseInternal> {
   // An adapter failure propagates: the handler answers an error and keeps the cookie.
   const read = await readDatabaseSession(ctx);
   if (read.kind === "none") return { headers: NO_STORE, body: null };
   if (read.kind === "invalid") return { headers: NO_STORE, body: null, cookies: read.cookies };
-  const extended = await extendIfDue(ctx, read);
+  const extending = extendIfDue(ctx, read);
+  const extended = extending instanceof Promise ? await extending : extending;
   // Signed out while this request read the session: answer none, as a read a moment later would.
   if (!extended) return { headers: NO_STORE, body: null, cookies: clearSessionCookies(ctx) };
   const { session, cookies } = extended;
   const { config } = ctx;
   const { user } = read;
   try {
+    // The default callback and no `session` event (most apps, on every authenticated request): its
+    // answer as it is, without a callback's or an event's promise. It reads the user and `expires` only.
+    if (config.callbacks.session === defaultSessionCallback && !config.events.session) {
+      return { headers: NO_STORE, body: defaultSessionCallback({ session: { user, expires: session.expires } }), cookies };
+    }
     // The session as stored now: an extension just made shows its new `expires` (Auth.js shows the one it read).
     const result = clientSession(
       await config.callbacks.session({

@@ -125,14 +125,21 @@ function expiredCookie(name: string, options: CookieSerializeOptions): Cookie {
 
 const CHUNK_INDEX = /^\d+$/;
 
-/** Names of the chunks of `name` present in the request (`name.<digits>`), in order. */
-function chunkNames(cookies: Record<string, string>, name: string): string[] {
-  const prefix = `${name}.`;
-  const indexed: [number, string][] = [];
+const DOT = 0x2e;
+const NO_CHUNKS: readonly string[] = Object.freeze([]);
+
+/**
+ * Names of the chunks of `name` present in the request (`name.<digits>`), in
+ * order. Nothing is allocated when there are none, as on almost every request.
+ */
+function chunkNames(cookies: Record<string, string>, name: string): readonly string[] {
+  let indexed: [number, string][] | undefined;
   for (const key in cookies) {
-    if (key.startsWith(prefix) && CHUNK_INDEX.test(key.slice(prefix.length))) indexed.push([Number(key.slice(prefix.length)), key]);
+    if (key.startsWith(name) && key.charCodeAt(name.length) === DOT && CHUNK_INDEX.test(key.slice(name.length + 1))) {
+      (indexed ??= []).push([Number(key.slice(name.length + 1)), key]);
+    }
   }
-  return indexed.sort((a, b) => a[0] - b[0]).map(([, key]) => key);
+  return indexed === undefined ? NO_CHUNKS : indexed.sort((a, b) => a[0] - b[0]).map(([, key]) => key);
 }
 
 /** Reads a possibly chunked value (`name`, or `name.0`, `name.1`, ...). */

@@ -17,8 +17,9 @@ export type RequestUrl = Pick<URL, "origin" | "protocol" | "host" | "pathname" |
  * zero or any other character.
  */
 const PLAIN =
-  /^(https?:)\/\/((?:[a-z0-9_-]+\.)*[a-z0-9_-]+\.?(?::[1-9][0-9]{0,4})?)((?:\/(?![.])[A-Za-z0-9\-._~!$&'()*+,;=:@%]*)+)(\?[A-Za-z0-9\-._~!$&()*+,;=:@%/?]*)?(?:#[A-Za-z0-9\-._~!$&'()*+,;=:@%/?]*)?$/;
+  /^https?:\/\/(?:[a-z0-9_-]+\.)*[a-z0-9_-]+\.?(?::[1-9][0-9]{0,4})?(?:\/(?![.])[A-Za-z0-9\-._~!$&'()*+,;=:@%]*)+(?:\?[A-Za-z0-9\-._~!$&()*+,;=:@%/?]*)?(?:#[A-Za-z0-9\-._~!$&'()*+,;=:@%/?]*)?$/;
 
+const COLON = 0x3a;
 const DEFAULT_PORT = { "http:": ":80", "https:": ":443" } as const;
 
 /**
@@ -31,19 +32,24 @@ const DEFAULT_PORT = { "http:": ":80", "https:": ":443" } as const;
  * @param href a `Request`'s `url`: absolute and serialized.
  */
 export function requestUrl(href: string): RequestUrl {
-  const match = PLAIN.exec(href);
-  if (match === null || /%2e/i.test(match[3]!)) return new URL(href);
-  const protocol = match[1] as "http:" | "https:";
-  const host = match[2]!;
-  // The serializer drops a scheme's default port: one spelled out is not its output.
-  if (host.endsWith(DEFAULT_PORT[protocol])) return new URL(href);
-  const search = match[4] ?? "";
+  // `test` and cuts at known places, not `exec`: no match array on every request.
+  if (!PLAIN.test(href)) return new URL(href);
+  const protocol = href.charCodeAt(4) === COLON ? "http:" : "https:";
+  const pathStart = href.indexOf("/", protocol.length + 2);
+  const hash = href.indexOf("#", pathStart);
+  const end = hash === -1 ? href.length : hash;
+  const question = href.indexOf("?", pathStart);
+  const pathEnd = question === -1 || question > end ? end : question;
+  const pathname = href.slice(pathStart, pathEnd);
+  const origin = href.slice(0, pathStart);
+  // The serializer drops a scheme's default port (one spelled out is not its output), and resolves `%2e` segments.
+  if (origin.endsWith(DEFAULT_PORT[protocol]) || /%2e/i.test(pathname)) return new URL(href);
   return {
-    origin: `${protocol}//${host}`,
+    origin,
     protocol,
-    host,
-    pathname: match[3]!,
+    host: origin.slice(protocol.length + 2),
+    pathname,
     // `URL` reads a lone `?` as no query too.
-    searchParams: new URLSearchParams(search),
+    searchParams: new URLSearchParams(pathEnd === end ? "" : href.slice(pathEnd, end)),
   };
 }

@@ -62,23 +62,28 @@ function tokenCookies(ctx: RequestContext, token: string, expires: Date): Cookie
   return writeChunked(name, token, { ...options, expires }, ctx.cookies);
 }
 
+type ValidRead = Extract<DatabaseSessionRead, { kind: "valid" }>;
+type Extended = { session: AdapterSession; cookies: Cookie[] } | null;
+
 /**
  * Extends a live session by `maxAge` when its last extension is at least
  * `updateAge` old (`updateAge: 0`: on every access); otherwise one read, no write.
  * `null` when the adapter's update found no row (it answers `null`): the session
  * ended (a sign-out) between the read and the extension, and its cookie must not
- * be issued again.
+ * be issued again. A promise only when it writes: most reads have nothing to
+ * wait for.
  */
-export async function extendIfDue(
-  ctx: RequestContext,
-  read: Extract<DatabaseSessionRead, { kind: "valid" }>,
-): Promise<{ session: AdapterSession; cookies: Cookie[] } | null> {
+export function extendIfDue(ctx: RequestContext, read: ValidRead): Extended | Promise<Extended> {
   const { maxAge, updateAge, absoluteMaxAge } = ctx.config.session;
   const lastExtended = read.session.expires.valueOf() - maxAge * 1000;
   if (lastExtended + updateAge * 1000 > Date.now()) return { session: read.session, cookies: [] };
   const expires = new Date(cappedExpiry(maxAge, sessionStartOf(read.session), absoluteMaxAge));
   // At its absolute end already: nothing to slide.
   if (expires.valueOf() <= read.session.expires.valueOf()) return { session: read.session, cookies: [] };
+  return extend(ctx, read, expires);
+}
+
+async function extend(ctx: RequestContext, read: ValidRead, expires: Date): Promise<Extended> {
   const updated = await callAdapter(adapterOf(ctx), "updateSession", { sessionToken: read.token, expires });
   // Only `null` means "no such row": an adapter that answers nothing (undefined) on success keeps its sessions.
   if (updated === null) return null;

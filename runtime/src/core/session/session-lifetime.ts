@@ -12,7 +12,10 @@ import { SIGNED_IN_AT_CLAIM } from "./session-version.js";
 
 /** When a stored session began (ms): its row's `createdAt`, where the adapter keeps it. */
 export function sessionStartOf(session: Pick<AdapterSession, "createdAt">): number | undefined {
-  return session.createdAt ? new Date(session.createdAt).valueOf() : undefined;
+  const { createdAt } = session;
+  if (!createdAt) return undefined;
+  // An Auth.js adapter may hand over text; ours a Date, read as it is (this runs on every read).
+  return createdAt instanceof Date ? createdAt.valueOf() : new Date(createdAt).valueOf();
 }
 
 /** When a JWT's session signed in (ms), from the claim the handler writes at sign-in. */
