@@ -12,7 +12,7 @@ import { emit } from "../events.js";
 import { SessionTokenError } from "../errors/errors.js";
 import { NO_STORE } from "../http/response.js";
 import { clearSessionCookies } from "../session/session-cookie.js";
-import { clientSession, defaultSessionCallback } from "../session/session-callback.js";
+import { answersDefaultSession, clientSession, defaultSessionCallback } from "../session/session-callback.js";
 
 export async function databaseSessionAction(ctx: RequestContext, isUpdate: boolean, data: unknown): Promise<ResponseInternal> {
   // An adapter failure propagates: the handler answers an error and keeps the cookie.
@@ -29,7 +29,7 @@ export async function databaseSessionAction(ctx: RequestContext, isUpdate: boole
   try {
     // The default callback and no `session` event (most apps, on every authenticated request): its
     // answer as it is, without a callback's or an event's promise. It reads the user and `expires` only.
-    if (config.callbacks.session === defaultSessionCallback && !config.events.session) {
+    if (answersDefaultSession(config)) {
       return { headers: NO_STORE, body: defaultSessionCallback({ session: { user, expires: session.expires } }), cookies };
     }
     // The session as stored now: an extension just made shows its new `expires` (Auth.js shows the one it read).

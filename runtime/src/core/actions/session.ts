@@ -13,7 +13,7 @@ import { keepHandlerClaims, sessionVersionKeptCurrent, sessionVersionRevoked } f
 import { markUnprovenSession, UNPROVEN_EMAIL_CLAIM, unprovenSessionRevoked, unprovenSessionToCheck } from "../identity/proven-email.js";
 import { NO_STORE, NO_STORE_JSON } from "../http/response.js";
 import { clearSessionCookies, copyPayload, issueSession, needsReissue, readCachedSession, readSession } from "../session/session-cookie.js";
-import { defaultSessionCallback, keepToken } from "../session/session-callback.js";
+import { answersDefaultSession, defaultSessionCallback, keepToken } from "../session/session-callback.js";
 import type { DecodedSession } from "../config/config.js";
 import { databaseSessionAction } from "./session-database.js";
 
@@ -90,7 +90,7 @@ async function jwtSessionAction(ctx: RequestContext, isUpdate: boolean, data: un
 }
 
 function leavesTokenAsIs(config: RequestContext["config"]): boolean {
-  return config.callbacks.jwt === keepToken && config.callbacks.session === defaultSessionCallback && !config.events.session;
+  return config.callbacks.jwt === keepToken && answersDefaultSession(config);
 }
 
 /** The `jwt` callback's token, with the handler's claims kept; `null` ends the session. */

@@ -4,8 +4,10 @@
  * query. Pure: a URL string in, the parts out.
  */
 
-/** What the handler reads of a request's URL: a `URL` has all of it. */
-export type RequestUrl = Pick<URL, "origin" | "protocol" | "host" | "pathname" | "searchParams">;
+import type { RequestOrigin } from "./public-origin.js";
+
+/** What the handler reads of a request's URL: what the public origin needs, the path and the query (a `URL` has all of it). */
+export type RequestUrl = RequestOrigin & Pick<URL, "pathname" | "searchParams">;
 
 /**
  * The usual request URL, as a `Request` gives it (serialized by the URL

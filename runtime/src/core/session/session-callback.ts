@@ -30,6 +30,16 @@ export function defaultSessionCallback({ session }: { session: SessionLike }): S
 }
 
 /**
+ * Whether a session read answers exactly `defaultSessionCallback`'s result: the
+ * default `session` callback and no `session` event, so nothing the app wrote
+ * sees the session. The JWT and database reads then skip the callback's
+ * argument, promises and copies, which they would pay on every request.
+ */
+export function answersDefaultSession(config: { callbacks: { session: unknown }; events: { session?: unknown } }): boolean {
+  return config.callbacks.session === defaultSessionCallback && !config.events.session;
+}
+
+/**
  * What the client gets of a callback's result: all of it but a top-level
  * `sessionToken`. A callback written the Auth.js way (`session.user.id = user.id;
  * return session`) returns the stored session, token included, and Auth.js hands
