@@ -95,7 +95,7 @@ export async function measure(mode, impls, scenarios) {
       [`${theirs.name} p50 ms`]: percentile(theirs, "p50").toFixed(3),
       [`${ours.name} p99 ms`]: percentile(ours, "p99").toFixed(3),
       [`${theirs.name} p99 ms`]: percentile(theirs, "p99").toFixed(3),
-      ...(floor ? aboveTheFloor(ours, theirs, floor, percentile) : {}),
+      ...(floor ? aboveTheFloor(ours, theirs, floor, percentile, opsPerSecond) : {}),
     });
   }
   return rows;
@@ -103,10 +103,12 @@ export async function measure(mode, impls, scenarios) {
 
 /**
  * With a third implementation, the floor (work no handler can skip, e.g. the
- * identity provider's token endpoint): its p50, and the ratio of what each
- * handler adds on top of it, median against median.
+ * identity provider's token endpoint, or a scenario's database queries): its
+ * p50, the ratio of what each handler adds on top of it (median against
+ * median), and the floor's rate against theirs: the most any handler could be
+ * ahead of theirs, one that did nothing but the floor's work.
  */
-function aboveTheFloor(ours, theirs, floor, percentile) {
+function aboveTheFloor(ours, theirs, floor, percentile, opsPerSecond) {
   const base = percentile(floor, "p50");
   const own = (impl) => percentile(impl, "p50") - base;
   return {
@@ -114,6 +116,7 @@ function aboveTheFloor(ours, theirs, floor, percentile) {
     [`${ours.name} above it ms`]: own(ours).toFixed(3),
     [`${theirs.name} above it ms`]: own(theirs).toFixed(3),
     "ratio above the floor": own(ours) > 0 ? `${(own(theirs) / own(ours)).toFixed(1)}x` : "-",
+    "floor's ratio": `${(opsPerSecond(floor) / opsPerSecond(theirs)).toFixed(1)}x`,
   };
 }
 
