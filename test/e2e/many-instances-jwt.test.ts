@@ -25,10 +25,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../adapters/support/postgres-server.js";
 import { linkIn } from "../email/support/smtp.js";
 import { mailTo } from "./support/account-flow.js";
-import { startCliSvelteKitApp, type CliSvelteKitApp } from "./support/cli-sveltekit-app.js";
+import { startAppInstances, type AppInstances } from "./support/app-instances.js";
 import { Visitor } from "./support/http-visitor.js";
 import { startMailFor, type AppMail } from "./support/passwordless-flow.js";
-import { startBuiltApp, type RunningServer } from "./support/processes.js";
 import { startRoundRobinProxy, type RoundRobinProxy } from "./support/round-robin-proxy.js";
 
 const serverUrl = process.env.DATABASE_URL;
@@ -41,8 +40,7 @@ describe.skipIf(!serverUrl)("many instances of one auth-init app with JWT sessio
   let database: TestDatabase;
   let proxy: RoundRobinProxy;
   let mail: AppMail;
-  let app: CliSvelteKitApp;
-  const more: RunningServer[] = [];
+  let instances: AppInstances;
 
   /** The instances that answered the requests sent since `mark` (the proxy's log length then). */
   const instancesSince = (mark: number) => proxy.log.slice(mark).map((entry) => entry.instance);
@@ -66,23 +64,19 @@ describe.skipIf(!serverUrl)("many instances of one auth-init app with JWT sessio
     database = await createTestDatabase(serverUrl!, "many_jwt");
     proxy = await startRoundRobinProxy();
     mail = await startMailFor();
-    const env = { ...mail.env, ORIGIN: proxy.origin, AUTH_CLIENT_ADDRESS_HEADER: "x-forwarded-for", ADDRESS_HEADER: "x-forwarded-for", XFF_DEPTH: "1" };
     const args = ["--adapter", "postgres", "--strategy", "jwt", "--providers", "credentials", "--database-url", database.url];
-    app = await startCliSvelteKitApp("app-many-jwt", args, { env });
-    for (let i = 1; i < INSTANCES; i++) more.push(await startBuiltApp(app.dir, env));
-    proxy.setUpstreams([app.server.port, ...more.map((server) => server.port)]);
+    instances = await startAppInstances(proxy, "app-many-jwt", args, mail.env, INSTANCES);
   }, 900_000);
 
   afterAll(async () => {
     await proxy?.stop();
-    await Promise.all(more.map((server) => server.stop()));
-    await app?.stop();
+    await instances?.stop();
     await mail?.server.close();
     await database?.drop();
   });
 
   it("the generated config makes JWT sessions, on the database's users and their session versions", () => {
-    const config = readFileSync(`${app.dir}/src/auth.ts`, "utf8");
+    const config = readFileSync(`${instances.app.dir}/src/auth.ts`, "utf8");
     expect(config).toContain("session: { strategy: 'jwt' }");
     expect(config).toContain("rateLimit: { ip: 100, store: rateLimitStore }");
   });

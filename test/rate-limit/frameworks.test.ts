@@ -73,7 +73,8 @@ describe("SvelteKitAuth", () => {
       handle({ event: svelteKitEvent("/auth/callback/credentials", { email: "ada@example.com", password: "wrong" }, noAddress).event, resolve: vi.fn() }) as Promise<Response>;
     expect((await post()).status).toBe(302);
     expect(isLimited(await post())).toBe(true);
-    expect(log.warnings).toEqual(["rate-limit-no-client-address", "rate-limited"]);
+    // The first attempt's wrong password is a warning too (credentials-signin-refused).
+    expect(log.warnings).toEqual(["rate-limit-no-client-address", "credentials-signin-refused", "rate-limited"]);
   });
 
   it("the signIn form action: a refused attempt is SvelteKit's 429 with Retry-After; the address is the event's", async () => {

@@ -223,7 +223,7 @@ describe("credentials sign-in: refused", () => {
     expect(location.searchParams.get("callbackUrl")).toBe(`${ORIGIN}/dashboard`);
   });
 
-  it("throwing CredentialsSignin → error=CredentialsSignin&code=credentials, logged, no session", async () => {
+  it("throwing CredentialsSignin → error=CredentialsSignin&code=credentials, logged as a warning (not an error), no session", async () => {
     const log = captureLogger();
     const config = withAuthorize(() => {
       throw new CredentialsSignin();
@@ -235,7 +235,37 @@ describe("credentials sign-in: refused", () => {
     expect(location.searchParams.get("error")).toBe("CredentialsSignin");
     expect(location.searchParams.get("code")).toBe("credentials");
     expect(storesSession(response)).toBe(false);
-    expect(log.errors.some((e) => e instanceof CredentialsSignin)).toBe(true);
+    expect(log.warnings).toEqual(["credentials-signin-refused"]);
+    expect(log.errors).toEqual([]);
+  });
+
+  it("a wrong password with the default logger: one warning line on the console, no error line, nothing of the password", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      // The default logger: the config's own left out.
+      const { logger: _captured, ...defaults } = credentialsConfig();
+      const { response } = await postCredentials(defaults, { username: "ada", password: "wrong horse" });
+      expect(locationOf(response).searchParams.get("error")).toBe("CredentialsSignin");
+      expect(error).not.toHaveBeenCalled();
+      expect(warn).toHaveBeenCalledTimes(1);
+      const [line] = warn.mock.calls[0]!;
+      expect(line).toMatch(/^\[auth\]\[warn\]\[credentials-signin-refused\] A credentials sign-in was refused/);
+      expect(String(line)).not.toContain("wrong horse");
+    } finally {
+      warn.mockRestore();
+      error.mockRestore();
+    }
+  });
+
+  it("an authorize that fails (not a refusal) is still an error in the log", async () => {
+    const log = captureLogger();
+    const config = withAuthorize(() => {
+      throw new Error("the user store is down");
+    }, { logger: log.logger });
+    await postCredentials(config, GOOD);
+    expect(log.warnings).not.toContain("credentials-signin-refused");
+    expect(log.errors).toHaveLength(1);
   });
 
   it("a CredentialsSignin subclass sets its own code", async () => {

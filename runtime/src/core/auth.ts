@@ -26,7 +26,7 @@ import { checkReservedFields, readBody, type RequestBody } from "./http/body.js"
 import { resolveConfig, type ResolvedConfig } from "./config/config.js";
 import { createContext, type RequestContext } from "./context.js";
 import { configErrorResponse } from "./config/config-error.js";
-import { errorResult, errorTarget, requestErrorResult } from "./errors/error-response.js";
+import { errorResult, errorTarget, logFailure, requestErrorResult } from "./errors/error-response.js";
 import { CredentialsSignin, type InvalidRequest, type UnknownAction } from "./errors/errors.js";
 import type { ClientAddressSource } from "./rate-limit/limit.js";
 import { toResponse } from "./http/response.js";
@@ -198,7 +198,7 @@ function runAction(ctx: RequestContext, throwCredentialsErrors: boolean): Handle
 /** What a failed action answers; a refused credentials sign-in is thrown instead when the glue asked for that. */
 function actionError(ctx: RequestContext, error: unknown, throwCredentialsErrors: boolean): ResponseInternal {
   if (throwCredentialsErrors && error instanceof CredentialsSignin) {
-    ctx.config.logger.error(error);
+    logFailure(ctx, error);
     throw error;
   }
   return errorResult(ctx, error);

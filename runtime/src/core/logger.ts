@@ -12,7 +12,8 @@ export type WarningCode =
   | "experimental-webauthn"
   | "rate-limited"
   | "rate-limit-no-client-address"
-  | "unproven-user-adopted";
+  | "unproven-user-adopted"
+  | "credentials-signin-refused";
 
 export interface LoggerInstance {
   warn: (code: WarningCode) => void;
@@ -30,6 +31,8 @@ const WARNING_TEXT: Record<WarningCode, string> = {
     "Sign-in attempts were refused by the rate limit (429): too many from one client address or at one identifier. Logged once per address or identifier and window.",
   "rate-limit-no-client-address":
     "rateLimit is on, but the client's address is unknown (plain Auth without rateLimit.clientAddress): only the per-identifier limit applies.",
+  "credentials-signin-refused":
+    "A credentials sign-in was refused: authorize returned no user or threw CredentialsSignin (a wrong email or password, most often). With rateLimit on, repeated attempts are refused and logged as rate-limited.",
   "unproven-user-adopted":
     "Someone proved an email address held by a user who had never proven it: that user's linked accounts, passkeys, sessions and password were removed before the prover signed in as them (see SECURITY.md, pre-account takeover).",
 };

@@ -64,13 +64,27 @@ function servedByHandler(target: ErrorTarget, page: string): boolean {
   return url.origin === target.origin && (url.pathname === base || url.pathname.startsWith(`${base}/`));
 }
 
+/**
+ * Logs the error a request ended with. A refused credentials sign-in (a wrong
+ * email or password, or the app's own `CredentialsSignin`) is the visitor's
+ * mistake, not the server's: a warning (`credentials-signin-refused`), its
+ * message at debug level, rather than an error on every wrong password.
+ * Anything else is an error, in full.
+ */
+export function logFailure(ctx: Pick<RequestContext, "config">, err: Error): void {
+  const { logger } = ctx.config;
+  if (!(err instanceof CredentialsSignin)) return logger.error(err);
+  logger.warn("credentials-signin-refused");
+  logger.debug("credentials sign-in refused", { code: err.code, message: err.message });
+}
+
 export function errorResult(ctx: RequestContext, error: unknown): ResponseInternal {
   const err = error instanceof Error ? error : new Error(String(error));
   // Logged by the limiter, as a warning once per key and window: an error per refusal would flood the log.
   if (err instanceof RateLimited) return rateLimitedResult(ctx, err);
   // Too many password hashes at once (core/password/gate.ts): the same answer, to wait a moment.
   if (err instanceof PasswordHashingBusy) return rateLimitedResult(ctx, new RateLimited(err.message, err.retryAfter));
-  ctx.config.logger.error(err);
+  logFailure(ctx, err);
   if (err instanceof InvalidRequest || err instanceof UnknownAction) return requestErrorResult(ctx, err);
 
   const facts = errorFacts(err instanceof AuthError ? err.type : undefined);
