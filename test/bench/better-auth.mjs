@@ -31,7 +31,7 @@ import { fromPGlite } from "@gatehouse/runtime/adapters/postgres/pglite";
 import { Credentials } from "@gatehouse/runtime/providers";
 import { cookiePairs } from "./measure.mjs";
 import { ORIGIN, SECRET, quiet } from "./core.mjs";
-import { scratchDatabase } from "./database.mjs";
+import { FLOOR_QUERY, scratchDatabase, tokenOf } from "./database.mjs";
 
 const EMAIL = "ada@example.com";
 const PASSWORD = "correct horse battery staple";
@@ -158,10 +158,6 @@ function signedCookieValue(token) {
   return encodeURIComponent(`${token}.${createHmac("sha256", SECRET).update(token).digest("base64")}`);
 }
 
-const SESSION_COOKIE = "authjs.session-token=";
-/** The session token of a cookie header, with nothing else parsed. */
-const tokenOf = (request) => request.headers.get("cookie").split(SESSION_COOKIE)[1].split(";")[0];
-
 /**
  * The floor of each scenario on a database: the queries its work needs, on our
  * tables through the client our adapter uses (`client`), and nothing else, on
@@ -179,7 +175,7 @@ function databaseFloor(client) {
   const found = (rows) => (rows.length === 1 ? ok : { status: 404 });
   const routes = {
     "/auth/session": async (request) =>
-      found((await client.query('SELECT u.*, s.expires FROM sessions s JOIN users u ON u.id = s."userId" WHERE s."sessionToken" = $1', [tokenOf(request)])).rows),
+      found((await client.query(FLOOR_QUERY.text, [tokenOf(request)])).rows),
     "/auth/signout": async (request) => found((await client.query('DELETE FROM sessions WHERE "sessionToken" = $1 RETURNING id', [tokenOf(request)])).rows),
     "/auth/callback/credentials": async () => {
       const [user] = (await client.query("SELECT * FROM users WHERE email = $1", [EMAIL])).rows;

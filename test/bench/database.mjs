@@ -113,13 +113,13 @@ export async function scratchDatabase(serverUrl) {
 }
 
 /** The one query a database session read needs: the session and its user, by the cookie's token. */
-const FLOOR_QUERY = {
+export const FLOOR_QUERY = {
   name: "bench-floor-session",
   text: 'SELECT u.*, s.expires FROM sessions s JOIN users u ON u.id = s."userId" WHERE s."sessionToken" = $1',
 };
 
-/** The token of the session cookie, with nothing else parsed. */
-const tokenOf = (request) => request.headers.get("cookie").split(`${COOKIE}=`)[1];
+/** The token of the session cookie (up to the next cookie, if any), with nothing else parsed. */
+export const tokenOf = (request) => request.headers.get("cookie").split(`${COOKIE}=`)[1].split(";")[0];
 
 /**
  * The floor of a database session read on the PostgreSQL server: that query as
