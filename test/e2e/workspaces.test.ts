@@ -27,6 +27,15 @@ interface Case {
   dev: string;
 }
 
+/**
+ * The Vite this checkout locks. vite 8.4.0 lists an optional dependency
+ * (napi-windows-process-start-time) that the registry does not have: npm and
+ * pnpm skip a missing optional package, yarn 1 fails the whole install on it. So
+ * the yarn workspace pins Vite (`resolutions`) to a release yarn can install: this
+ * test is about where the install goes, not about the newest Vite.
+ */
+const lockedVite: string = JSON.parse(readFileSync(join(checkout, "package-lock.json"), "utf8")).packages["node_modules/vite"].version;
+
 const cases: Case[] = [
   {
     manager: "pnpm",
@@ -38,7 +47,10 @@ const cases: Case[] = [
   {
     manager: "yarn",
     lockfile: "yarn.lock",
-    rootFiles: { "package.json": JSON.stringify({ name: "mono", private: true, workspaces: ["packages/*"] }), "yarn.lock": "" },
+    rootFiles: {
+      "package.json": JSON.stringify({ name: "mono", private: true, workspaces: ["packages/*"], resolutions: { vite: lockedVite } }),
+      "yarn.lock": "",
+    },
     dev: "`yarn dev`",
   },
 ];
