@@ -176,12 +176,36 @@ describe("following a link", () => {
     expect(storesSession(result)).toBe(true);
   });
 
-  it("refuses a link used before: Verification", async () => {
-    const { config } = setup();
+  it("refuses a link used before: Verification, logged as a warning (the visitor's old link, not a server error)", async () => {
+    // With debug on, for the refusal's own message at debug level.
+    const { config, log } = setup({ debug: true });
     const link = await mailedLink(config, mail(), new CookieJar(), "ada@example.com");
     await followLink(config, new CookieJar(), link);
     const again = await postLink(config, new CookieJar(), link);
     expectErrorPage(again, "Verification");
+    expect(log.warnings.filter((code) => code !== "debug-enabled")).toEqual(["email-link-refused"]);
+    expect(log.errors).toEqual([]);
+    expect(log.debug).toContainEqual({ message: "email link refused", metadata: { message: expect.stringMatching(/already used/) } });
+  });
+
+  it("a used link with the default logger: one warning line on the console, no error line, nothing of the token", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      // The default logger: the config's own left out.
+      const { logger: _captured, ...defaults } = setup().config;
+      const link = await mailedLink(defaults, mail(), new CookieJar(), "ada@example.com");
+      await followLink(defaults, new CookieJar(), link);
+      expectErrorPage(await postLink(defaults, new CookieJar(), link), "Verification");
+      expect(error).not.toHaveBeenCalled();
+      expect(warn).toHaveBeenCalledTimes(1);
+      const [line] = warn.mock.calls[0]!;
+      expect(line).toMatch(/^\[auth\]\[warn\]\[email-link-refused\] A sign-in link from an email was refused \(Verification\)/);
+      expect(String(line)).not.toContain(link.searchParams.get("token")!);
+    } finally {
+      warn.mockRestore();
+      error.mockRestore();
+    }
   });
 
   it("signs in only once when the same link is posted twice at the same moment", async () => {
@@ -225,11 +249,13 @@ describe("following a link", () => {
     ["with an empty token", { token: "" }],
     ["with a huge token", { token: "a".repeat(10_000) }],
     ["with an invalid email", { email: "not an email" }],
-  ])("refuses a post %s: Verification", async (_case, changes) => {
-    const { config, adapter } = setup();
+  ])("refuses a post %s: Verification, a warning", async (_case, changes) => {
+    const { config, adapter, log } = setup();
     const link = await mailedLink(config, mail(), new CookieJar(), "ada@example.com");
     expectErrorPage(await postLink(config, new CookieJar(), link, changes), "Verification");
     expect(adapter.liveTokens()).toHaveLength(1);
+    expect(log.warnings).toEqual(["email-link-refused"]);
+    expect(log.errors).toEqual([]);
   });
 
   it("refuses a post without the CSRF token, and keeps the link usable", async () => {

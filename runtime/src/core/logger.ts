@@ -13,7 +13,8 @@ export type WarningCode =
   | "rate-limited"
   | "rate-limit-no-client-address"
   | "unproven-user-adopted"
-  | "credentials-signin-refused";
+  | "credentials-signin-refused"
+  | "email-link-refused";
 
 export interface LoggerInstance {
   warn: (code: WarningCode) => void;
@@ -33,6 +34,8 @@ const WARNING_TEXT: Record<WarningCode, string> = {
     "rateLimit is on, but the client's address is unknown (plain Auth without rateLimit.clientAddress): only the per-identifier limit applies.",
   "credentials-signin-refused":
     "A credentials sign-in was refused: authorize returned no user or threw CredentialsSignin (a wrong email or password, most often). With rateLimit on, repeated attempts are refused and logged as rate-limited.",
+  "email-link-refused":
+    "A sign-in link from an email was refused (Verification): already used, expired, incomplete, or not for the address it names. The visitor is told to ask for a new one.",
   "unproven-user-adopted":
     "Someone proved an email address held by a user who had never proven it: that user's linked accounts, passkeys, sessions and password were removed before the prover signed in as them (see SECURITY.md, pre-account takeover).",
 };

@@ -12,7 +12,8 @@ import { requestedCallbackUrl } from "../http/callback-url.js";
 import type { ResolvedConfig } from "../config/config.js";
 import type { RequestContext } from "../context.js";
 import { errorFacts, type ErrorFacts } from "./error-table.js";
-import { AuthError, CredentialsSignin, InvalidRequest, ProviderNotSetUp, RateLimited, UnknownAction } from "./errors.js";
+import { AuthError, CredentialsSignin, InvalidRequest, ProviderNotSetUp, RateLimited, UnknownAction, Verification } from "./errors.js";
+import type { WarningCode } from "../logger.js";
 import { pageUrl } from "../guards.js";
 import { PAGE_HEADERS } from "../http/pages-headers.js";
 import { PasswordHashingBusy } from "../password/gate.js";
@@ -65,17 +66,25 @@ function servedByHandler(target: ErrorTarget, page: string): boolean {
 }
 
 /**
- * Logs the error a request ended with. A refused credentials sign-in (a wrong
- * email or password, or the app's own `CredentialsSignin`) is the visitor's
- * mistake, not the server's: a warning (`credentials-signin-refused`), its
- * message at debug level, rather than an error on every wrong password.
- * Anything else is an error, in full.
+ * The warning for a refusal that is the visitor's doing, not the server's, with
+ * its message at debug level, rather than an error line each time: a refused
+ * credentials sign-in (a wrong email or password, or the app's own
+ * `CredentialsSignin`) and a refused email link (`Verification`: used, expired,
+ * incomplete or altered). None for anything else.
  */
+function visitorRefusal(err: Error): { warning: WarningCode; debug: string; details: Record<string, string> } | undefined {
+  if (err instanceof CredentialsSignin) return { warning: "credentials-signin-refused", debug: "credentials sign-in refused", details: { code: err.code, message: err.message } };
+  if (err instanceof Verification) return { warning: "email-link-refused", debug: "email link refused", details: { message: err.message } };
+  return undefined;
+}
+
+/** Logs the error a request ended with: a visitor's refusal as a warning (`visitorRefusal`), anything else as an error, in full. */
 export function logFailure(ctx: Pick<RequestContext, "config">, err: Error): void {
   const { logger } = ctx.config;
-  if (!(err instanceof CredentialsSignin)) return logger.error(err);
-  logger.warn("credentials-signin-refused");
-  logger.debug("credentials sign-in refused", { code: err.code, message: err.message });
+  const refusal = visitorRefusal(err);
+  if (!refusal) return logger.error(err);
+  logger.warn(refusal.warning);
+  logger.debug(refusal.debug, refusal.details);
 }
 
 export function errorResult(ctx: RequestContext, error: unknown): ResponseInternal {
