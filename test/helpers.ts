@@ -2,6 +2,7 @@
  * Test helpers: build `Request`s, keep cookies between calls like a browser, and
  * run the common steps (get a CSRF token, sign in with credentials).
  */
+import { vi } from "vitest";
 import { Auth, type AuthConfig } from "@gatehouse/runtime";
 import { Credentials } from "@gatehouse/runtime/providers";
 
@@ -128,6 +129,22 @@ export async function signInWithCredentials(
 }
 
 /** Collects what the handler logs, instead of printing it. */
+/**
+ * What `run` printed through the default logger's `console.warn` and
+ * `console.error` (each call's first argument), the console silenced meanwhile.
+ */
+export async function printedDuring(run: () => Promise<void>): Promise<{ warnings: unknown[]; errors: unknown[] }> {
+  const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+  const error = vi.spyOn(console, "error").mockImplementation(() => {});
+  try {
+    await run();
+    return { warnings: warn.mock.calls.map(([line]) => line), errors: error.mock.calls.map(([line]) => line) };
+  } finally {
+    warn.mockRestore();
+    error.mockRestore();
+  }
+}
+
 export function captureLogger() {
   const errors: Error[] = [];
   const warnings: string[] = [];

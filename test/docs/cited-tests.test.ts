@@ -19,7 +19,7 @@ const PAGES = ["SECURITY.md", "README.md", "CONTRIBUTING.md", ...readdirSync(joi
 /** Every run of whitespace (a wrapped line, an indent) as one space. */
 const oneLine = (text: string): string => text.replace(/\s+/g, " ");
 
-export interface Citation {
+interface Citation {
   /** The cited path, as written (it may hold a `*`). */
   path: string;
   /** The cited test names, unescaped; none when only the file is named. */
@@ -35,7 +35,7 @@ const NAME = '"(?:[^"\\\\]|\\\\.)*"';
 const CITED = new RegExp(`((?:${PATH}(?:, | and | or ))*${PATH})(?:(?: \\([^)]*\\))?(?: —|,) (${NAME}(?:[;,] ${NAME})*))?`, "g");
 
 /** The citations of a markdown text: each backticked `test/...ts` path, with the quoted names that follow it. */
-export function citations(markdown: string): Citation[] {
+function citations(markdown: string): Citation[] {
   const found: Citation[] = [];
   for (const [, paths, quoted] of oneLine(markdown).matchAll(CITED)) {
     const names = [...(quoted ?? "").matchAll(/"((?:[^"\\]|\\.)*)"/g)].map(([, name]) => name!.replace(/\\(["|])/g, "$1"));
@@ -45,7 +45,7 @@ export function citations(markdown: string): Citation[] {
 }
 
 /** The parts of a cited name that must be found word for word: what `...` and the placeholders leave. */
-export function fragments(name: string): string[] {
+function fragments(name: string): string[] {
   return name
     .split(/\.\.\.|…|\$\{[^}]*\}|%[sdijo#]/)
     .map((part) => part.trim())

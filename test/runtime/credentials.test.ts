@@ -17,6 +17,7 @@ import {
   fetchSession,
   isCleared,
   locationOf,
+  printedDuring,
   request,
   sessionSetCookies,
   setCookies,
@@ -240,22 +241,17 @@ describe("credentials sign-in: refused", () => {
   });
 
   it("a wrong password with the default logger: one warning line on the console, no error line, nothing of the password", async () => {
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    const error = vi.spyOn(console, "error").mockImplementation(() => {});
-    try {
+    const printed = await printedDuring(async () => {
       // The default logger: the config's own left out.
       const { logger: _captured, ...defaults } = credentialsConfig();
       const { response } = await postCredentials(defaults, { username: "ada", password: "wrong horse" });
       expect(locationOf(response).searchParams.get("error")).toBe("CredentialsSignin");
-      expect(error).not.toHaveBeenCalled();
-      expect(warn).toHaveBeenCalledTimes(1);
-      const [line] = warn.mock.calls[0]!;
-      expect(line).toMatch(/^\[auth\]\[warn\]\[credentials-signin-refused\] A credentials sign-in was refused/);
-      expect(String(line)).not.toContain("wrong horse");
-    } finally {
-      warn.mockRestore();
-      error.mockRestore();
-    }
+    });
+    expect(printed.errors).toEqual([]);
+    expect(printed.warnings).toHaveLength(1);
+    const [line] = printed.warnings;
+    expect(line).toMatch(/^\[auth\]\[warn\]\[credentials-signin-refused\] A credentials sign-in was refused/);
+    expect(String(line)).not.toContain("wrong horse");
   });
 
   it("an authorize that fails (not a refusal) is still an error in the log", async () => {
